@@ -1,0 +1,333 @@
+"""The ``gametool`` command line: a thin layer that loads, calls the library and renders.
+
+Exit status: 0 success; 1 the input was read but rejected (illegal or ambiguous action, invalid
+record, stale ``--expect-ply``, game over); 2 usage errors. Every failure is one line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from gametool import __version__, games, render, storage
+from gametool.chance import new_seed
+from gametool.engine import CHANCE, perft, perft_divide
+from gametool.errors import GameError
+from gametool.record import Session, check_text, load_one, parse_options
+from notation import record as gtn
+
+
+class Rejected(click.ClickException):
+    """Input that was read but rejected: exit status 1, one line on stderr."""
+
+    exit_code = 1
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"gametool: {self.format_message()}", err=True)
+
+
+def fail(exc: GameError) -> Rejected:
+    return Rejected(str(exc))
+
+
+def as_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--as", "as_seat", metavar="SEAT", help=help_text)
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def load(path: str) -> Session:
+    try:
+        return load_one(storage.read(path), None if path == "-" else path)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gametool")
+def cli() -> None:
+    """Play, check and replay board, card, dice, domino and tile games stored as plain-text
+    records (.gtn files).
+
+    Start a record with 'start', list the legal actions with 'moves', play them with 'move',
+    look at the position with 'show', and check or step through whole records with 'validate'
+    and 'replay'. 'list' names the games and 'rules GAME' explains one.
+    """
+
+
+@cli.command("list")
+@json_option
+def list_games(as_json: bool) -> None:
+    """List the games: id, name, number of players, chance, hidden information and status."""
+    classes = games.all_classes()
+    if as_json:
+        emit_json(render.game_list_json(classes))
+    else:
+        click.echo(render.table(*render.game_list_rows(classes)))
+
+
+@cli.command()
+@click.argument("game")
+def rules(game: str) -> None:
+    """Show the rules summary, the options and the notation of GAME."""
+    try:
+        cls = games.game_class(game)
+    except GameError as exc:
+        raise fail(exc) from None
+    click.echo(render.rules_text(cls), nl=False)
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--players", metavar="A,B,..", help="Seat names in turn order (their number is "
+              "the number of players). Default: the game's usual seats.")
+@click.option("--option", "options", multiple=True, metavar="K=V",
+              help="A rule option (repeatable); 'gametool rules GAME' lists them.")
+@click.option("--seed", metavar="S", help="Seed for chance actions (random by default).")
+@click.option("--no-seed", is_flag=True, help="No seed: chance actions are typed in like any "
+              "other action (games played with real dice or cards).")
+@click.option("--position", metavar="P", help="Start from a set-up position in the game's "
+              "one-line encoding (FEN for chess).")
+@click.option("-o", "--output", metavar="FILE", help="Write the record to FILE (default: stdout).")
+@click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
+def start(game: str, players: str | None, options: tuple[str, ...], seed: str | None,
+          no_seed: bool, position: str | None, output: str | None, force: bool) -> None:
+    """Start a new record of GAME.
+
+    With a seed (random unless --seed or --no-seed is given, for games with chance) the tool
+    draws the chance actions (shuffles, deals, dice) itself and writes them into the record.
+    """
+    if seed is not None and no_seed:
+        raise click.UsageError("--seed and --no-seed exclude each other")
+    try:
+        cls = games.playable_class(game)
+        names = ([n.strip() for n in players.split(",")] if players else None)
+        given = parse_options(" ".join(options))
+        if seed is None and not no_seed and cls.chance:
+            seed = new_seed()
+        session = Session.start(cls.id, names, given, seed, position)
+        text = session.text()
+        if output:
+            storage.create(output, text, force)
+        else:
+            click.echo(text, nl=False)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@cli.command()
+@click.argument("file")
+@click.argument("actions", nargs=-1, required=True)
+@as_option("Play as SEAT (rejected if SEAT is not to move).")
+@click.option("--expect-ply", type=int, metavar="N",
+              help="Refuse unless the first action would be ply N (a guard for play by email).")
+def move(file: str, actions: tuple[str, ...], as_seat: str | None,
+         expect_ply: int | None) -> None:
+    """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
+
+    FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
+    leaves it untouched. With '-' as FILE the record is read from stdin and written to stdout.
+    """
+
+    def change(text: str) -> str:
+        session = load_one(text, None if file == "-" else file)
+        session.play(list(actions), as_seat, expect_ply)
+        return session.text()
+
+    try:
+        if file == "-":
+            click.echo(change(storage.read("-")), nl=False)
+        else:
+            storage.update(file, change)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@cli.command()
+@click.argument("file")
+@as_option("List only if SEAT is to move (nothing otherwise).")
+@json_option
+def moves(file: str, as_seat: str | None, as_json: bool) -> None:
+    """List the legal actions of the seat to move, one per line; nothing once the game is over.
+
+    When chance is to move in a record without a seed, the possible chance actions are listed
+    where they can be (dice, coin tosses).
+    """
+    session = load(file)
+    game, state = session.game, session.state
+    try:
+        to_move = game.to_move(state)
+        if as_seat is not None and to_move is not None and session.seat_index(as_seat) != to_move:
+            to_move = None
+    except GameError as exc:
+        raise fail(exc) from None
+    texts: list[str] = []
+    if to_move == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        if outcomes is None:
+            raise Rejected("chance is to move: type the chance action (see 'gametool rules "
+                           f"{game.id}'), or start the record with a seed")
+        texts = [game.format_action(state, a) for a in outcomes]
+    elif to_move is not None:
+        texts = [game.format_action(state, a) for a in game.legal_actions(state)]
+    if as_json:
+        emit_json({"to_move": session.seat_name(to_move), "ply": session.ply + 1,
+                   "actions": texts})
+    else:
+        for text in texts:
+            click.echo(text)
+
+
+@cli.command()
+@click.argument("file")
+@as_option("Show only what SEAT may see.")
+@click.option("--ply", type=int, metavar="N", help="Show the position after N plies.")
+@json_option
+def show(file: str, as_seat: str | None, ply: int | None, as_json: bool) -> None:
+    """Show the position: board or hands, scores, the seat to move and the result."""
+    session = load(file)
+    if ply is not None and not 0 <= ply <= session.ply:
+        raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
+    try:
+        if as_json:
+            emit_json(render.show_data(session, ply, as_seat))
+        else:
+            click.echo(render.show_text(session, ply, as_seat), nl=False)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--all", "all_errors", is_flag=True, help="Report every error, not only the first "
+              "of each record.")
+@json_option
+def validate(files: tuple[str, ...], all_errors: bool, as_json: bool) -> None:
+    """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
+
+    Errors are printed as FILE:LINE:COL: ply N: message. Exit status 1 if any record is invalid.
+    """
+    bad = False
+    report = []
+    for path in files:
+        try:
+            verdicts = check_text(storage.read(path), path, all_errors)
+        except GameError as exc:
+            verdicts = None
+            bad = True
+            report.append({"file": path, "ok": False, "records": [],
+                           "error": str(exc)})
+            if not as_json:
+                click.echo(f"gametool: {exc}", err=True)
+            continue
+        entry = {"file": path, "ok": all(v.ok for v in verdicts), "records": []}
+        for v in verdicts:
+            bad |= not v.ok
+            entry["records"].append({
+                "index": v.index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
+                "errors": [{"line": e.where.line, "column": e.where.column, "ply": e.where.ply,
+                            "kind": e.kind, "message": e.message} for e in v.errors],
+            })
+            if not as_json:
+                for e in v.errors:
+                    click.echo(str(e), err=False)
+        if not as_json and entry["ok"]:
+            plies = sum(v.plies for v in verdicts)
+            click.echo(f"{path}: ok ({len(verdicts)} record{'s' * (len(verdicts) != 1)}, "
+                       f"{plies} plies)")
+        report.append(entry)
+    if as_json:
+        emit_json(report)
+    if bad:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("file")
+@as_option("Show only what SEAT may see.")
+@click.option("--from", "first", type=int, default=0, metavar="N", help="First ply shown.")
+@click.option("--to", "last", type=int, metavar="N", help="Last ply shown.")
+@json_option
+def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json: bool) -> None:
+    """Show every position of the record in turn, with the action that led to it."""
+    session = load(file)
+    last = session.ply if last is None else last
+    if not 0 <= first <= last <= session.ply:
+        raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
+    try:
+        frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
+        if as_json:
+            emit_json(frames)
+            return
+        for n in range(first, last + 1):
+            if n > first:
+                click.echo("")
+            click.echo(render.show_text(session, n, as_seat), nl=False)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@cli.command()
+@click.argument("file")
+@as_option("The seat the record is exported for (required).")
+def export(file: str, as_seat: str | None) -> None:
+    """Print the record as SEAT may see it: hidden values as '?', SeedHash in place of Seed."""
+    if as_seat is None:
+        raise click.UsageError("export needs --as SEAT")
+    session = load(file)
+    try:
+        seat = session.seat_index(as_seat)
+        click.echo(gtn.write(session.exported(None if seat == CHANCE else seat)), nl=False)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@cli.command("perft")
+@click.argument("file")
+@click.argument("depth", type=click.IntRange(0, 20))
+@click.option("--divide", is_flag=True, help="Also print the count below each first action.")
+def perft_command(file: str, depth: int, divide: bool) -> None:
+    """Count the distinct sequences of DEPTH complete turns from the record's position.
+
+    A turn is every action one seat takes before another seat or chance acts. Refused where
+    chance would act within the depth. Used to verify move generators.
+    """
+    session = load(file)
+    game, state = session.game, session.state
+    try:
+        if divide:
+            rows = perft_divide(game, state, depth)
+            for action, count in rows:
+                click.echo(f"{game.format_action(state, action)}: {count}")
+            click.echo(f"total: {sum(count for _a, count in rows)}")
+        else:
+            click.echo(perft(game, state, depth))
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def main() -> None:
+    """Entry point: run the CLI; any unexpected failure is still one line, never a traceback."""
+    try:
+        cli.main(prog_name="gametool", standalone_mode=True)
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        click.echo("gametool: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug, not bad input; still one clear line
+        click.echo(f"gametool: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

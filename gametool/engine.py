@@ -1,0 +1,363 @@
+"""The game protocol: stateless rules, immutable states, actions, chance, views and outcomes.
+
+A game is a subclass of :class:`Game`. An instance holds the rules with their options resolved
+and nothing else; every position is an immutable state object that the game creates and
+transforms. Seats are numbered from 0 in turn order; the chance pseudo-seat is ``CHANCE``.
+Seat names belong to the record, never to the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from gametool.chance import SeedRng
+from gametool.errors import GameError, IllegalAction, MalformedAction
+
+CHANCE = -1
+"""The seat index of the chance pseudo-seat (dice, shuffles, deals, coin tosses)."""
+
+RESIGN = "resign"
+"""The text of the resignation action that every game accepts from the seat to move."""
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A named rule option with its default; the record stores the non-default ones."""
+
+    name: str
+    default: str
+    choices: tuple[str, ...] | None = None
+    kind: type = str
+    help: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def convert(self, text: str) -> Any:
+        """Turn the option's text into its value, or raise a GameError saying why not."""
+        value = str(text).strip()
+        if self.choices is not None:
+            lowered = value.lower()
+            if lowered not in self.choices:
+                raise GameError(
+                    f"option {self.name}={value}: expected one of {', '.join(self.choices)}"
+                )
+            return lowered
+        if self.kind is int:
+            try:
+                number = int(value)
+            except ValueError:
+                raise GameError(f"option {self.name}={value}: expected a whole number") from None
+            if self.minimum is not None and number < self.minimum:
+                raise GameError(f"option {self.name}={value}: at least {self.minimum}")
+            if self.maximum is not None and number > self.maximum:
+                raise GameError(f"option {self.name}={value}: at most {self.maximum}")
+            return number
+        return value
+
+    def describe(self) -> str:
+        values = "|".join(self.choices) if self.choices else ("N" if self.kind is int else "TEXT")
+        return f"{self.name}={values} (default {self.default})"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result: win, loss or draw, its rank (1 is best) and its score if any."""
+
+    result: str
+    rank: int
+    score: int | float | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Why the game ended and what each seat got, never squeezed into one value."""
+
+    termination: str
+    results: tuple[SeatResult, ...]
+
+    @classmethod
+    def win(
+        cls, nseats: int, winner: int, termination: str, scores: Sequence[float] | None = None
+    ) -> Outcome:
+        """One winner, every other seat loses (ranked 2)."""
+        return cls(
+            termination,
+            tuple(
+                SeatResult("win" if i == winner else "loss", 1 if i == winner else 2,
+                           None if scores is None else scores[i])
+                for i in range(nseats)
+            ),
+        )
+
+    @classmethod
+    def draw(cls, nseats: int, termination: str, scores: Sequence[float] | None = None) -> Outcome:
+        return cls(
+            termination,
+            tuple(SeatResult("draw", 1, None if scores is None else scores[i])
+                  for i in range(nseats)),
+        )
+
+    @classmethod
+    def by_scores(
+        cls, scores: Sequence[float], termination: str, higher_wins: bool = True
+    ) -> Outcome:
+        """Rank seats by score. A unique best seat wins; seats tied for best draw; others lose."""
+        sign = -1 if higher_wins else 1
+        ordered = sorted(set(scores), key=lambda v: sign * v)
+        ranks = [1 + sum(1 for other in scores if sign * other < sign * mine) for mine in scores]
+        best = ordered[0]
+        tied = sum(1 for v in scores if v == best)
+        results = []
+        for i, value in enumerate(scores):
+            if len(scores) == 1:
+                kind = "win"
+            elif value == best:
+                kind = "win" if tied == 1 else "draw"
+            else:
+                kind = "loss"
+            results.append(SeatResult(kind, ranks[i], value))
+        return cls(termination, tuple(results))
+
+    @property
+    def winners(self) -> list[int]:
+        return [i for i, r in enumerate(self.results) if r.result == "win"]
+
+    def result_tag(self) -> str:
+        """The value of the record's Result tag: PGN style for two seats, else ranks."""
+        kinds = [r.result for r in self.results]
+        if len(kinds) == 2 and set(kinds) <= {"win", "loss", "draw"}:
+            if kinds == ["win", "loss"]:
+                return "1-0"
+            if kinds == ["loss", "win"]:
+                return "0-1"
+            if kinds == ["draw", "draw"]:
+                return "1/2-1/2"
+        return "-".join(str(r.rank) for r in self.results)
+
+    def to_json(self, names: Sequence[str]) -> dict[str, Any]:
+        return {
+            "termination": self.termination,
+            "tag": self.result_tag(),
+            "seats": {
+                names[i]: {"result": r.result, "rank": r.rank, "score": r.score}
+                for i, r in enumerate(self.results)
+            },
+        }
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Declared metadata of a game, shown by ``gametool list``."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    chance: str
+    hidden: str
+    status: str
+
+
+class Game(Generic[S, A]):
+    """The rules of one game, with its options resolved. Stateless: it never changes.
+
+    Subclasses declare metadata as class attributes and implement the abstract methods. An action
+    is any hashable value; its text form comes from :meth:`format_action` and is read back by
+    :meth:`parse_action`, which also checks legality and so returns only actions that
+    :meth:`apply` may take.
+    """
+
+    id: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    default_players: ClassVar[int | None] = None
+    seat_names: ClassVar[tuple[str, ...]] = ()
+    chance: ClassVar[str] = ""
+    hidden: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+    status: ClassVar[str] = "playable"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    summary: ClassVar[str] = ""
+    notation: ClassVar[str] = ""
+    max_plies: ClassVar[int] = 10_000
+    """An upper bound on the plies of any game (the conformance suite checks it)."""
+
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        self.settings: dict[str, Any] = self.resolve_options(options or {})
+
+    # -- metadata -------------------------------------------------------------------------
+
+    @classmethod
+    def info(cls) -> GameInfo:
+        return GameInfo(cls.id, cls.name, cls.min_players, cls.max_players,
+                        cls.chance or "none", cls.hidden or "none", cls.status)
+
+    @classmethod
+    def players_default(cls) -> int:
+        return cls.default_players or cls.min_players
+
+    @classmethod
+    def default_seat_names(cls, nseats: int) -> list[str]:
+        if len(cls.seat_names) >= nseats:
+            return list(cls.seat_names[:nseats])
+        return [f"p{i + 1}" for i in range(nseats)]
+
+    @classmethod
+    def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with the given options, each checked and converted."""
+        declared = {o.name: o for o in cls.options}
+        values = {o.name: o.convert(o.default) for o in cls.options}
+        for name, text in given.items():
+            key = str(name).strip().lower()
+            if key not in declared:
+                known = ", ".join(declared) or "none"
+                raise GameError(f"{cls.id} has no option {key!r} (options: {known})")
+            values[key] = declared[key].convert(text)
+        return values
+
+    def non_default_options(self) -> list[tuple[str, str]]:
+        """The options that differ from their defaults, in declaration order, as text."""
+        out = []
+        for opt in self.options:
+            value = self.settings[opt.name]
+            if value != opt.convert(opt.default):
+                out.append((opt.name, str(value)))
+        return out
+
+    # -- the rules (to implement) -----------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> S:
+        raise NotImplementedError
+
+    def to_move(self, state: S) -> int | None:
+        """The seat to act, ``CHANCE``, or None once the game is over."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S) -> list[A]:
+        """Every legal action of the seat to move (a player seat), without duplicates."""
+        raise NotImplementedError
+
+    def chance_outcomes(self, state: S) -> list[A] | None:
+        """Every possible chance action when chance is to move, or None if too many to list."""
+        return None
+
+    def sample_chance(self, state: S, rng: SeedRng) -> A:
+        """Draw the chance action from a seeded stream."""
+        raise NotImplementedError
+
+    def apply(self, state: S, action: A) -> S:
+        """The next state; the action must be legal. Never mutates ``state``."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        raise NotImplementedError
+
+    def parse_action(self, state: S, text: str) -> A:
+        """Read an action for the seat to move; raise Malformed, Illegal or AmbiguousAction."""
+        raise NotImplementedError
+
+    def format_action(self, state: S, action: A) -> str:
+        """The canonical text of an action in the state before it."""
+        raise NotImplementedError
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """The position as ``seat`` may see it (None: a spectator), as JSON-able data."""
+        raise NotImplementedError
+
+    def render(self, state: S, seat: int | None, names: Sequence[str]) -> str:
+        """The position drawn as text for ``seat``, from what that seat may see."""
+        raise NotImplementedError
+
+    # -- optional parts ------------------------------------------------------------------------
+
+    def scores(self, state: S) -> list[int | float] | None:
+        """The running score of every seat, for games that keep one."""
+        return None
+
+    def score_table(self, state: S, seat: int | None) -> tuple[list[str], list[list[Any]]] | None:
+        """An optional detailed score table (headers, rows) for ``show``."""
+        return None
+
+    def describe_action(self, state: S, action: A) -> str | None:
+        """A short note on what an action did, e.g. a card revealed; None for nothing to add."""
+        return None
+
+    def randomize_hidden(self, state: S, seat: int | None, rng: SeedRng) -> S:
+        """A state that differs from ``state`` only in what ``seat`` cannot see."""
+        return state
+
+    def mask_action(self, before: S, action: A, final: S, seat: int | None) -> str:
+        """The text of an action as ``seat`` may read it in ``final``; hidden values as ``?``."""
+        return self.format_action(before, action)
+
+    def encode_position(self, state: S) -> str:
+        raise GameError(f"{self.id} has no position encoding")
+
+    def decode_position(self, text: str, nseats: int) -> S:
+        raise GameError(f"{self.id} has no position encoding")
+
+    # -- derived helpers -----------------------------------------------------------------------
+
+    def is_over(self, state: S) -> bool:
+        return self.to_move(state) is None
+
+    def check_chance(self, state: S, text: str) -> A:
+        """Read a typed chance action; the game's parser checks that it is possible."""
+        return self.parse_action(state, text)
+
+
+# -- small shared helpers for games ---------------------------------------------------------
+
+
+def expect_word(text: str, words: Iterable[str]) -> str | None:
+    """Case-insensitive match of a whole action against fixed words."""
+    key = text.strip().lower()
+    for word in words:
+        if key == word:
+            return word
+    return None
+
+
+def illegal_unless(condition: bool, message: str) -> None:
+    if not condition:
+        raise IllegalAction(message)
+
+
+def malformed(text: str, expected: str) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: expected {expected}")
+
+
+def perft_divide(game: Game[Any, Any], state: Any, depth: int) -> list[tuple[Any, int]]:
+    """Each first action of the seat to move with the perft count of the sequences it starts."""
+    seat = game.to_move(state)
+    if depth <= 0 or seat is None:
+        return []
+    if seat == CHANCE:
+        raise GameError("perft refused: chance acts within the depth")
+    return [(action, _perft_turn(game, game.apply(state, action), depth, seat))
+            for action in game.legal_actions(state)]
+
+
+def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
+    """The number of distinct sequences of ``depth`` complete turns from ``state``.
+
+    A turn is every action one seat takes before another seat or chance acts; two turns differ
+    when their action sequences differ. Raises GameError when chance would act within the depth.
+    """
+    if depth <= 0:
+        return 1
+    return sum(count for _action, count in perft_divide(game, state, depth))
+
+
+def _perft_turn(game: Game[Any, Any], state: Any, depth: int, seat: int) -> int:
+    """Continue the turn of ``seat`` while it still acts, then count the rest at depth - 1."""
+    if game.to_move(state) == seat:
+        return sum(_perft_turn(game, game.apply(state, action), depth, seat)
+                   for action in game.legal_actions(state))
+    return perft(game, state, depth - 1)

@@ -1,0 +1,57 @@
+"""The registry of games: id -> the module and class that hold its rules.
+
+Games are imported only when asked for, so a command that needs one game loads one module.
+Adding a game means adding one line to ``GAMES``.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from gametool.engine import Game
+from gametool.errors import UnavailableGame, UnknownGame
+
+GAMES: dict[str, str] = {
+    "colors": "gametool.games.colors:Colors",
+    "colors-8x8": "gametool.games.colors:Colors8x8",
+    "belemmer": "gametool.games.belemmer:Belemmer",
+    "po-go": "gametool.games.pogo:PoGo",
+}
+
+ALIASES: dict[str, str] = {
+    "colours": "colors",
+    "colors7": "colors",
+    "colors-7x7": "colors",
+    "colors8": "colors-8x8",
+    "colours-8x8": "colors-8x8",
+}
+
+
+def canonical_id(name: str) -> str:
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in GAMES:
+        raise UnknownGame(f"unknown game {name!r} (see 'gametool list')")
+    return key
+
+
+def game_class(name: str) -> type[Game]:
+    """The class of a registered game, playable or not."""
+    module, _, attr = GAMES[canonical_id(name)].partition(":")
+    return getattr(import_module(module), attr)
+
+
+def playable_class(name: str) -> type[Game]:
+    """The class of a game whose rules can be played; raises UnavailableGame otherwise."""
+    cls = game_class(name)
+    if cls.status != "playable":
+        raise UnavailableGame(f"{cls.id}: {cls.status} - {cls.summary}")
+    return cls
+
+
+def all_classes() -> list[type[Game]]:
+    return [game_class(gid) for gid in GAMES]
+
+
+def playable_ids() -> list[str]:
+    return [gid for gid in GAMES if game_class(gid).status == "playable"]

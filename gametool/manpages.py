@@ -1,0 +1,151 @@
+"""Manual pages generated from one source: the Click help and each game's own text.
+
+``python -m gametool.manpages [DIR]`` writes ``gametool.1``, one ``gametool-COMMAND.1`` per
+command and one ``gametool-GAME.6`` per game into DIR (default ``man``). A test regenerates them
+and fails when a page on disk is out of date.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gametool import __version__, games
+from gametool.cli import cli
+from gametool.engine import Game
+
+DATE = "2026-11-22"
+SOURCE = f"gametool {__version__}"
+
+
+def _escape(text: str) -> str:
+    out = []
+    for line in text.replace("\\", "\\e").split("\n"):
+        if line.startswith((".", "'")):
+            line = "\\&" + line
+        out.append(line)
+    return "\n".join(out)
+
+
+def _paragraphs(text: str) -> list[str]:
+    out: list[str] = []
+    for block in text.strip().split("\n\n"):
+        if not block.strip():
+            continue
+        out.append(".PP")
+        out.append(_escape(" ".join(line.strip() for line in block.splitlines())))
+    return out
+
+
+def _verbatim(text: str) -> list[str]:
+    return [".PP", ".nf", _escape(text.rstrip()), ".fi"]
+
+
+def _header(name: str, section: int, title: str) -> list[str]:
+    return [
+        f'.TH {name.upper()} {section} "{DATE}" "{SOURCE}" '
+        f'"{"gametool manual" if section == 1 else "gametool games"}"',
+        ".SH NAME",
+        f"{name} \\- {_escape(title)}",
+    ]
+
+
+def _option_lines(command: click.Command, ctx: click.Context) -> list[str]:
+    lines: list[str] = []
+    for param in command.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        names, help_text = record
+        lines += [".TP", f"\\fB{_escape(names)}\\fR", _escape(help_text or "")]
+    return lines
+
+
+def command_page(name: str, command: click.Command) -> str:
+    ctx = click.Context(command, info_name=f"gametool {name}")
+    usage = " ".join(command.collect_usage_pieces(ctx))
+    title = command.get_short_help_str(limit=120)
+    lines = _header(f"gametool-{name}", 1, title)
+    lines += [".SH SYNOPSIS", f"\\fBgametool {name}\\fR {_escape(usage)}", ".SH DESCRIPTION"]
+    lines += _paragraphs(command.help or "")
+    lines += [".SH OPTIONS"] + _option_lines(command, ctx)
+    lines += [".SH EXIT STATUS",
+              "0 success; 1 the input was read but rejected; 2 a usage error.",
+              ".SH SEE ALSO", "\\fBgametool\\fR(1)"]
+    return "\n".join(lines) + "\n"
+
+
+def main_page() -> str:
+    ctx = click.Context(cli, info_name="gametool")
+    lines = _header("gametool", 1, "play, check and replay games stored as text records")
+    lines += [".SH SYNOPSIS", "\\fBgametool\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGS\\fR]",
+              ".SH DESCRIPTION"]
+    lines += _paragraphs(cli.help or "")
+    lines.append(".SH COMMANDS")
+    for name in sorted(cli.commands):
+        command = cli.commands[name]
+        lines += [".TP", f"\\fB{name}\\fR", _escape(command.get_short_help_str(limit=120))]
+    lines += [".SH OPTIONS"] + _option_lines(cli, ctx)
+    lines += [
+        ".SH RECORDS",
+        "A record (.gtn) holds tag pairs such as [Game \"colors\"] and [Players \"p1; p2\"], "
+        "then one turn per line: the ply number, the seat, a colon and the actions "
+        "(several separated by |), with comments in {} or after ;.",
+        ".SH EXIT STATUS",
+        "0 success; 1 the input was read but rejected (illegal or ambiguous action, invalid "
+        "record, stale --expect-ply, game over); 2 a usage error.",
+        ".SH SEE ALSO",
+        ", ".join(f"\\fBgametool-{n}\\fR(1)" for n in sorted(cli.commands)) + ", "
+        + ", ".join(f"\\fBgametool-{g}\\fR(6)" for g in games.GAMES),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def game_page(cls: type[Game]) -> str:
+    info = cls.info()
+    players = (str(info.min_players) if info.min_players == info.max_players
+               else f"{info.min_players} to {info.max_players}")
+    lines = _header(f"gametool-{cls.id}", 6, cls.name)
+    lines += [".SH SYNOPSIS",
+              f"\\fBgametool start {cls.id}\\fR [\\fB--players\\fR \\fIA,B,..\\fR] "
+              "[\\fB--option\\fR \\fIK=V\\fR]...",
+              ".SH DESCRIPTION",
+              _escape(f"{cls.name}: {players} players; chance: {info.chance}; "
+                      f"hidden information: {info.hidden}; status: {info.status}.")]
+    lines += [".SH RULES"] + _paragraphs(cls.summary)
+    lines += [".SH NOTATION"] + _verbatim(cls.notation)
+    if cls.options:
+        lines.append(".SH OPTIONS")
+        for opt in cls.options:
+            lines += [".TP", f"\\fB{_escape(opt.describe())}\\fR", _escape(opt.help)]
+    lines += [".SH SEE ALSO", "\\fBgametool\\fR(1), \\fBgametool-rules\\fR(1)"]
+    return "\n".join(lines) + "\n"
+
+
+def pages() -> dict[str, str]:
+    """Every page by file name."""
+    out = {"gametool.1": main_page()}
+    for name, command in cli.commands.items():
+        out[f"gametool-{name}.1"] = command_page(name, command)
+    for cls in games.all_classes():
+        out[f"gametool-{cls.id}.6"] = game_page(cls)
+    return out
+
+
+def write(folder: Path) -> list[str]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in pages().items():
+        path = folder / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            written.append(name)
+    return written
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "man")
+    for name in write(target):
+        print(f"wrote {target / name}")

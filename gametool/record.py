@@ -1,0 +1,464 @@
+"""Records joined to the engine: read a record strictly, play actions on it, write it back.
+
+A :class:`Session` is one record with its game, seats, seed and every state from the start. It is
+built either from a parsed record (:meth:`Session.load`, which checks every header, seat, ply
+number, action and chance value) or from nothing (:meth:`Session.start`). Actions played on it
+are appended to its record, which is then written in canonical form.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gametool import games
+from gametool.chance import SeedRng, seed_hash
+from gametool.engine import CHANCE, Game
+from gametool.errors import (
+    GameError,
+    GameOver,
+    IllegalAction,
+    MalformedAction,
+    RecordError,
+    Where,
+)
+from notation import record as gtn
+from notation.errors import NotationError
+
+CHANCE_NAME = "chance"
+
+
+@dataclass
+class Step:
+    """One applied action: who acted, the action, its canonical text, where it was written."""
+
+    seat: int
+    action: Any
+    text: str
+    line: int | None = None
+    column: int | None = None
+
+
+def parse_players(value: str) -> list[str]:
+    separator = ";" if ";" in value else ","
+    return [name.strip() for name in value.split(separator) if name.strip()]
+
+
+def parse_options(value: str) -> dict[str, str]:
+    """``k=v; k=v`` (commas or spaces also separate) into a dict; RecordError if malformed."""
+    out: dict[str, str] = {}
+    for piece in value.replace(";", " ").replace(",", " ").split():
+        name, eq, setting = piece.partition("=")
+        if not eq or not name or not setting:
+            raise GameError(f"option {piece!r} is not NAME=VALUE")
+        out[name.strip().lower()] = setting.strip()
+    return out
+
+
+def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
+    """Seat names: the right number, distinct, and writable in a record."""
+    n = len(names)
+    if not game_cls.min_players <= n <= game_cls.max_players:
+        span = (f"{game_cls.min_players}" if game_cls.min_players == game_cls.max_players
+                else f"{game_cls.min_players}-{game_cls.max_players}")
+        raise GameError(f"{game_cls.id} is for {span} players, not {n}")
+    seen: set[str] = set()
+    for name in names:
+        if not name or any(c not in gtn.SEAT_CHARS for c in name):
+            raise GameError(
+                f"seat name {name!r}: use letters, digits and _ - . ' + only (no spaces)"
+            )
+        key = name.lower()
+        if key == CHANCE_NAME:
+            raise GameError("'chance' is the name of the chance seat, not a player")
+        if key in seen:
+            raise GameError(f"seat name {name!r} is used twice")
+        seen.add(key)
+
+
+class Session:
+    """One record: its game, seat names, seed, actions and every state they lead through."""
+
+    def __init__(self, game: Game, names: list[str], record: gtn.Record,
+                 seed: str | None, initial: Any, file: str | None = None) -> None:
+        self.game = game
+        self.names = names
+        self.record = record
+        self.seed = seed
+        self.file = file
+        self.states: list[Any] = [initial]
+        self.steps: list[Step] = []
+
+    # -- reading -----------------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def ply(self) -> int:
+        """The number of actions played so far; the next action is ply ``ply + 1``."""
+        return len(self.steps)
+
+    def seat_name(self, seat: int | None) -> str | None:
+        if seat is None:
+            return None
+        return CHANCE_NAME if seat == CHANCE else self.names[seat]
+
+    def seat_index(self, name: str) -> int:
+        key = name.strip().lower()
+        if key == CHANCE_NAME:
+            return CHANCE
+        for i, seat in enumerate(self.names):
+            if seat.lower() == key:
+                return i
+        raise GameError(f"no seat {name!r} in this game (seats: {', '.join(self.names)})")
+
+    def to_move(self) -> int | None:
+        return self.game.to_move(self.state)
+
+    # -- building ------------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, game_id: str, names: list[str] | None = None,
+              options: dict[str, str] | None = None, seed: str | None = None,
+              position: str | None = None, date: str | None = None) -> Session:
+        """A new record, with the opening chance actions already drawn when there is a seed."""
+        game_cls = games.playable_class(game_id)
+        if names is None:
+            names = game_cls.default_seat_names(game_cls.players_default())
+        check_names(game_cls, names)
+        game = game_cls(options or {})
+        initial = (game.decode_position(position, len(names)) if position is not None
+                   else game.initial_state(len(names)))
+        record = gtn.Record()
+        record.set("Game", game_cls.id)
+        record.set("Players", "; ".join(names))
+        extra = game.non_default_options()
+        if extra:
+            record.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
+        if seed is not None:
+            record.set("Seed", seed)
+        if position is not None:
+            record.set("Position", game.encode_position(initial))
+        record.set("Date", date or _dt.date.today().strftime("%Y.%m.%d"))
+        record.set("Result", "*")
+        session = cls(game, names, record, seed, initial)
+        session.draw_chance()
+        session.update_result_tags()
+        return session
+
+    @classmethod
+    def load(cls, record: gtn.Record, file: str | None = None,
+             errors: list[GameError] | None = None) -> Session:
+        """Replay a parsed record, checking everything.
+
+        With ``errors`` None the first error is raised. Otherwise every error is appended to it
+        and reading goes on past bad actions (they are skipped), as ``validate --all`` wants.
+        """
+        session = cls._from_header(record, file)
+        session._replay_body(errors)
+        session._check_result_tags(errors)
+        return session
+
+    @classmethod
+    def _from_header(cls, record: gtn.Record, file: str | None) -> Session:
+        def fail(tag_name: str, message: str) -> RecordError:
+            tag = record.find(tag_name)
+            line = tag.line if tag is not None else record.line
+            return RecordError(message, Where(file, line, 1))
+
+        game_tag = record.get("Game")
+        if game_tag is None:
+            raise fail("Game", "the record has no Game tag")
+        try:
+            game_cls = games.playable_class(game_tag)
+        except GameError as exc:
+            raise fail("Game", exc.message) from None
+        players = record.get("Players")
+        if players is None:
+            raise fail("Players", "the record has no Players tag")
+        names = parse_players(players)
+        try:
+            check_names(game_cls, names)
+        except GameError as exc:
+            raise fail("Players", exc.message) from None
+        try:
+            game = game_cls(parse_options(record.get("Options") or ""))
+        except GameError as exc:
+            raise fail("Options", exc.message) from None
+        seed = record.get("Seed")
+        hashed = record.get("SeedHash")
+        if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
+            raise fail("SeedHash", "SeedHash does not match the Seed: the seed was changed")
+        position = record.get("Position") or record.get("FEN")
+        try:
+            initial = (game.decode_position(position, len(names)) if position is not None
+                       else game.initial_state(len(names)))
+        except GameError as exc:
+            raise fail("Position" if record.get("Position") else "FEN", exc.message) from None
+        return cls(game, names, record, seed, initial, file)
+
+    def _replay_body(self, errors: list[GameError] | None) -> None:
+        def report(exc: GameError) -> None:
+            if errors is None:
+                raise exc
+            errors.append(exc)
+
+        for line in self.record.turns:
+            here = Where(self.file, line.line, line.column, self.ply + 1)
+            if line.ply != self.ply + 1:
+                report(RecordError(f"wrong ply number {line.ply}: this is ply {self.ply + 1}",
+                                   here))
+            try:
+                seat = self.seat_index(line.seat)
+            except GameError as exc:
+                report(RecordError(exc.message, Where(self.file, line.line, line.seat_column,
+                                                      self.ply + 1)))
+                continue
+            for written in line.actions:
+                where = Where(self.file, line.line, written.column, self.ply + 1)
+                try:
+                    self._apply_text(written.text, seat, line.line, written.column)
+                except GameError as exc:
+                    report(exc.located(**where.__dict__))
+                    if errors is not None and isinstance(exc, GameOver):
+                        return
+
+    def _check_result_tags(self, errors: list[GameError] | None) -> None:
+        outcome = self.game.outcome(self.state)
+        expected = outcome.result_tag() if outcome else "*"
+        problems = []
+        tag = self.record.find("Result")
+        if tag is not None and tag.value.strip() != expected:
+            problems.append(RecordError(
+                f"Result tag says {tag.value!r} but the game's result is {expected!r}",
+                Where(self.file, tag.line, 1)))
+        term = self.record.find("Termination")
+        if term is not None and (outcome is None
+                                 or term.value.strip().lower() != outcome.termination.lower()):
+            actual = outcome.termination if outcome else "the game is not over"
+            problems.append(RecordError(
+                f"Termination tag says {term.value!r} but {actual!r}",
+                Where(self.file, term.line, 1)))
+        for problem in problems:
+            if errors is None:
+                raise problem
+            errors.append(problem)
+
+    # -- playing ---------------------------------------------------------------------------------
+
+    def _apply_text(self, text: str, seat: int, line: int | None = None,
+                    column: int | None = None) -> None:
+        """Check and apply one action of ``seat`` given as text."""
+        state = self.state
+        to_move = self.game.to_move(state)
+        if to_move is None:
+            outcome = self.game.outcome(state)
+            result = f" ({outcome.result_tag()}, {outcome.termination})" if outcome else ""
+            raise GameOver(f"the game is over{result}: no more actions")
+        if seat != to_move:
+            raise IllegalAction(
+                f"it is not {self.seat_name(seat)}'s turn: {self.seat_name(to_move)} is to move")
+        try:
+            action = self.game.parse_action(state, text)
+        except MalformedAction as exc:
+            if to_move == CHANCE and "?" in text:
+                raise RecordError(
+                    "hidden chance value '?': this record was exported for one seat and cannot "
+                    "be replayed; use the master record") from None
+            raise exc
+        canonical = self.game.format_action(state, action)
+        if to_move == CHANCE and self.seed is not None:
+            expected = self.game.sample_chance(state, SeedRng(self.seed, self.ply + 1))
+            if expected != action:
+                raise RecordError(
+                    f"chance action {canonical!r} contradicts the seed, which gives "
+                    f"{self.game.format_action(state, expected)!r}")
+        self._push(seat, action, canonical, line, column)
+
+    def _push(self, seat: int, action: Any, text: str, line: int | None = None,
+              column: int | None = None) -> None:
+        self.states.append(self.game.apply(self.state, action))
+        self.steps.append(Step(seat, action, text, line, column))
+
+    def draw_chance(self) -> list[Step]:
+        """With a seed, play every chance action that is due now; return them."""
+        drawn = []
+        if self.seed is None:
+            return drawn
+        while self.game.to_move(self.state) == CHANCE:
+            action = self.game.sample_chance(self.state, SeedRng(self.seed, self.ply + 1))
+            text = self.game.format_action(self.state, action)
+            self._push(CHANCE, action, text)
+            self._append_to_body(self.steps[-1])
+            drawn.append(self.steps[-1])
+        return drawn
+
+    def play(self, texts: Sequence[str], as_seat: str | None = None,
+             expect_ply: int | None = None) -> list[Step]:
+        """Check and apply actions typed by a user, then the chance actions that follow.
+
+        ``expect_ply`` is the ply number the first action must get (a guard against a record
+        that moved on meanwhile). Returns the steps added. On error nothing is kept.
+        """
+        if expect_ply is not None and expect_ply != self.ply + 1:
+            raise RecordError(
+                f"stale --expect-ply {expect_ply}: the next ply of this record is {self.ply + 1}")
+        seat = self.seat_index(as_seat) if as_seat is not None else None
+        start = len(self.steps)
+        self.draw_chance()
+        for text in texts:
+            acting = self.game.to_move(self.state) if seat is None else seat
+            if acting is None:
+                acting = 0
+            try:
+                self._apply_text(text, acting)
+            except GameError as exc:
+                raise exc.located(ply=self.ply + 1) from None
+            self._append_to_body(self.steps[-1])
+            self.draw_chance()
+        self.update_result_tags()
+        return self.steps[start:]
+
+    def push(self, action: Any) -> Step:
+        """Apply a legal action object of the seat to move (no text to read), then chance."""
+        seat = self.game.to_move(self.state)
+        if seat is None:
+            raise GameOver("the game is over: no more actions")
+        text = self.game.format_action(self.state, action)
+        self._push(seat, action, text)
+        self._append_to_body(self.steps[-1])
+        self.draw_chance()
+        self.update_result_tags()
+        return self.steps[-1]
+
+    def _append_to_body(self, step: Step) -> None:
+        name = self.seat_name(step.seat) or ""
+        body = self.record.body
+        last = body[-1] if body else None
+        if (step.seat != CHANCE and isinstance(last, gtn.TurnLine) and last.seat == name
+                and last.comment is None and len(self.steps) >= 2
+                and self.steps[-2].seat == step.seat):
+            last.actions.append(gtn.Action(step.text))
+            return
+        body.append(gtn.TurnLine(self.ply, name, [gtn.Action(step.text)]))
+
+    def update_result_tags(self) -> None:
+        outcome = self.game.outcome(self.state)
+        self.record.set("Result", outcome.result_tag() if outcome else "*")
+        self.record.set("Termination", outcome.termination if outcome else None)
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def canonical_record(self) -> gtn.Record:
+        """The record with canonical tags, seat names and action texts, turns merged per line."""
+        tags = [gtn.Tag(t.name, t.value) for t in self.record.tags
+                if t.name.lower() not in ("game", "players", "options", "fen")]
+        out = gtn.Record(tags=[])
+        out.set("Game", self.game.id)
+        out.set("Players", "; ".join(self.names))
+        extra = self.game.non_default_options()
+        if extra:
+            out.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
+        fen = self.record.get("FEN")
+        if fen is not None and self.record.get("Position") is None:
+            out.set("Position", fen)
+        out.tags.extend(tags)
+        index = 0
+        for item in self.record.body:
+            if isinstance(item, gtn.CommentLine):
+                out.body.append(gtn.CommentLine(item.text, item.style))
+                continue
+            count = len(item.actions)
+            steps = self.steps[index:index + count]
+            index += count
+            if not steps:
+                continue
+            texts = [gtn.Action(s.text) for s in steps]
+            last = out.body[-1] if out.body else None
+            if (steps[0].seat != CHANCE and isinstance(last, gtn.TurnLine)
+                    and last.seat == self.seat_name(steps[0].seat) and last.comment is None):
+                last.actions.extend(texts)
+                last.comment, last.comment_style = item.comment, item.comment_style
+                continue
+            out.body.append(gtn.TurnLine(index - count + 1, self.seat_name(steps[0].seat) or "",
+                                         texts, item.comment, item.comment_style))
+        return out
+
+    def text(self) -> str:
+        return gtn.write(self.canonical_record())
+
+    def exported(self, seat: int | None) -> gtn.Record:
+        """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
+        out = self.canonical_record()
+        if self.seed is not None:
+            out.set("Seed", None)
+            out.set("SeedHash", seed_hash(self.seed))
+        out.set("View", self.seat_name(seat) if seat is not None else "spectator")
+        final = self.state
+        masked = iter(
+            self.game.mask_action(self.states[i], step.action, final, seat)
+            for i, step in enumerate(self.steps)
+        )
+        for item in out.body:
+            if isinstance(item, gtn.TurnLine):
+                item.actions = [gtn.Action(next(masked)) for _ in item.actions]
+        return out
+
+
+def read_text(text: str, file: str | None = None) -> list[gtn.Record]:
+    """Parse the records of a file, turning syntax errors into located RecordErrors."""
+    try:
+        records = gtn.parse(text)
+    except NotationError as exc:
+        raise RecordError(exc.message, Where(file, exc.line, exc.column)) from None
+    if not records:
+        raise RecordError("no record found (a record starts with [Game \"...\"])",
+                          Where(file, 1, 1))
+    return records
+
+
+def load_one(text: str, file: str | None = None) -> Session:
+    """The session of a file holding exactly one record."""
+    records = read_text(text, file)
+    if len(records) > 1:
+        raise RecordError(f"the file holds {len(records)} records; this command takes one",
+                          Where(file, records[1].line, 1))
+    return Session.load(records[0], file)
+
+
+@dataclass
+class Checked:
+    """The verdict on one record of a file."""
+
+    index: int
+    line: int
+    game: str | None
+    plies: int
+    errors: list[GameError]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def check_text(text: str, file: str | None = None, all_errors: bool = False) -> list[Checked]:
+    """Validate every record in ``text``: the first error of each, or all of them."""
+    try:
+        records = read_text(text, file)
+    except RecordError as exc:
+        return [Checked(1, exc.where.line or 1, None, 0, [exc])]
+    verdicts = []
+    for index, rec in enumerate(records, start=1):
+        errors: list[GameError] = []
+        plies = 0
+        try:
+            session = Session.load(rec, file, errors if all_errors else None)
+            plies = session.ply
+        except GameError as exc:
+            errors.append(exc)
+        verdicts.append(Checked(index, rec.line, rec.get("Game"), plies, errors))
+    return verdicts

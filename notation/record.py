@@ -1,0 +1,296 @@
+"""The ``.gtn`` record format: tag pairs, then movetext with one turn per line.
+
+::
+
+    [Game "colors"]
+    [Players "p1; p2"]
+
+    1. p1: d4=R                 { a comment }
+    2. p2: e4=R ; a comment to the end of the line
+    3. chance: toss heads
+    4. p1: meld 1b 2b 3b | discard EW
+
+A turn line holds the ply number of its first action, the seat, and one or more actions
+separated by ``|``. Comments are ``{...}`` or ``; ...``; a comment may also stand on a line of its
+own. Input may have a byte-order mark, CRLF line ends, blank lines and any letter case in tag
+names; a file may hold several records, each starting with its tag pairs. This module knows the
+syntax only: what an action means is the games' business.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import pyparsing as pp
+
+from notation.errors import NotationError
+
+ACTION_SEPARATOR = " | "
+SEAT_CHARS = pp.alphanums + "_-.'+"
+
+# Tags written first, in this order; the others keep the order they were read in.
+TAG_ORDER = ("Game", "Players", "Options", "Seed", "SeedHash", "Position", "Date", "Result",
+             "Termination")
+
+
+@dataclass
+class Tag:
+    name: str
+    value: str
+    line: int = 0
+
+
+@dataclass
+class Action:
+    """The text of one action as written, with the column where it starts."""
+
+    text: str
+    column: int = 0
+
+
+@dataclass
+class TurnLine:
+    """One movetext line: ply number of its first action, the seat, actions, comment."""
+
+    ply: int
+    seat: str
+    actions: list[Action]
+    comment: str | None = None
+    comment_style: str = "{"
+    line: int = 0
+    column: int = 1
+    seat_column: int = 0
+
+
+@dataclass
+class CommentLine:
+    """A comment standing on a line of its own in the movetext."""
+
+    text: str
+    style: str = "{"
+    line: int = 0
+
+
+@dataclass
+class Record:
+    tags: list[Tag] = field(default_factory=list)
+    body: list[TurnLine | CommentLine] = field(default_factory=list)
+    line: int = 1
+
+    def get(self, name: str) -> str | None:
+        key = name.lower()
+        for tag in self.tags:
+            if tag.name.lower() == key:
+                return tag.value
+        return None
+
+    def find(self, name: str) -> Tag | None:
+        key = name.lower()
+        for tag in self.tags:
+            if tag.name.lower() == key:
+                return tag
+        return None
+
+    def set(self, name: str, value: str | None) -> None:
+        """Set a tag (keeping its place if present); None removes it."""
+        tag = self.find(name)
+        if value is None:
+            if tag is not None:
+                self.tags.remove(tag)
+        elif tag is not None:
+            tag.value = value
+        else:
+            self.tags.append(Tag(name, value))
+
+    @property
+    def turns(self) -> list[TurnLine]:
+        return [item for item in self.body if isinstance(item, TurnLine)]
+
+
+# -- grammar ---------------------------------------------------------------------------------
+
+
+def _grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
+    lbrack, rbrack = pp.Suppress("["), pp.Suppress("]")
+    tag_name = pp.Word(pp.alphas, pp.alphanums + "_").set_name("tag name")
+    tag_value = pp.QuotedString('"', esc_char="\\", unquote_results=True).set_name(
+        "quoted tag value"
+    )
+    tag_line = (lbrack - tag_name("name") + tag_value("value") + rbrack).set_name("tag pair")
+
+    brace_comment = pp.Regex(r"\{[^}]*\}").set_name("{comment}")
+    semi_comment = pp.Regex(r";.*").set_name("; comment")
+    comment = (brace_comment | semi_comment)("comment")
+
+    ply = pp.Word(pp.nums).set_name("ply number")
+    seat = pp.Word(SEAT_CHARS).set_name("seat")
+    actions = pp.Regex(r"[^{};]+").set_name("action")
+    turn_line = (
+        ply("ply")
+        - pp.Suppress(".")
+        + pp.Located(seat)("seat")
+        + pp.Suppress(":")
+        + pp.Located(actions)("actions")
+        + pp.Optional(comment)
+    ).set_name("turn")
+    comment_line = comment.copy().set_name("comment")
+    return tag_line, turn_line, comment_line
+
+
+_TAG, _TURN, _COMMENT = _grammar()
+
+# The well-formed shapes of a turn line, matched directly for speed: 100,000-ply records are
+# read line by line. Anything this does not match goes to the pyparsing grammar above, which
+# decides and names the error.
+_FAST_TURN = re.compile(
+    r"(?P<ply>[0-9]+)\.[ \t]*(?P<seat>[A-Za-z0-9_.'+-]+)[ \t]*:[ \t]*(?P<actions>[^{};|\s][^{};|]*)"
+    r"(?P<comment>\{[^}]*\}|;.*)?"
+)
+
+
+def _parse_line(grammar: pp.ParserElement, text: str, lineno: int) -> pp.ParseResults:
+    try:
+        return grammar.parse_string(text, parse_all=True)
+    except pp.ParseBaseException as exc:
+        found = text[exc.column - 1:].strip()
+        what = f"found {found[:20]!r}" if found else "found end of line"
+        raise NotationError(f"{exc.msg}, {what}", lineno, exc.column) from None
+
+
+def _split_actions(located: pp.ParseResults, lineno: int) -> list[Action]:
+    start, text = located["locn_start"], located["value"][0]
+    out: list[Action] = []
+    offset = 0
+    for piece in text.split("|"):
+        stripped = piece.strip()
+        lead = len(piece) - len(piece.lstrip())
+        column = start + offset + lead + 1
+        if not stripped:
+            raise NotationError("empty action between '|' separators", lineno, column)
+        out.append(Action(stripped, column))
+        offset += len(piece) + 1
+    return out
+
+
+def _comment_parts(raw: str) -> tuple[str, str]:
+    if raw.startswith("{"):
+        return raw[1:-1].strip(), "{"
+    return raw[1:].strip(), ";"
+
+
+def parse(text: str) -> list[Record]:
+    """Read every record in ``text``; raise NotationError at the first syntax error."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    records: list[Record] = []
+    current: Record | None = None
+    in_movetext = False
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        if stripped.startswith("["):
+            if current is None or in_movetext:
+                current = Record(line=lineno)
+                records.append(current)
+                in_movetext = False
+            result = _parse_line(_TAG, stripped, lineno)
+            current.tags.append(Tag(result["name"], result["value"], lineno))
+            continue
+        if current is None:
+            raise NotationError("a record must start with its tag pairs, e.g. [Game \"...\"]",
+                                lineno, indent + 1)
+        in_movetext = True
+        if stripped[0] in "{;":
+            result = _parse_line(_COMMENT, stripped, lineno)
+            body, style = _comment_parts(result["comment"])
+            current.body.append(CommentLine(body, style, lineno))
+            continue
+        fast = _FAST_TURN.fullmatch(stripped)
+        if fast is not None:
+            comment_raw = fast["comment"]
+            comment, style = _comment_parts(comment_raw) if comment_raw else (None, "{")
+            text = fast["actions"].rstrip()
+            current.body.append(
+                TurnLine(
+                    ply=int(fast["ply"]),
+                    seat=fast["seat"],
+                    actions=[Action(text, fast.start("actions") + indent + 1)],
+                    comment=comment,
+                    comment_style=style,
+                    line=lineno,
+                    column=indent + 1,
+                    seat_column=fast.start("seat") + indent + 1,
+                )
+            )
+            continue
+        try:
+            result = _parse_line(_TURN, stripped, lineno)
+        except NotationError as exc:
+            exc.column = (exc.column or 1) + indent
+            raise
+        seat_loc = result["seat"]
+        actions = _split_actions(result["actions"], lineno)
+        for action in actions:
+            action.column += indent
+        comment = style = None
+        if "comment" in result:
+            comment, style = _comment_parts(result["comment"])
+        current.body.append(
+            TurnLine(
+                ply=int(result["ply"]),
+                seat=seat_loc["value"][0],
+                actions=actions,
+                comment=comment,
+                comment_style=style or "{",
+                line=lineno,
+                column=indent + 1,
+                seat_column=seat_loc["locn_start"] + indent + 1,
+            )
+        )
+    return records
+
+
+# -- writer ------------------------------------------------------------------------------------
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _comment_text(text: str, style: str) -> str:
+    if style == ";" or "}" in text:
+        return f"; {text}".rstrip()
+    return f"{{ {text} }}" if text else "{ }"
+
+
+def ordered_tags(tags: list[Tag]) -> list[Tag]:
+    rank = {name.lower(): i for i, name in enumerate(TAG_ORDER)}
+    known = sorted((t for t in tags if t.name.lower() in rank), key=lambda t: rank[t.name.lower()])
+    return known + [t for t in tags if t.name.lower() not in rank]
+
+
+def write(record: Record) -> str:
+    """The canonical text of one record; parsing it and writing again gives the same text."""
+    out = []
+    for tag in ordered_tags(record.tags):
+        canonical = next((n for n in TAG_ORDER if n.lower() == tag.name.lower()), tag.name)
+        out.append(f"[{canonical} {_quote(tag.value)}]")
+    if record.body:
+        out.append("")
+    for item in record.body:
+        if isinstance(item, CommentLine):
+            out.append(_comment_text(item.text, item.style))
+            continue
+        line = f"{item.ply}. {item.seat}: " + ACTION_SEPARATOR.join(a.text for a in item.actions)
+        if item.comment is not None:
+            line += " " + _comment_text(item.comment, item.comment_style)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def write_all(records: list[Record]) -> str:
+    return "\n".join(write(r) for r in records)

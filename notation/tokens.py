@@ -1,0 +1,138 @@
+"""Shared token grammars, built bottom-up from named pieces.
+
+Each element has a name so that errors read "Expected square", and a parse action that turns the
+text into a small typed value (lower-case squares, upper-case cards, ...). Games combine these into
+their own move grammars. :func:`parse_whole` runs a grammar over a whole string and turns
+pyparsing's error into a :class:`~notation.errors.NotationError` with the column.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, NamedTuple
+
+import pyparsing as pp
+
+from notation.errors import NotationError
+
+FILES = "abcdefghijklmnopqrstuvwxyz"
+CARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CARD_SUITS = ("H", "D", "C", "S")
+SPACE_SUITS = ("U", "M", "T")
+TILE_SUITS = ("b", "c", "k")
+HONOURS = ("EW", "SW", "WW", "NW", "RD", "GD", "WD")
+
+
+class Square(NamedTuple):
+    """A board square: file index from 0 (``a``) and rank from 1."""
+
+    file: int
+    rank: int
+
+    def __str__(self) -> str:
+        return f"{FILES[self.file]}{self.rank}"
+
+
+class Card(NamedTuple):
+    rank: str
+    suit: str
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit}"
+
+
+class Domino(NamedTuple):
+    """A domino as written: the two halves in the order given."""
+
+    left: int
+    right: int
+
+    def __str__(self) -> str:
+        return f"{self.left}-{self.right}"
+
+
+class Dice(NamedTuple):
+    values: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "-".join(str(v) for v in self.values)
+
+
+def _caseless_choice(words: tuple[str, ...], name: str) -> pp.ParserElement:
+    # Longest first so that "10" wins over "1".
+    ordered = sorted(words, key=len, reverse=True)
+    return pp.MatchFirst([pp.CaselessLiteral(w) for w in ordered]).set_name(name)
+
+
+def file_letter(width: int = 26) -> pp.ParserElement:
+    return pp.Char(FILES[:width] + FILES[:width].upper()).set_name("file")
+
+
+def square(width: int = 26, height: int = 99) -> pp.ParserElement:
+    """A square such as ``d4``; any case. Bounds are checked by the game, not the grammar."""
+    el = pp.Regex(r"[A-Za-z][1-9][0-9]?").set_name("square")
+    el.set_parse_action(lambda t: Square(ord(t[0][0].lower()) - 97, int(t[0][1:])))
+    return el
+
+
+def card(suits: tuple[str, ...] = CARD_SUITS) -> pp.ParserElement:
+    """A card, rank then suit: ``10H``, ``QS``, ``7T``; any case, written upper case."""
+    rank = _caseless_choice(CARD_RANKS, "card rank")
+    suit = _caseless_choice(suits, "suit")
+    el = pp.Combine(rank("rank") + suit("suit")).set_name("card")
+    el.set_parse_action(lambda t: Card(t[0][:-1].upper(), t[0][-1].upper()))
+    return el
+
+
+def domino(max_pip: int = 6) -> pp.ParserElement:
+    """Two halves joined by a dash, ``5-1``; 0 is the blank."""
+    el = pp.Regex(rf"[0-{max_pip}]-[0-{max_pip}]").set_name("domino")
+    el.set_parse_action(lambda t: Domino(int(t[0][0]), int(t[0][2])))
+    return el
+
+
+def dice(count: int = 2, sides: int = 6) -> pp.ParserElement:
+    """Dice values joined by dashes, ``6-4``."""
+    die = f"[1-{sides}]" if sides <= 9 else r"[1-9][0-9]?"
+    el = pp.Regex("-".join([die] * count)).set_name(f"{count} dice")
+    el.set_parse_action(lambda t: Dice(tuple(int(v) for v in t[0].split("-"))))
+    return el
+
+
+def roll(count: int = 2, sides: int = 6) -> pp.ParserElement:
+    """The chance action ``roll 6-4``."""
+    return (pp.CaselessKeyword("roll").suppress() - dice(count, sides)).set_name("roll")
+
+
+def tile() -> pp.ParserElement:
+    """A mahjong tile: ``1b``-``9b``, ``1c``-``9c``, ``1k``-``9k``, winds and dragons."""
+    suited = pp.Regex(r"[1-9][bckBCK]")
+    suited.set_parse_action(lambda t: t[0].lower())
+    honour = _caseless_choice(HONOURS, "honour")
+    honour.set_parse_action(lambda t: t[0].upper())
+    return (suited | honour).set_name("tile")
+
+
+def keyword(word: str) -> pp.ParserElement:
+    return pp.CaselessKeyword(word).set_name(repr(word))
+
+
+@cache
+def _anchored(grammar: pp.ParserElement) -> pp.ParserElement:
+    return grammar + pp.StringEnd().set_name("end of action")
+
+
+def parse_whole(grammar: pp.ParserElement, text: str) -> Any:
+    """Parse all of ``text`` with ``grammar``; raise NotationError with the column on failure."""
+    try:
+        return _anchored(grammar).parse_string(text.strip(), parse_all=True)
+    except pp.ParseBaseException as exc:
+        raise NotationError(_describe(exc), 1, exc.column) from None
+
+
+def _describe(exc: pp.ParseBaseException) -> str:
+    msg = exc.msg
+    found = exc.line[exc.column - 1:].split(" ")[0] if exc.line else ""
+    if found:
+        return f"{msg}, found {found!r}"
+    return f"{msg}, found end of text"
