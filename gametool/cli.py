@@ -210,17 +210,27 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool) -> None
 @click.argument("files", nargs=-1, required=True)
 @click.option("--all", "all_errors", is_flag=True, help="Report every error, not only the first "
               "of each record.")
+@click.option("--seed-hash", metavar="H", help="Also check that each record's Seed has this "
+              "SHA-256 (the SeedHash the players were sent).")
+@click.option("--against", "exported", metavar="EXPORTED", help="Also check that the exported "
+              "record EXPORTED (from 'export --as SEAT') agrees with FILE, the master record.")
 @json_option
-def validate(files: tuple[str, ...], all_errors: bool, as_json: bool) -> None:
+def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
+             exported: str | None, as_json: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
     Errors are printed as FILE:LINE:COL: ply N: message. Exit status 1 if any record is invalid.
+    With --seed-hash or --against, a published master record is also checked against the
+    commitment the players received.
     """
+    extra = None
+    if seed_hash is not None or exported is not None:
+        extra = _commitment_check(seed_hash, exported)
     bad = False
     report = []
     for path in files:
         try:
-            verdicts = check_text(storage.read(path), path, all_errors)
+            verdicts = check_text(storage.read(path), path, all_errors, extra)
         except GameError as exc:
             verdicts = None
             bad = True
@@ -249,6 +259,23 @@ def validate(files: tuple[str, ...], all_errors: bool, as_json: bool) -> None:
         emit_json(report)
     if bad:
         sys.exit(1)
+
+
+def _commitment_check(expected_hash: str | None, exported: str | None
+                      ) -> Callable[[Session], list[GameError]]:
+    from gametool import verify
+
+    exported_text = storage.read(exported) if exported is not None else None
+
+    def check(session: Session) -> list[GameError]:
+        errors = []
+        if expected_hash is not None:
+            errors += verify.check_seed_hash(session, expected_hash)
+        if exported_text is not None:
+            errors += verify.check_against_export(session, exported_text, exported)
+        return errors
+
+    return check
 
 
 @cli.command()
@@ -313,6 +340,81 @@ def perft_command(file: str, depth: int, divide: bool) -> None:
             click.echo(perft(game, state, depth))
     except GameError as exc:
         raise fail(exc) from None
+
+
+@cli.group()
+def referee() -> None:
+    """Referee games by email: start them, and apply the players' mailed actions.
+
+    Seats are the players' email addresses. Each game is a master record in --game-dir; each
+    outgoing message is an .eml file in --outbox, for a mail transfer agent to send.
+    """
+
+
+game_dir_option = click.option("--game-dir", required=True, metavar="DIR",
+                               help="Folder of the master records.")
+outbox_option = click.option("--outbox", required=True, metavar="DIR",
+                             help="Folder the outgoing messages (.eml) are written to.")
+from_option = click.option("--from", "address", default="referee@localhost", show_default=True,
+                           metavar="ADDR", help="The referee's own address.")
+
+
+@referee.command("new")
+@click.argument("game")
+@click.option("--players", required=True, metavar="A@X,B@Y,..",
+              help="The players' addresses in turn order.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option.")
+@click.option("--seed", metavar="S", help="The seed (random by default); kept secret.")
+@game_dir_option
+@outbox_option
+@from_option
+def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | None,
+                game_dir: str, outbox: str, address: str) -> None:
+    """Start GAME among the --players addresses and write the opening message to each.
+
+    Each opening message carries the SeedHash, the seat's view and, for the seat to move, its
+    legal actions. Prints the match id.
+    """
+    from gametool.referee import Referee
+
+    ref = Referee(game_dir, outbox, address)
+    try:
+        match, messages = ref.new(game, [p.strip() for p in players.split(",")],
+                                  parse_options(" ".join(options)), seed)
+    except GameError as exc:
+        raise fail(exc) from None
+    ref.write(messages)
+    click.echo(match)
+
+
+@referee.command("inbox")
+@click.argument("message", default="-")
+@game_dir_option
+@outbox_option
+@from_option
+def referee_inbox(message: str, game_dir: str, outbox: str, address: str) -> None:
+    """Apply one incoming mail MESSAGE (an RFC 5322 file, or stdin) and write the replies.
+
+    The subject names the game ([gametool MATCH-ID]); the sender's address is the seat; the body
+    holds a '#ply N' guard line and one action per line below it. Exit status 1 when the mail
+    was rejected: then only a reply to its sender is written, and nothing else changes.
+    """
+    from gametool.referee import Referee
+
+    if message == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(message, "rb") as handle:
+                raw = handle.read()
+        except OSError as exc:
+            raise Rejected(f"{message}: cannot read: {exc.strerror}") from None
+    ref = Referee(game_dir, outbox, address)
+    applied, messages = ref.receive(raw)
+    ref.write(messages)
+    if not applied:
+        reason = messages[0].body.split("Reason: ", 1)[-1].strip() if messages else "no sender"
+        raise Rejected(f"mail rejected: {reason}")
 
 
 def main() -> None:

@@ -285,7 +285,10 @@ class Game(Generic[S, A]):
         return None
 
     def describe_action(self, state: S, action: A) -> str | None:
-        """A short note on what an action did, e.g. a card revealed; None for nothing to add."""
+        """A short note on what an action did, e.g. a card revealed; None for nothing to add.
+
+        It is shown to every seat and to spectators, so it may say only what all of them see.
+        """
         return None
 
     def randomize_hidden(self, state: S, seat: int | None, rng: SeedRng) -> S:

@@ -9,7 +9,7 @@ are appended to its record, which is then written in canonical form.
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,7 +68,7 @@ def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     for name in names:
         if not name or any(c not in gtn.SEAT_CHARS for c in name):
             raise GameError(
-                f"seat name {name!r}: use letters, digits and _ - . ' + only (no spaces)"
+                f"seat name {name!r}: use letters, digits and _ - . ' + @ only (no spaces)"
             )
         key = name.lower()
         if key == CHANCE_NAME:
@@ -445,8 +445,12 @@ class Checked:
         return not self.errors
 
 
-def check_text(text: str, file: str | None = None, all_errors: bool = False) -> list[Checked]:
-    """Validate every record in ``text``: the first error of each, or all of them."""
+def check_text(text: str, file: str | None = None, all_errors: bool = False,
+               extra: Callable[[Session], list[GameError]] | None = None) -> list[Checked]:
+    """Validate every record in ``text``: the first error of each, or all of them.
+
+    ``extra`` adds checks of a record that read cleanly (for example against a seed hash).
+    """
     try:
         records = read_text(text, file)
     except RecordError as exc:
@@ -458,6 +462,8 @@ def check_text(text: str, file: str | None = None, all_errors: bool = False) -> 
         try:
             session = Session.load(rec, file, errors if all_errors else None)
             plies = session.ply
+            if extra is not None and not errors:
+                errors += extra(session)
         except GameError as exc:
             errors.append(exc)
         verdicts.append(Checked(index, rec.line, rec.get("Game"), plies, errors))

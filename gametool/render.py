@@ -10,7 +10,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from gametool.engine import CHANCE, Game
+from gametool.engine import Game
 from gametool.record import Session
 
 TABLE_FORMAT = "simple"
@@ -64,31 +64,26 @@ def _seat_of(session: Session, as_seat: str | None) -> int | None:
     return None if as_seat is None else session.seat_index(as_seat)
 
 
-def _last_action(session: Session, ply: int, seat: int | None, referee: bool) -> str | None:
+def _last_action(session: Session, ply: int, seat: int | None) -> str | None:
+    """The action that led to ply ``ply``, as ``seat`` may read it (None: a spectator)."""
     if ply == 0:
         return None
     step = session.steps[ply - 1]
-    before = session.states[ply - 1]
+    before, after = session.states[ply - 1], session.states[ply]
     game = session.game
-    if referee:
-        text = step.text
-        note = game.describe_action(before, step.action)
-    else:
-        text = game.mask_action(before, step.action, session.states[ply], seat)
-        note = None if step.seat == CHANCE and text != step.text else \
-            game.describe_action(before, step.action)
+    text = game.mask_action(before, step.action, after, seat)
+    note = game.describe_action(before, step.action) if text == step.text else None
     out = f"{session.seat_name(step.seat)}: {text}"
     return f"{out}  ({note})" if note else out
 
 
-def show_data(session: Session, ply: int | None = None, as_seat: str | None = None,
-              referee: bool | None = None) -> dict[str, Any]:
+def show_data(session: Session, ply: int | None = None,
+              as_seat: str | None = None) -> dict[str, Any]:
     """The JSON of ``show``: the position after ``ply`` plies as ``as_seat`` may see it."""
     ply = session.ply if ply is None else ply
     state = session.states[ply]
     game = session.game
     seat = _seat_of(session, as_seat)
-    referee = as_seat is None if referee is None else referee
     outcome = game.outcome(state)
     to_move = game.to_move(state)
     data: dict[str, Any] = {
@@ -99,7 +94,7 @@ def show_data(session: Session, ply: int | None = None, as_seat: str | None = No
         "to_move": session.seat_name(to_move),
         "over": outcome is not None,
         "result": outcome.to_json(session.names) if outcome else None,
-        "last": _last_action(session, ply, seat, referee),
+        "last": _last_action(session, ply, seat),
     }
     if as_seat is not None:
         data["as"] = session.seat_name(seat)

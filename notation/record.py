@@ -27,7 +27,8 @@ import pyparsing as pp
 from notation.errors import NotationError
 
 ACTION_SEPARATOR = " | "
-SEAT_CHARS = pp.alphanums + "_-.'+"
+SEAT_CHARS = pp.alphanums + "_-.'+@"
+"""Characters of a seat name: a plain name (``ann``) or an email address (``ann@example.org``)."""
 
 # Tags written first, in this order; the others keep the order they were read in.
 TAG_ORDER = ("Game", "Players", "Options", "Seed", "SeedHash", "Position", "Date", "Result",
@@ -144,7 +145,8 @@ _TAG, _TURN, _COMMENT = _grammar()
 # read line by line. Anything this does not match goes to the pyparsing grammar above, which
 # decides and names the error.
 _FAST_TURN = re.compile(
-    r"(?P<ply>[0-9]+)\.[ \t]*(?P<seat>[A-Za-z0-9_.'+-]+)[ \t]*:[ \t]*(?P<actions>[^{};|\s][^{};|]*)"
+    r"(?P<ply>[0-9]+)\.[ \t]*(?P<seat>[A-Za-z0-9_.'+@-]+)[ \t]*:[ \t]*"
+    r"(?P<actions>[^{};|\s][^{};|]*)"
     r"(?P<comment>\{[^}]*\}|;.*)?"
 )
 

@@ -1,0 +1,245 @@
+"""Play by email: a whole hidden-information game through .eml files, malformed mail, the leak
+scan, concurrent referees, writers killed mid-write, and verified seeds."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gametool.chance import SeedRng, seed_hash
+from gametool.cli import cli
+from gametool.record import load_one
+from gametool.referee import MailRejected, Referee, extract
+from notation import record as gtn
+
+ANN, BEN = "ann@example.org", "ben@example.net"
+RUNNER = CliRunner()
+
+
+def read_mail(path: Path) -> EmailMessage:
+    return BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+
+
+def outbox_messages(outbox: Path) -> list[tuple[Path, EmailMessage]]:
+    paths = sorted(outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)
+    return [(p, read_mail(p)) for p in paths]
+
+
+def compose(sender: str, subject: str, body: str, html_only: bool = False) -> bytes:
+    mail = EmailMessage()
+    mail["From"] = f"Player <{sender}>"
+    mail["To"] = "referee@localhost"
+    mail["Subject"] = subject
+    if html_only:
+        mail.set_content(f"<p>{body}</p>", subtype="html")
+    else:
+        mail.set_content(body)
+    return bytes(mail)
+
+
+# -- extracting the actions ---------------------------------------------------------------------
+
+
+def test_extract_reads_the_guard_and_the_action_lines() -> None:
+    body = ("Hello referee,\nmy move:\n\n#ply 12\nplace b3\n\nthanks\n-- \nAnn\n"
+            "#ply 99\nnot this\n")
+    assert extract(body).ply == 12 and extract(body).actions == ["place b3"]
+
+
+def test_extract_ignores_quoted_text_and_attributions() -> None:
+    body = "#ply 4\na4-b4\n\nOn Sun, 22 Nov 2026, Referee wrote:\n> #ply 3\n> c1-c2\n"
+    assert extract(body).actions == ["a4-b4"]
+    assert extract("> #ply 3\n> a1-a2\n#ply 4\nb1-b2\n").ply == 4
+
+
+@pytest.mark.parametrize("body", ["just saying hello\n", "#ply 3\n\n\n", "> #ply 3\n> x\n"])
+def test_extract_refuses_mail_without_guard_or_actions(body: str) -> None:
+    with pytest.raises(MailRejected):
+        extract(body)
+
+
+# -- a whole game by mail ------------------------------------------------------------------------
+
+
+def hidden_words(master_text: str, seat: str) -> set[str]:
+    """Words of the master's actions that the seat's exported record hides."""
+    session = load_one(master_text)
+    full = gtn.write(session.canonical_record())
+    exported = gtn.write(session.exported(session.seat_index(seat)))
+    words = set(re.findall(r"[0-9A-Za-z]+", full.split("\n\n", 1)[1]))
+    return words - set(re.findall(r"[0-9A-Za-z]+", exported.split("\n\n", 1)[1]))
+
+
+def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
+    games_dir, outbox = tmp_path / "games", tmp_path / "outbox"
+    ref = Referee(games_dir, outbox)
+    match, opening = ref.new("belemmer", [ANN, BEN], seed="mail-seed")
+    ref.write(opening)
+    master = games_dir / f"{match}.gtn"
+    hashes = {m.to: re.search(r"SeedHash: ([0-9a-f]{64})", m.body).group(1) for m in opening}
+    assert set(hashes) == {ANN, BEN}
+    seen = 0
+    for turn in range(200):
+        messages = outbox_messages(outbox)[seen:]
+        seen += len(messages)
+        text = master.read_text()
+        for _path, mail in messages:
+            body = mail.get_content()
+            assert mail["To"] in (ANN, BEN)
+            if "The game is over" not in body:
+                leaked = {w for w in hidden_words(text, mail["To"])
+                          if re.search(rf"(?<![0-9A-Za-z]){w}(?![0-9A-Za-z])", body)}
+                assert not leaked, f"message to {mail['To']} shows {leaked}"
+        session = load_one(text)
+        if session.game.is_over(session.state):
+            break
+        mover = session.names[session.to_move()]
+        (mine,) = [m for _p, m in messages if m["To"] == mover]
+        body = mine.get_content()
+        guard = re.search(r"^#ply (\d+)$", body, re.M).group(1)
+        legal = body.split("Legal actions:\n", 1)[1].split("\n\n")[0].split("\n")
+        choice = SeedRng("mail-players", turn).choice([a for a in legal if a])
+        quoted = "\n".join(f"> {line}" for line in body.splitlines()[:5])
+        reply = compose(mover, f"Re: {mine['Subject']}",
+                        f"Here we go.\n\n#ply {guard}\n{choice}\n\n-- \nsent from my desk\n\n"
+                        f"On Sunday the referee wrote:\n{quoted}\n")
+        applied, out = ref.receive(reply)
+        assert applied, out[0].body if out else "no reply"
+        ref.write(out)
+    final = load_one(master.read_text())
+    assert final.game.is_over(final.state)
+    last = [m.get_content() for _p, m in outbox_messages(outbox)[-2:]]
+    assert all("The game is over" in body and '[Seed "mail-seed"]' in body for body in last)
+    for address, value in hashes.items():
+        assert value == seed_hash("mail-seed")
+        code = RUNNER.invoke(cli, ["validate", str(master), "--seed-hash", value]).exit_code
+        assert code == 0, address
+    bad = RUNNER.invoke(cli, ["validate", str(master), "--seed-hash", "0" * 64])
+    assert bad.exit_code == 1 and "does not match the seed hash" in bad.stdout
+
+
+def test_an_exported_record_is_checked_against_the_published_master(tmp_path: Path) -> None:
+    ref = Referee(tmp_path / "g", tmp_path / "o")
+    match, _ = ref.new("belemmer", [ANN, BEN], seed="exp")
+    master = tmp_path / "g" / f"{match}.gtn"
+    exported = tmp_path / "ann.gtn"
+    exported.write_text(RUNNER.invoke(cli, ["export", str(master), "--as", ANN]).stdout)
+    ok = RUNNER.invoke(cli, ["validate", str(master), "--against", str(exported)])
+    assert ok.exit_code == 0, ok.stdout
+    forged = exported.read_text().replace('[SeedHash "', '[SeedHash "0')
+    exported.write_text(forged)
+    bad = RUNNER.invoke(cli, ["validate", str(master), "--against", str(exported)])
+    assert bad.exit_code == 1
+
+
+# -- malformed mail -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def started(tmp_path: Path) -> tuple[Referee, str, Path]:
+    ref = Referee(tmp_path / "games", tmp_path / "outbox")
+    match, opening = ref.new("belemmer", [ANN, BEN], seed="bad-mail")
+    ref.write(opening)
+    return ref, match, tmp_path / "games" / f"{match}.gtn"
+
+
+@pytest.mark.parametrize(
+    ("sender", "subject", "body", "html", "reason"),
+    [
+        (ANN, "[gametool {m}] move", "", False, "body"),
+        (ANN, "[gametool {m}] move", "#ply 3\nplace a1", True, "HTML-only"),
+        ("eve@example.com", "[gametool {m}] move", "#ply 3\nplace a1", False, "not a player"),
+        (ANN, "[gametool {m}] move", "#ply 2\nplace a1", False, "stale --expect-ply"),
+        (ANN, "[gametool nosuch-1234] move", "#ply 3\nplace a1", False, "unknown game"),
+        (ANN, "hello", "#ply 3\nplace a1", False, "no game named"),
+        (BEN, "[gametool {m}] move", "#ply 3\nplace a1", False, "not ben@example.net's turn"),
+        (ANN, "[gametool {m}] move", "#ply 3\nplace z9", False, "ply 3"),
+    ],
+)
+def test_malformed_mail_gets_a_reply_to_its_sender_and_changes_nothing(
+        started: tuple[Referee, str, Path], tmp_path: Path, sender: str, subject: str,
+        body: str, html: bool, reason: str) -> None:
+    ref, match, master = started
+    before = master.read_bytes()
+    count = len(list(ref.outbox.glob("*.eml")))
+    message = tmp_path / "in.eml"
+    message.write_bytes(compose(sender, subject.format(m=match), body, html))
+    result = RUNNER.invoke(cli, ["referee", "inbox", str(message), "--game-dir",
+                                 str(ref.game_dir), "--outbox", str(ref.outbox)])
+    assert result.exit_code == 1
+    assert reason in result.stderr
+    assert master.read_bytes() == before
+    new = outbox_messages(ref.outbox)[count:]
+    assert len(new) == 1 and new[0][1]["To"] == sender
+    assert reason in new[0][1].get_content()
+
+
+def test_referee_new_through_the_cli(tmp_path: Path) -> None:
+    result = RUNNER.invoke(cli, ["referee", "new", "belemmer", "--players", f"{ANN},{BEN}",
+                                 "--game-dir", str(tmp_path / "g"), "--outbox",
+                                 str(tmp_path / "o")])
+    assert result.exit_code == 0
+    match = result.stdout.strip()
+    assert (tmp_path / "g" / f"{match}.gtn").exists()
+    assert len(list((tmp_path / "o").glob("*.eml"))) == 2
+
+
+# -- concurrency and durability -------------------------------------------------------------------
+
+SCRIPT = [sys.executable, "-m", "gametool"]
+
+
+def test_eight_concurrent_referees_apply_a_ply_once(started: tuple[Referee, str, Path],
+                                                    tmp_path: Path) -> None:
+    ref, match, master = started
+    message = tmp_path / "in.eml"
+    message.write_bytes(compose(ANN, f"[gametool {match}] move", "#ply 3\nplace a1"))
+    procs = [subprocess.Popen([*SCRIPT, "referee", "inbox", str(message), "--game-dir",
+                               str(ref.game_dir), "--outbox", str(ref.outbox)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(8)]
+    codes = sorted(p.wait(timeout=120) for p in procs)
+    assert codes == [0] + [1] * 7
+    session = load_one(master.read_text())
+    assert session.ply == 3 and session.record.turns[-1].actions[0].text == "place a1"
+
+
+WRITER = """
+import sys
+from gametool import storage
+path, a, b = sys.argv[1], sys.argv[2], sys.argv[3]
+texts = [open(a).read(), open(b).read()]
+i = 0
+while True:
+    storage.update(path, lambda old: texts[1] if old == texts[0] else texts[0])
+    i += 1
+"""
+
+
+def test_writers_killed_at_random_moments_never_tear_the_record(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("A" * 300_000 + "\n")
+    b.write_text("B" * 200_000 + "\n")
+    record = tmp_path / "record.gtn"
+    record.write_text(a.read_text())
+    valid = {a.read_text(), b.read_text()}
+    rng = SeedRng("kill", 0)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    for _ in range(200):
+        proc = subprocess.Popen([sys.executable, "-c", WRITER, str(record), str(a), str(b)],
+                                env=env)
+        time.sleep(0.05 + rng.randbelow(100) / 1000)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert record.read_text() in valid
