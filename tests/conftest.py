@@ -1,0 +1,30 @@
+"""Shared fixtures: the registered games, and random games played from fixed seeds."""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+
+import pytest
+
+from gametool import games
+from gametool.auto import random_game
+from gametool.record import Session
+
+# GAMETOOL_GAMES=id,id limits the per-game suites to some games (to iterate on one game).
+_ONLY = os.environ.get("GAMETOOL_GAMES")
+PLAYABLE = _ONLY.split(",") if _ONLY else games.playable_ids()
+
+# Conformance self-play: games per registered game (the full count in CI; set lower to iterate).
+SELFPLAY_GAMES = int(os.environ.get("GAMETOOL_SELFPLAY_GAMES", "200"))
+
+
+@cache
+def sample_session(game_id: str, index: int) -> Session:
+    """A complete random game, the same on every run (cached: treat as read-only)."""
+    return random_game(game_id, f"conformance-{index}")
+
+
+@pytest.fixture(params=PLAYABLE)
+def game_id(request: pytest.FixtureRequest) -> str:
+    return request.param
