@@ -6,18 +6,19 @@ record, stale ``--expect-ply``, game over); 2 usage errors. Every failure is one
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
 
-from gametool import __version__, games, render, storage
+from gametool import __version__, games, players, render, storage
 from gametool.chance import new_seed
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
-from gametool.record import Session, check_text, load_one, parse_options
+from gametool.record import Session, load_one, parse_options
 from notation import record as gtn
 
 
@@ -126,21 +127,40 @@ def start(game: str, players: str | None, options: tuple[str, ...], seed: str | 
 
 @cli.command()
 @click.argument("file")
-@click.argument("actions", nargs=-1, required=True)
+@click.argument("actions", nargs=-1)
 @as_option("Play as SEAT (rejected if SEAT is not to move).")
 @click.option("--expect-ply", type=int, metavar="N",
               help="Refuse unless the first action would be ply N (a guard for play by email).")
-def move(file: str, actions: tuple[str, ...], as_seat: str | None,
-         expect_ply: int | None) -> None:
+@click.option("--auto", type=click.Choice(players.KINDS), help="Let a computer player play "
+              "the whole turn of the seat to move instead of typed ACTIONS.")
+@click.option("--seed", metavar="S", help="With --auto: the seed of the player's choices "
+              "(the same seed, the same play; random by default).")
+@click.option("--budget", type=click.IntRange(1, None), metavar="N",
+              help=f"With --auto mcts: search iterations per action (default "
+                   f"{players.DEFAULT_BUDGET}).")
+def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: int | None,
+         auto: str | None, seed: str | None, budget: int | None) -> None:
     """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
 
     FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
     leaves it untouched. With '-' as FILE the record is read from stdin and written to stdout.
+    With --auto, a computer player (random, greedy or mcts) plays the turn instead; it sees only
+    what its seat may see.
     """
+    if bool(actions) == bool(auto):
+        raise click.UsageError("give either ACTIONS or --auto")
+    if auto is None and (seed is not None or budget is not None):
+        raise click.UsageError("--seed and --budget go with --auto")
+    auto_seed = seed if seed is not None else new_seed()
 
     def change(text: str) -> str:
         session = load_one(text, None if file == "-" else file)
-        session.play(list(actions), as_seat, expect_ply)
+        if auto is not None:
+            from gametool import selfplay
+
+            selfplay.play_turn(session, auto, auto_seed, budget, as_seat, expect_ply)
+        else:
+            session.play(list(actions), as_seat, expect_ply)
         return session.text()
 
     try:
@@ -215,67 +235,49 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool) -> None
 @click.option("--against", "exported", metavar="EXPORTED", help="Also check that the exported "
               "record EXPORTED (from 'export --as SEAT') agrees with FILE, the master record.")
 @json_option
+@click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
+              metavar="N", help="Validate the files in N processes (same results, faster).")
 def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
-             exported: str | None, as_json: bool) -> None:
+             exported: str | None, jobs: int, as_json: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
     Errors are printed as FILE:LINE:COL: ply N: message. Exit status 1 if any record is invalid.
     With --seed-hash or --against, a published master record is also checked against the
     commitment the players received.
     """
-    extra = None
-    if seed_hash is not None or exported is not None:
-        extra = _commitment_check(seed_hash, exported)
-    bad = False
-    report = []
-    for path in files:
-        try:
-            verdicts = check_text(storage.read(path), path, all_errors, extra)
-        except GameError as exc:
-            verdicts = None
-            bad = True
-            report.append({"file": path, "ok": False, "records": [],
-                           "error": str(exc)})
-            if not as_json:
-                click.echo(f"gametool: {exc}", err=True)
-            continue
-        entry = {"file": path, "ok": all(v.ok for v in verdicts), "records": []}
-        for v in verdicts:
-            bad |= not v.ok
-            entry["records"].append({
-                "index": v.index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
-                "errors": [{"line": e.where.line, "column": e.where.column, "ply": e.where.ply,
-                            "kind": e.kind, "message": e.message} for e in v.errors],
-            })
-            if not as_json:
-                for e in v.errors:
-                    click.echo(str(e), err=False)
-        if not as_json and entry["ok"]:
-            plies = sum(v.plies for v in verdicts)
-            click.echo(f"{path}: ok ({len(verdicts)} record{'s' * (len(verdicts) != 1)}, "
-                       f"{plies} plies)")
-        report.append(entry)
+    from gametool import verify
+
+    check = functools.partial(verify.check_file, all_errors=all_errors,
+                              expected_hash=seed_hash, exported=exported)
+    reports = _map_files(check, list(files), jobs)
+    for item in reports:
+        if not as_json:
+            for line in item.errors:
+                click.echo(line, err=True)
+            for line in item.lines:
+                click.echo(line)
     if as_json:
-        emit_json(report)
-    if bad:
+        emit_json([item.entry for item in reports])
+    if not all(item.ok for item in reports):
         sys.exit(1)
 
 
-def _commitment_check(expected_hash: str | None, exported: str | None
-                      ) -> Callable[[Session], list[GameError]]:
-    from gametool import verify
+def _map_files(check: Callable[[str], Any], files: list[str], jobs: int) -> list[Any]:
+    """``check`` over ``files`` in order, in ``jobs`` processes, with a progress bar on a
+    terminal when there is more than one file."""
+    def collect(results: Iterable[Any]) -> list[Any]:
+        if len(files) > 1 and sys.stderr.isatty():
+            with click.progressbar(results, length=len(files), label="validating",
+                                   file=sys.stderr) as bar:
+                return list(bar)
+        return list(results)
 
-    exported_text = storage.read(exported) if exported is not None else None
+    if jobs <= 1 or len(files) <= 1:
+        return collect(map(check, files))
+    from concurrent.futures import ProcessPoolExecutor
 
-    def check(session: Session) -> list[GameError]:
-        errors = []
-        if expected_hash is not None:
-            errors += verify.check_seed_hash(session, expected_hash)
-        if exported_text is not None:
-            errors += verify.check_against_export(session, exported_text, exported)
-        return errors
-
-    return check
+    with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+        return collect(pool.map(check, files, chunksize=max(1, len(files) // (jobs * 8))))
 
 
 @cli.command()
@@ -340,6 +342,65 @@ def perft_command(file: str, depth: int, divide: bool) -> None:
             click.echo(perft(game, state, depth))
     except GameError as exc:
         raise fail(exc) from None
+
+
+@cli.command("selfplay")
+@click.argument("game")
+@click.option("-n", "count", type=click.IntRange(1, None), default=10, show_default=True,
+              metavar="N", help="The number of games.")
+@click.option("--out", required=True, metavar="DIR", help="Folder the records are written to.")
+@click.option("--players", "kinds", metavar="K,K,..", default="random", show_default=True,
+              help="The computer player of each seat in turn order (random, greedy, mcts); "
+                   "their number is the number of seats. One kind alone plays every seat.")
+@click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option.")
+@click.option("--seed", metavar="S", help="Seed of the corpus (random by default); game I is "
+              "played with seed S-I.")
+@click.option("--budget", type=click.IntRange(1, None), metavar="N",
+              help=f"Search iterations per mcts action (default {players.DEFAULT_BUDGET}).")
+@click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
+              metavar="J", help="Play the games in J processes.")
+def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple[str, ...],
+                     seed: str | None, budget: int | None, jobs: int) -> None:
+    """Play N complete games of GAME between computer players and write their records to DIR.
+
+    Prints a summary table: each seat's wins, draws and losses, the mean length and the speed.
+    """
+    import os
+    import time
+
+    from gametool import selfplay
+
+    try:
+        cls = games.playable_class(game)
+        chosen = [k.strip().lower() for k in kinds.split(",") if k.strip()]
+        if len(chosen) == 1:
+            chosen *= cls.players_default()
+        unknown = [k for k in chosen if k not in players.KINDS]
+        if unknown:
+            raise click.UsageError(f"unknown player {unknown[0]!r} (players: "
+                                   f"{', '.join(players.KINDS)})")
+        names = cls.default_seat_names(len(chosen))
+        probe = Session.start(cls.id, names, parse_options(" ".join(options)))
+    except GameError as exc:
+        raise fail(exc) from None
+    given = tuple(sorted(parse_options(" ".join(options)).items()))
+    corpus = seed if seed is not None else new_seed()
+    tasks = [selfplay.Task(cls.id, i + 1, tuple(chosen), corpus, given, budget)
+             for i in range(count)]
+    os.makedirs(out, exist_ok=True)
+    began = time.perf_counter()
+    done = []
+    try:
+        with click.progressbar(selfplay.run(tasks, jobs), length=count, label=cls.id,
+                               file=sys.stderr) as bar:
+            for played in bar:
+                path = os.path.join(out, f"{cls.id}-{played.index:04d}.gtn")
+                storage.create(path, played.text, force=True)
+                done.append(played)
+    except GameError as exc:
+        raise fail(exc) from None
+    click.echo(render.table(*selfplay.summary(chosen, done, probe.names,
+                                              time.perf_counter() - began)))
 
 
 @cli.group()

@@ -187,6 +187,8 @@ class Game(Generic[S, A]):
     notation: ClassVar[str] = ""
     max_plies: ClassVar[int] = 10_000
     """An upper bound on the plies of any game (the conformance suite checks it)."""
+    lower_scores_win: ClassVar[bool] = False
+    """True where the lowest score wins (penalty points); used by :meth:`evaluate`."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.settings: dict[str, Any] = self.resolve_options(options or {})
@@ -283,6 +285,24 @@ class Game(Generic[S, A]):
     def score_table(self, state: S, seat: int | None) -> tuple[list[str], list[list[Any]]] | None:
         """An optional detailed score table (headers, rows) for ``show``."""
         return None
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """How good ``state`` looks for ``seat``, higher is better (the greedy player's guide).
+
+        The default: a finished game is worth +/-1e9 by its result (0 for a draw); otherwise the
+        seat's score against the best other score, or 0 in a game without scores. Games with a
+        better measure (material, pip count, mobility) override it.
+        """
+        outcome = self.outcome(state)
+        if outcome is not None:
+            result = outcome.results[seat].result
+            return 1e9 if result == "win" else -1e9 if result == "loss" else 0.0
+        scores = self.scores(state)
+        if not scores:
+            return 0.0
+        sign = -1.0 if self.lower_scores_win else 1.0
+        others = [sign * v for i, v in enumerate(scores) if i != seat]
+        return sign * scores[seat] - (max(others) if others else 0.0)
 
     def describe_action(self, state: S, action: A) -> str | None:
         """A short note on what an action did, e.g. a card revealed; None for nothing to add.

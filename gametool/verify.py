@@ -8,9 +8,14 @@ chance action follows from the seed is checked by reading the master itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gametool import storage
 from gametool.chance import seed_hash
 from gametool.errors import GameError, RecordError, Where
-from gametool.record import Session, read_text
+from gametool.record import Session, check_text, read_text
 
 
 def check_seed_hash(master: Session, expected: str) -> list[GameError]:
@@ -60,3 +65,54 @@ def check_against_export(master: Session, text: str, file: str | None) -> list[G
                 Where(file, line.line, action.column, ply + 1)))
             break
     return errors
+
+
+@dataclass(frozen=True)
+class FileReport:
+    """The verdict on one file: its JSON entry and the lines ``validate`` prints for it."""
+
+    entry: dict[str, Any]
+    lines: tuple[str, ...]
+    errors: tuple[str, ...]
+    ok: bool
+
+
+def check_file(path: str, all_errors: bool = False, expected_hash: str | None = None,
+               exported: str | None = None) -> FileReport:
+    """Validate every record of the file ``path`` (a top-level function, so that it can run in
+    a worker process): the first error of each record, or all with ``all_errors``."""
+    try:
+        extra = None
+        if expected_hash is not None or exported is not None:
+            extra = _commitment_check(expected_hash, exported)
+        verdicts = check_text(storage.read(path), path, all_errors, extra)
+    except GameError as exc:
+        entry = {"file": path, "ok": False, "records": [], "error": str(exc)}
+        return FileReport(entry, (), (f"gametool: {exc}",), False)
+    records = [{
+        "index": v.index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
+        "errors": [{"line": e.where.line, "column": e.where.column, "ply": e.where.ply,
+                    "kind": e.kind, "message": e.message} for e in v.errors],
+    } for v in verdicts]
+    ok = all(v.ok for v in verdicts)
+    lines = [str(e) for v in verdicts for e in v.errors]
+    if ok:
+        plies = sum(v.plies for v in verdicts)
+        lines.append(f"{path}: ok ({len(verdicts)} record{'s' * (len(verdicts) != 1)}, "
+                     f"{plies} plies)")
+    return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), (), ok)
+
+
+def _commitment_check(expected_hash: str | None, exported: str | None
+                      ) -> Callable[[Session], list[GameError]]:
+    exported_text = storage.read(exported) if exported is not None else None
+
+    def check(session: Session) -> list[GameError]:
+        errors = []
+        if expected_hash is not None:
+            errors += check_seed_hash(session, expected_hash)
+        if exported_text is not None:
+            errors += check_against_export(session, exported_text, exported)
+        return errors
+
+    return check

@@ -1,0 +1,143 @@
+"""Computer players for every game: ``random``, ``greedy`` and ``mcts``.
+
+A player picks an action for the seat to move. It reads the position only through what that
+seat may see: before looking ahead it replaces everything the seat cannot see by a sample
+(:meth:`Game.randomize_hidden`, "determinisation"), so a hidden card, tile or deck order can
+never steer its choice. Every choice is drawn from a :class:`SeedRng` stream, so a given seed
+gives the same play on every platform.
+
+- ``random``: a uniformly random legal action.
+- ``greedy``: the action whose resulting position the game's :meth:`Game.evaluate` rates best
+  for the seat (score gain, material, pip count, ...); ties are broken at random.
+- ``mcts``: open-loop Monte Carlo tree search with UCT selection and random playouts, over a
+  fresh determinisation per iteration (information-set MCTS); ``budget`` iterations per choice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gametool.chance import SeedRng
+from gametool.engine import CHANCE, Game, Outcome
+from gametool.errors import GameError
+
+KINDS = ("random", "greedy", "mcts")
+DEFAULT_BUDGET = 200
+EXPLORATION = 1.2
+PLAYOUT_LIMIT = 400
+
+
+def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
+           budget: int | None = None) -> Any:
+    """The action that player ``kind`` takes for the seat to move in ``state``."""
+    seat = game.to_move(state)
+    if seat is None or seat == CHANCE:
+        raise GameError("no player is to move")
+    actions = game.legal_actions(state)
+    if not actions:
+        raise GameError(f"{game.id}: the seat to move has no legal action")
+    if len(actions) == 1 or kind == "random":
+        return rng.choice(actions)
+    if kind == "greedy":
+        return _greedy(game, state, seat, actions, rng)
+    if kind == "mcts":
+        return _mcts(game, state, seat, actions, rng, budget or DEFAULT_BUDGET)
+    raise GameError(f"unknown player {kind!r} (players: {', '.join(KINDS)})")
+
+
+def _greedy(game: Game[Any, Any], state: Any, seat: int, actions: list[Any],
+            rng: SeedRng) -> Any:
+    sample = game.randomize_hidden(state, seat, rng)
+    best: list[Any] = []
+    best_value = -math.inf
+    for action in actions:
+        value = game.evaluate(game.apply(sample, action), seat)
+        if value > best_value:
+            best, best_value = [action], value
+        elif value == best_value:
+            best.append(action)
+    return rng.choice(best)
+
+
+class _Node:
+    """One node of the open-loop tree: the statistics of the action that leads to it."""
+
+    __slots__ = ("children", "visits", "reward")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+
+
+def rewards(outcome: Outcome) -> list[float]:
+    """Each seat's reward in [0, 1] from an outcome: by rank, or by score when playing alone."""
+    results = outcome.results
+    n = len(results)
+    if n == 1:
+        score = results[0].score
+        if score is None:
+            return [1.0 if results[0].result == "win" else 0.0]
+        return [0.5 + 0.5 * math.tanh(float(score) / 100.0)]
+    worst = max(r.rank for r in results)
+    if worst == 1:
+        return [0.5] * n
+    return [1.0 - (r.rank - 1) / (worst - 1) for r in results]
+
+
+def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: SeedRng,
+          budget: int) -> Any:
+    root = _Node()
+    step: Callable[[Any], Any] = game.apply
+    for _ in range(budget):
+        current = game.randomize_hidden(state, seat, rng)
+        node = root
+        path: list[tuple[_Node, int]] = []
+        # Selection and expansion: follow UCT over the actions legal in this sample.
+        while True:
+            mover = game.to_move(current)
+            if mover is None:
+                break
+            if mover == CHANCE:
+                current = step(current, game.sample_chance(current, rng))
+                continue
+            legal = game.legal_actions(current)
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = rng.choice(untried)
+                child = node.children[action] = _Node()
+                current = step(current, action)
+                path.append((child, mover))
+                break
+            log_parent = math.log(max(1, node.visits))
+            action = max(legal, key=lambda a: _uct(node.children[a], log_parent))
+            node = node.children[action]
+            current = step(current, action)
+            path.append((node, mover))
+        # Playout: random to the end, or a draw-like value past the limit.
+        plies = 0
+        while plies < PLAYOUT_LIMIT:
+            mover = game.to_move(current)
+            if mover is None:
+                break
+            if mover == CHANCE:
+                current = step(current, game.sample_chance(current, rng))
+            else:
+                current = step(current, rng.choice(game.legal_actions(current)))
+            plies += 1
+        outcome = game.outcome(current)
+        values = rewards(outcome) if outcome is not None else None
+        for visited, mover in path:
+            visited.visits += 1
+            visited.reward += values[mover] if values is not None else 0.5
+        root.visits += 1
+    return max(actions, key=lambda a: (root.children[a].visits, root.children[a].reward)
+               if a in root.children else (-1, 0.0))
+
+
+def _uct(node: _Node, log_parent: float) -> float:
+    if node.visits == 0:
+        return math.inf
+    return node.reward / node.visits + EXPLORATION * math.sqrt(log_parent / node.visits)

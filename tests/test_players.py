@@ -1,0 +1,130 @@
+"""Computer players: legal, deterministic, blind to what their seat cannot see, and strong
+enough to beat random play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import PLAYABLE, sample_session
+
+from gametool import games, players, selfplay
+from gametool.chance import SeedRng
+from gametool.cli import cli
+from gametool.engine import CHANCE
+from gametool.record import Session, load_one
+
+
+def _player_positions(gid: str) -> list[tuple[object, object]]:
+    session = sample_session(gid, 0)
+    game = session.game
+    states = [s for s in session.states if game.to_move(s) not in (None, CHANCE)]
+    return [(game, s) for s in states[:: max(1, len(states) // 6)]]
+
+
+@pytest.mark.parametrize("kind", players.KINDS)
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_player_chooses_a_legal_action_deterministically(gid: str, kind: str) -> None:
+    for game, state in _player_positions(gid):
+        first = players.choose(kind, game, state, SeedRng("choice", 1), budget=8)
+        again = players.choose(kind, game, state, SeedRng("choice", 1), budget=8)
+        assert first == again
+        assert first in game.legal_actions(state)
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if games.playable_class(g).hidden])
+def test_a_player_never_reads_what_its_seat_cannot_see(gid: str, kind: str) -> None:
+    # Two positions that differ only in what the seat to move cannot see get the same choice.
+    for game, state in _player_positions(gid):
+        seat = game.to_move(state)
+        other = game.randomize_hidden(state, seat, SeedRng("other", 0))
+        assert game.view(other, seat) == game.view(state, seat)
+        assert (players.choose(kind, game, state, SeedRng("blind", 1), budget=8)
+                == players.choose(kind, game, other, SeedRng("blind", 1), budget=8))
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_game_is_played_to_the_end_by_each_player(gid: str) -> None:
+    cls = games.playable_class(gid)
+    seats = cls.players_default()
+    kinds = ("greedy", "mcts", "random", "greedy")[:seats]
+    played = selfplay.play_game(selfplay.Task(gid, 1, kinds, "ends", budget=2))
+    session = load_one(played.text)
+    assert session.game.is_over(session.state)
+    assert session.record.get("Agents") == "; ".join(kinds)
+
+
+def test_move_auto_plays_the_turn_of_the_seat_to_move(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["start", "colors", "-o", str(path)]).exit_code == 0
+    result = runner.invoke(cli, ["move", str(path), "--auto", "greedy", "--seed", "s"])
+    assert result.exit_code == 0, result.output
+    assert load_one(path.read_text()).ply == 1
+    again = tmp_path / "h.gtn"
+    runner.invoke(cli, ["start", "colors", "-o", str(again)])
+    runner.invoke(cli, ["move", str(again), "--auto", "greedy", "--seed", "s"])
+    assert again.read_text().splitlines()[-1] == path.read_text().splitlines()[-1]
+    stale = runner.invoke(cli, ["move", str(path), "--auto", "random", "--expect-ply", "1"])
+    assert stale.exit_code == 1 and "stale" in stale.output
+    wrong = runner.invoke(cli, ["move", str(path), "--auto", "random", "--as", "p1"])
+    assert wrong.exit_code == 1 and "not p1's turn" in wrong.output
+    both = runner.invoke(cli, ["move", str(path), "e4=R", "--auto", "random"])
+    assert both.exit_code == 2
+
+
+def test_selfplay_writes_valid_records_and_a_summary(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "corpus"
+    result = runner.invoke(cli, ["selfplay", "colors", "-n", "3", "--out", str(out),
+                                 "--players", "greedy,random", "--seed", "c"])
+    assert result.exit_code == 0, result.output
+    assert "greedy" in result.output and "wins" in result.output
+    files = sorted(out.glob("*.gtn"))
+    assert len(files) == 3
+    checked = runner.invoke(cli, ["validate", "--jobs", "2", *map(str, files)])
+    assert checked.exit_code == 0 and checked.output.count(": ok") == 3
+    serial = runner.invoke(cli, ["validate", *map(str, files)])
+    assert serial.output == checked.output
+
+
+def test_selfplay_is_the_same_for_the_same_seed() -> None:
+    task = selfplay.Task("colors", 1, ("mcts", "greedy"), "same", budget=5)
+    assert selfplay.play_game(task).text == selfplay.play_game(task).text
+
+
+def test_greedy_takes_the_placement_that_scores_most() -> None:
+    session = Session.start("colors")
+    session.play(["d4=R", "a7=B"])
+    game = session.game
+    choice = players.choose("greedy", game, session.state, SeedRng("g", 1))
+    after = game.apply(session.state, choice)
+    best = max(game.evaluate(game.apply(session.state, a), 0)
+               for a in game.legal_actions(session.state))
+    assert game.evaluate(after, 0) == best > 0
+
+
+def _wins(gid: str, kinds: tuple[str, str], games_count: int, budget: int) -> int:
+    """Games won by the first kind, which plays each seat in half of the games."""
+    wins = 0
+    for index in range(games_count):
+        order = kinds if index % 2 == 0 else kinds[::-1]
+        played = selfplay.play_game(selfplay.Task(gid, index, order, "strength", budget=budget))
+        seat = 0 if index % 2 == 0 else 1
+        wins += played.results[seat] == "win"
+    return wins
+
+
+STRENGTH = ["colors", "colors-8x8"]
+
+
+@pytest.mark.parametrize("gid", [g for g in STRENGTH if g in PLAYABLE])
+def test_mcts_beats_random(gid: str) -> None:
+    assert _wins(gid, ("mcts", "random"), 100, 12) >= 80
+
+
+@pytest.mark.parametrize("gid", [g for g in STRENGTH if g in PLAYABLE])
+def test_greedy_beats_random_in_scoring_games(gid: str) -> None:
+    assert _wins(gid, ("greedy", "random"), 30, 1) >= 24
