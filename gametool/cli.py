@@ -79,7 +79,11 @@ def list_games(as_json: bool) -> None:
 @cli.command()
 @click.argument("game")
 def rules(game: str) -> None:
-    """Show the rules summary, the options and the notation of GAME."""
+    """Show the rules summary, the options and the notation of GAME.
+
+    GAME is an id or alias from 'gametool list'. The same text makes the game's manual page,
+    gametool-GAME(6). Options are chosen with 'gametool start GAME --option NAME=VALUE'.
+    """
     try:
         cls = games.game_class(game)
     except GameError as exc:

@@ -207,25 +207,34 @@ class Session:
                 raise exc
             errors.append(exc)
 
+        # Rejected actions skipped so far (only when collecting every error): the record's own
+        # numbering goes on counting them, and since the turn order is then off by the skipped
+        # actions, later actions are read as actions of the seat to move.
+        skipped = 0
         for line in self.record.turns:
-            here = Where(self.file, line.line, line.column, self.ply + 1)
-            if line.ply != self.ply + 1:
-                report(RecordError(f"wrong ply number {line.ply}: this is ply {self.ply + 1}",
-                                   here))
+            here = Where(self.file, line.line, line.column, self.ply + 1 + skipped)
+            if line.ply != self.ply + 1 + skipped:
+                report(RecordError(f"wrong ply number {line.ply}: this is ply "
+                                   f"{self.ply + 1 + skipped}", here))
             try:
                 seat = self.seat_index(line.seat)
             except GameError as exc:
                 report(RecordError(exc.message, Where(self.file, line.line, line.seat_column,
-                                                      self.ply + 1)))
+                                                      self.ply + 1 + skipped)))
                 continue
             for written in line.actions:
-                where = Where(self.file, line.line, written.column, self.ply + 1)
+                where = Where(self.file, line.line, written.column, self.ply + 1 + skipped)
+                acting = seat
+                if skipped:
+                    to_move = self.game.to_move(self.state)
+                    acting = seat if to_move is None else to_move
                 try:
-                    self._apply_text(written.text, seat, line.line, written.column)
+                    self._apply_text(written.text, acting, line.line, written.column)
                 except GameError as exc:
                     report(exc.located(**where.__dict__))
-                    if errors is not None and isinstance(exc, GameOver):
+                    if isinstance(exc, GameOver):
                         return
+                    skipped += 1
 
     def _check_result_tags(self, errors: list[GameError] | None) -> None:
         outcome = self.game.outcome(self.state)

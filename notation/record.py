@@ -195,11 +195,13 @@ def parse(text: str) -> list[Record]:
             continue
         indent = len(line) - len(line.lstrip())
         if stripped.startswith("["):
-            if current is None or in_movetext:
+            result = _parse_line(_TAG, stripped, lineno)
+            # A tag after movetext, or one the record already has (a record with no movetext
+            # followed by the next record's header), begins a new record.
+            if current is None or in_movetext or current.find(result["name"]) is not None:
                 current = Record(line=lineno)
                 records.append(current)
                 in_movetext = False
-            result = _parse_line(_TAG, stripped, lineno)
             current.tags.append(Tag(result["name"], result["value"], lineno))
             continue
         if current is None:

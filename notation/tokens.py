@@ -125,7 +125,7 @@ def _anchored(grammar: pp.ParserElement) -> pp.ParserElement:
 def parse_whole(grammar: pp.ParserElement, text: str) -> Any:
     """Parse all of ``text`` with ``grammar``; raise NotationError with the column on failure."""
     try:
-        return _anchored(grammar).parse_string(text.strip(), parse_all=True)
+        return _anchored(grammar).parse_string(text.strip())
     except pp.ParseBaseException as exc:
         raise NotationError(_describe(exc), 1, exc.column) from None
 
