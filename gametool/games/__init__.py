@@ -12,6 +12,8 @@ from gametool.engine import Game
 from gametool.errors import UnavailableGame, UnknownGame
 
 GAMES: dict[str, str] = {
+    "colors": "gametool.games.colors:Colors",
+    "colors-8x8": "gametool.games.colors:Colors8x8",
     "po-go": "gametool.games.pogo:PoGo",
 }
 

@@ -1,0 +1,287 @@
+"""Colors (7x7) and 8x8 Colors: placement games scored on rows (Player 1) and columns (Player 2).
+
+Both games share one board and one scoring routine; the 8x8 game adds orange and the
+palindrome bonus. A state is the board as a tuple of colour numbers (0 = empty) in square order
+``a1, b1, ..., a2, ...``; an action is the integer ``square * colours + colour index``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, ClassVar
+
+import pyparsing as pp
+from tabulate import tabulate
+
+from gametool.engine import RESIGN, Game, Outcome, expect_word
+from gametool.errors import GameOver, IllegalAction, MalformedAction
+from notation.errors import NotationError
+from notation.tokens import FILES, Square, parse_whole, square
+
+COLOUR_NAMES = {"B": "blue", "R": "red", "G": "green", "Y": "yellow", "P": "pink", "O": "orange"}
+
+_COLOUR = pp.Char(pp.alphas).set_name("colour").leave_whitespace()
+_COLOUR.set_parse_action(lambda t: t[0].upper())
+PLACE = (square() + pp.Literal("=").set_name("'='").leave_whitespace().suppress()
+         + _COLOUR).set_name("placement")
+"""``square=colour``, no blanks inside; squares and colours are checked by the game."""
+
+
+def value(count: int) -> int:
+    """V(n): a group of n discs of one colour is worth n(n+1)/2 from two discs on (D3)."""
+    return count * (count + 1) // 2 if count >= 2 else 0
+
+
+@dataclass(frozen=True)
+class ColorsState:
+    """The board (0 = empty, else 1 + colour index), discs placed, and who resigned."""
+
+    board: tuple[int, ...]
+    placed: int = 0
+    resigned: int | None = None
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """One player's score in parts: runs, best colour counts, palindromes."""
+
+    runs: int
+    colours: int
+    palindromes: int
+
+    @property
+    def total(self) -> int:
+        return self.runs + self.colours + self.palindromes
+
+
+class Colors(Game[ColorsState, Any]):
+    """Colors on a 7x7 board with five colours."""
+
+    id = "colors"
+    name = "Colors"
+    min_players = 2
+    max_players = 2
+    size: ClassVar[int] = 7
+    colour_letters: ClassVar[str] = "BRGYP"
+    palindromes: ClassVar[bool] = False
+    max_plies = 49
+    summary = """\
+Two players take turns putting one disc, in any of the five colours B (blue), R (red),
+G (green), Y (yellow) or P (pink), on any empty square of a 7x7 board (files a-g, ranks 1-7).
+The colours are shared and never run out; discs never move. There is no pass. Player 1 moves
+first and makes placements 1, 3, ..., 49; the game ends when the board is full.
+
+Player 1 scores the rows and Player 2 the columns. A group of n discs of one colour is worth
+V(n) = n(n+1)/2 for n >= 2 (3, 6, 10, 15, 21, 28) and nothing for one disc. A player adds,
+for each of their lines, V of the longest unbroken run of one colour in that line, and, for
+each colour, V of the largest number of discs of that colour in any one of their lines (the
+discs need not touch; lines tied for best count once). Empty squares break runs and count
+nothing, so the score is defined, and shown, after every placement. The higher total wins;
+equal totals draw. 'resign' loses at once."""
+    notation = """\
+action = place | "resign" ;
+place  = square "=" colour ;      e.g. d4=R, a1=P, g7=Y
+square = file rank ;              files a-g, ranks 1-7
+colour = "B" | "R" | "G" | "Y" | "P" ;
+Read in any case with blanks around but none inside (D4=r is d4=R); written as lower-case
+square, '=', upper-case colour."""
+
+    # -- geometry -------------------------------------------------------------------------------
+
+    @cached_property
+    def _lines(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """The square indices of every row (Player 1) and every column (Player 2)."""
+        n = self.size
+        rows = tuple(tuple(r * n + f for f in range(n)) for r in range(n))
+        cols = tuple(tuple(r * n + f for r in range(n)) for f in range(n))
+        return rows, cols
+
+    @cached_property
+    def _square_actions(self) -> tuple[tuple[int, ...], ...]:
+        k = len(self.colour_letters)
+        return tuple(tuple(sq * k + c for c in range(k)) for sq in range(self.size**2))
+
+    def square_name(self, sq: int) -> str:
+        return f"{FILES[sq % self.size]}{sq // self.size + 1}"
+
+    # -- the rules ------------------------------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> ColorsState:
+        return ColorsState(board=(0,) * (self.size**2))
+
+    def to_move(self, state: ColorsState) -> int | None:
+        if state.resigned is not None or state.placed == self.size**2:
+            return None
+        return state.placed % 2  # D4: Player 1 moves first, turns alternate
+
+    def legal_actions(self, state: ColorsState) -> list[Any]:
+        if self.to_move(state) is None:
+            return []
+        per_square = self._square_actions
+        return [a for sq, disc in enumerate(state.board) if not disc for a in per_square[sq]]
+
+    def apply(self, state: ColorsState, action: Any) -> ColorsState:
+        if action == RESIGN:
+            return ColorsState(state.board, state.placed, state.placed % 2)
+        sq, colour = divmod(action, len(self.colour_letters))
+        board = state.board
+        return ColorsState(board[:sq] + (colour + 1,) + board[sq + 1:], state.placed + 1)
+
+    def outcome(self, state: ColorsState) -> Outcome | None:
+        if state.resigned is not None:
+            return Outcome.win(2, 1 - state.resigned, "resignation", self.scores(state))
+        if state.placed < self.size**2:
+            return None
+        return Outcome.by_scores(self.scores(state), "board full")
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def breakdown(self, board: Sequence[int]) -> tuple[Breakdown, Breakdown]:
+        """Each player's score on ``board`` (D6: defined on every position)."""
+        return tuple(self._score_lines(board, lines) for lines in self._lines)  # type: ignore[return-value]
+
+    def _score_lines(self, board: Sequence[int], lines: Sequence[Sequence[int]]) -> Breakdown:
+        ncolours = len(self.colour_letters)
+        best = [0] * (ncolours + 1)
+        runs = pals = 0
+        for line in lines:
+            discs = [board[sq] for sq in line]
+            # D1: each line scores its own longest run; empty squares break runs.
+            longest = length = 0
+            previous = 0
+            for disc in discs:
+                length = length + 1 if disc and disc == previous else (1 if disc else 0)
+                previous = disc
+                longest = max(longest, length)
+            runs += value(longest)
+            # D2: per colour only the best line counts, adjacency not needed.
+            for colour in range(1, ncolours + 1):
+                count = discs.count(colour)
+                if count > best[colour]:
+                    best[colour] = count
+            if self.palindromes:
+                pals += 5 * sum(
+                    1 for i in range(len(discs) - 4)
+                    if all(discs[i:i + 5]) and discs[i] == discs[i + 4]
+                    and discs[i + 1] == discs[i + 3]
+                )
+        return Breakdown(runs, sum(value(c) for c in best), pals)
+
+    def scores(self, state: ColorsState) -> list[int | float]:
+        return [part.total for part in self.breakdown(state.board)]
+
+    def score_table(self, state: ColorsState,
+                    seat: int | None) -> tuple[list[str], list[list[Any]]]:
+        headers = ["player", "scores", "runs", "colours"]
+        if self.palindromes:
+            headers.append("palindromes")
+        headers.append("total")
+        rows = []
+        for index, (part, lines) in enumerate(zip(self.breakdown(state.board),
+                                                  ("rows", "columns"), strict=True)):
+            row: list[Any] = [f"Player {index + 1}", lines, part.runs, part.colours]
+            if self.palindromes:
+                row.append(part.palindromes)
+            rows.append([*row, part.total])
+        return headers, rows
+
+    # -- notation -------------------------------------------------------------------------------
+
+    def parse_action(self, state: ColorsState, text: str) -> Any:
+        if self.to_move(state) is None:
+            raise GameOver(f"{text.strip()!r}: the game is over")
+        if expect_word(text, (RESIGN,)):
+            return RESIGN
+        if expect_word(text, ("pass",)):
+            raise IllegalAction("'pass' is not allowed: a turn is always a placement (D7)")
+        try:
+            where, letter = parse_whole(PLACE, text)
+        except NotationError as exc:
+            raise MalformedAction(
+                f"malformed action {text.strip()!r}: expected square=colour such as d4=R "
+                f"({exc.message})") from None
+        return self._placement(state, text, where, letter)
+
+    def _placement(self, state: ColorsState, text: str, where: Square, letter: str) -> int:
+        n = self.size
+        if where.file >= n or not 1 <= where.rank <= n:
+            raise IllegalAction(f"{text.strip()!r}: {where} is off the {n}x{n} board "
+                                f"(files a-{FILES[n - 1]}, ranks 1-{n})")
+        if letter not in self.colour_letters:
+            name = COLOUR_NAMES.get(letter)
+            what = f"{name} ({letter})" if name else f"{letter}"
+            raise IllegalAction(f"{text.strip()!r}: {what} is not a colour of {self.name} "
+                                f"(colours: {' '.join(self.colour_letters)})")
+        sq = (where.rank - 1) * n + where.file
+        if state.board[sq]:
+            raise IllegalAction(f"{text.strip()!r}: {where} is occupied "
+                                "(a disc goes on an empty square)")
+        return sq * len(self.colour_letters) + self.colour_letters.index(letter)
+
+    def format_action(self, state: ColorsState, action: Any) -> str:
+        if action == RESIGN:
+            return RESIGN
+        sq, colour = divmod(action, len(self.colour_letters))
+        return f"{self.square_name(sq)}={self.colour_letters[colour]}"
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def _rank_text(self, board: Sequence[int], rank: int) -> str:
+        n = self.size
+        return "".join("." if not d else self.colour_letters[d - 1]
+                       for d in board[rank * n:(rank + 1) * n])
+
+    def view(self, state: ColorsState, seat: int | None) -> dict[str, Any]:
+        parts = self.breakdown(state.board)
+        return {
+            "size": self.size,
+            "colours": list(self.colour_letters),
+            "ranks": {str(r + 1): self._rank_text(state.board, r) for r in range(self.size)},
+            "placed": state.placed,
+            "breakdown": [{"lines": lines, "runs": p.runs, "colours": p.colours,
+                           "palindromes": p.palindromes, "total": p.total}
+                          for p, lines in zip(parts, ("rows", "columns"), strict=True)],
+        }
+
+    def render(self, state: ColorsState, seat: int | None, names: Sequence[str]) -> str:
+        n = self.size
+        rows = [[str(r + 1), *self._rank_text(state.board, r)] for r in reversed(range(n))]
+        rows.append(["", *FILES[:n]])
+        board = tabulate(rows, tablefmt="plain")
+        legend = (f"Player 1 ({names[0]}) scores the rows, "
+                  f"Player 2 ({names[1]}) the columns; . is empty")
+        return f"{board}\n\n{legend}\n"
+
+
+class Colors8x8(Colors):
+    """8x8 Colors: six colours and a palindrome bonus of 5 per five-square window."""
+
+    id = "colors-8x8"
+    name = "8x8 Colors"
+    size = 8
+    colour_letters = "BRGYPO"
+    palindromes = True
+    max_plies = 64
+    summary = """\
+Two players take turns putting one disc, in any of the six colours B (blue), R (red),
+G (green), Y (yellow), P (pink) or O (orange), on any empty square of an 8x8 board (files a-h,
+ranks 1-8). Colours are shared and unlimited; discs never move; there is no pass. Player 1
+moves first; Player 2 makes the 64th and last placement.
+
+Player 1 scores the rows and Player 2 the columns. A group of n discs of one colour is worth
+V(n) = n(n+1)/2 for n >= 2 (3, 6, 10, 15, 21, 28, 36). A player adds: for each line, V of its
+longest unbroken run of one colour; for each colour, V of the most discs of that colour in any
+one line (discs need not touch; ties count once); and 5 for every palindromic window of five
+consecutive squares in their lines (four windows per line, overlapping freely; the window must
+be full and read 1st = 5th and 2nd = 4th; one-colour windows count). Empty squares break runs,
+count nothing and spoil windows, so the score is defined after every placement. The higher
+total wins; equal totals draw. 'resign' loses at once."""
+    notation = """\
+action = place | "resign" ;
+place  = square "=" colour ;      e.g. d4=R, h8=O
+square = file rank ;              files a-h, ranks 1-8
+colour = "B" | "R" | "G" | "Y" | "P" | "O" ;
+Read in any case with blanks around but none inside (a1=b is a1=B); written as lower-case
+square, '=', upper-case colour."""
