@@ -14,6 +14,7 @@ from gametool.errors import UnavailableGame, UnknownGame
 GAMES: dict[str, str] = {
     "colors": "gametool.games.colors:Colors",
     "colors-8x8": "gametool.games.colors:Colors8x8",
+    "space-cards": "gametool.games.space_cards:SpaceCards",
     "po-go": "gametool.games.pogo:PoGo",
 }
 
