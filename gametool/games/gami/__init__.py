@@ -1,0 +1,7 @@
+"""The Gami card games: Gami Plus, Gami: Four and Gami: Seven, on one shared core."""
+
+from gametool.games.gami.four import GamiFour
+from gametool.games.gami.plus import GamiPlus
+from gametool.games.gami.seven import GamiSeven
+
+__all__ = ["GamiFour", "GamiPlus", "GamiSeven"]

@@ -1,0 +1,289 @@
+"""Notation and display of the Gami games: parsing, formatting, views and the drawn position.
+
+:class:`GamiText` is mixed into :class:`~gametool.games.gami.base.GamiGame`; it reads the same
+class data (cards, picks, what a Gami earns) as the rules do. Grammars are pyparsing, built once
+per shape of game from the shared card token; the hot path (legal actions, apply, format) never
+uses them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pyparsing as pp
+from tabulate import tabulate
+
+from gametool.engine import CHANCE, RESIGN
+from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.games.gami.core import Cards
+from gametool.games.gami.state import NONE, Action, GamiState, mask_of
+from notation import tokens
+from notation.errors import NotationError
+
+
+class GamiText:
+    """Reading and writing actions, and showing positions, for a Gami game."""
+
+    name: ClassVar[str]
+    cards: ClassVar[Cards]
+    deals: ClassVar[tuple[int, int, int]]
+    total_picks: ClassVar[int]
+    pick_gami: ClassVar[str]
+    swap_gami: ClassVar[str]
+    rule: ClassVar[dict[str, str]]
+    claim_required: bool
+    limit: int
+
+    if TYPE_CHECKING:  # provided by the rules class this is mixed into
+
+        def to_move(self, state: GamiState) -> int | None: ...
+
+        def phase(self, state: GamiState) -> str: ...
+
+    @classmethod
+    def grammar(cls) -> pp.ParserElement:
+        return _grammar(cls.cards.deck.suits, bool(any(cls.deals)), cls.total_picks > 0,
+                        cls.pick_gami == "return", cls.swap_gami == "claim")
+
+    def format_action(self, state: GamiState, action: Action) -> str:
+        if action == RESIGN:
+            return RESIGN
+        names = self.cards.names
+        kind = action[0]
+        if kind == "deal":
+            text = self.cards.text
+            return f"deal p1: {text(action[1])} p2: {text(action[2])} table: {text(action[3])}"
+        if kind == "pick":
+            out = f"pick {names[action[1]]}"
+            return out if action[2] == NONE else f"{out} return {names[action[2]]}"
+        out = f"swap {names[action[1]]}>{names[action[2]]}"
+        return out if action[3] == NONE else f"{out} claim {names[action[3]]}"
+
+    def parse_action(self, state: GamiState, text: str) -> Action:
+        seat = self.to_move(state)
+        if seat is None:
+            raise GameOver(f"{text.strip()!r}: the game is over")
+        try:
+            parsed = tokens.parse_whole(self.grammar(), text)
+        except NotationError as exc:
+            raise MalformedAction(
+                f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})"
+            ) from None
+        words = [self._card(text, item) if isinstance(item, tokens.Card) else item
+                 for item in parsed]
+        kind = words[0]
+        if seat == CHANCE and kind != "deal":
+            raise IllegalAction(f"{text.strip()!r}: the cards must be dealt first (chance deals)")
+        if kind == "resign":
+            return RESIGN
+        if kind == "deal":
+            return self._parse_deal(state, words)
+        if kind == "pick":
+            return self._parse_pick(state, words)
+        return self._parse_swap(state, words)
+
+    def _card(self, text: str, card: tokens.Card) -> int:
+        name = str(card)
+        if name not in self.cards.index:
+            raise MalformedAction(f"malformed action {text.strip()!r}: {name} is not a card "
+                                  f"of {self.name}")
+        return self.cards.index[name]
+
+    def _where(self, state: GamiState, card: int) -> str:
+        bit = 1 << card
+        if state.table & bit:
+            return "on the table"
+        return "in your hand" if state.hands[state.seat] & bit else "in your opponent's hand"
+
+    def _parse_deal(self, state: GamiState, words: list[Any]) -> Action:
+        if state.seat != CHANCE:
+            raise IllegalAction("deal: the cards are dealt once, before the first swap")
+        names = self.cards.names
+        groups: list[list[int]] = [[], [], []]
+        current = -1
+        for word in words[1:]:
+            if isinstance(word, str):
+                current += 1
+            else:
+                groups[current].append(word)
+        labels = ("p1", "p2", "table")
+        for label, group, wanted in zip(labels, groups, self.deals, strict=True):
+            if len(group) != wanted:
+                raise IllegalAction(f"deal: {label} gets {wanted} cards, not {len(group)}")
+        seen: set[int] = set()
+        for card in (card for group in groups for card in group):
+            if card in seen:
+                raise IllegalAction(f"deal: {names[card]} is dealt twice")
+            seen.add(card)
+        missing = [names[i] for i in range(self.cards.count) if i not in seen]
+        if missing:
+            raise IllegalAction(f"deal: {', '.join(missing)} missing")
+        return ("deal", mask_of(groups[0]), mask_of(groups[1]), mask_of(groups[2]))
+
+    def _parse_pick(self, state: GamiState, words: list[Any]) -> Action:
+        names = self.cards.names
+        if state.picks >= self.total_picks:
+            raise IllegalAction(f"pick {names[words[1]]}: picking is over after "
+                                f"{self.total_picks} picks; swap a card instead")
+        y = words[1]
+        if not state.table >> y & 1:
+            raise IllegalAction(f"pick {names[y]}: {names[y]} is {self._where(state, y)}, "
+                                "not on the table")
+        returns = [w for w in words[2:] if not isinstance(w, str)]
+        hand, opp = state.hands[state.seat] | 1 << y, state.hands[1 - state.seat]
+        formed = self.pick_gami == "return" and bool(opp) and self.cards.formed(hand, y)
+        r = self._extra(state, y, returns, formed, "return", required=True)
+        return ("pick", y, r)
+
+    def _parse_swap(self, state: GamiState, words: list[Any]) -> Action:
+        names = self.cards.names
+        x, y = words[1], words[3]
+        head = f"swap {names[x]}>{names[y]}"
+        if state.picks < self.total_picks:
+            raise IllegalAction(f"{head}: swapping starts after the {self.total_picks} picks "
+                                f"of phase 1 ({state.picks} made); pick a card instead")
+        if not state.hands[state.seat] >> x & 1:
+            raise IllegalAction(f"{head}: {names[x]} is {self._where(state, x)}, "
+                                "not in your hand")
+        if not state.table >> y & 1:
+            raise IllegalAction(f"{head}: {names[y]} is {self._where(state, y)}, "
+                                "not on the table")
+        reason = self.cards.why_not(names[x], names[y])
+        if reason is not None:
+            raise IllegalAction(f"{head}: not a legal swap: {reason}")
+        claims = [w for w in words[4:] if not isinstance(w, str)]
+        hand = state.hands[state.seat] ^ 1 << x | 1 << y
+        opp = state.hands[1 - state.seat]
+        formed = self.swap_gami == "claim" and bool(opp) and self.cards.formed(hand, y)
+        c = self._extra(state, y, claims, formed, "claim", required=self.claim_required)
+        return ("swap", x, y, c)
+
+    def _cite(self, topic: str) -> str:
+        """The decision of the rules file behind a message, as " (Dn)"."""
+        number = self.rule.get(topic)
+        return f" ({number})" if number else ""
+
+    def _extra(self, state: GamiState, y: int, given: list[int], formed: bool, word: str,
+               required: bool) -> int:
+        """Check the return or claim of a pick or swap; the card it names, or NONE."""
+        names = self.cards.names
+        taken = names[y]
+        if len(given) > 1:
+            raise IllegalAction(f"at most one {word} per move {self._cite('one')}")
+        if not given:
+            if formed and required:
+                raise IllegalAction(
+                    f"taking {taken} forms a new Gami: the move must {word} a card of your "
+                    f"opponent's hand{self._cite(word)}")
+            return NONE
+        card = given[0]
+        if not formed:
+            raise IllegalAction(f"{word} {names[card]}: taking {taken} forms no new Gami "
+                                f"including it{self._cite('new')}")
+        if not state.hands[1 - state.seat] >> card & 1:
+            raise IllegalAction(f"{word} {names[card]}: {names[card]} is "
+                                f"{self._where(state, card)}, not in your opponent's hand")
+        return card
+
+    def describe_action(self, state: GamiState, action: Action) -> str | None:
+        """Name the Gami sets a pick or swap formed."""
+        if action == RESIGN or action[0] == "deal":
+            return None
+        seat = state.seat
+        y = action[1] if action[0] == "pick" else action[2]
+        hand = state.hands[seat] | 1 << y
+        if action[0] == "swap":
+            hand ^= 1 << action[1]
+        formed = self.cards.formed_sets(hand, y)
+        if not formed:
+            return None
+        return "forms " + " and ".join(self.cards.set_text(c) for c in formed)
+
+    # -- views ----------------------------------------------------------------------------------
+
+    def view(self, state: GamiState, seat: int | None) -> dict[str, Any]:
+        """Everything is face up: every seat sees the whole position."""
+        c = self.cards
+        data: dict[str, Any] = {
+            "phase": self.phase(state),
+            "hands": [c.cards(h) for h in state.hands],
+            "table": c.cards(state.table),
+            "gami": [[c.set_cards(s) for s in c.held(h)] for h in state.hands],
+            "plies": state.plies,
+            "max_plies": self.limit,
+        }
+        if self.total_picks:
+            data["picks"] = state.picks
+        if state.history:
+            data["occurrences"] = state.history.count(state.history[-1])
+        return data
+
+    def render(self, state: GamiState, seat: int | None, names: Sequence[str]) -> str:
+        c = self.cards
+        phase = self.phase(state)
+        head = f"{phase} phase" if phase in ("picking", "swapping") else phase
+        if self.total_picks:
+            head += f", picks {state.picks}/{self.total_picks}"
+        head += f", moves {state.plies}/{self.limit}"
+        if state.history:
+            head += f", this position seen {state.history.count(state.history[-1])}x"
+        rows = []
+        for i, hand in enumerate(state.hands):
+            held = " ".join(c.set_text(s) for s in c.held(hand)) or "-"
+            rows.append([names[i], hand.bit_count(), c.text(hand) or "-", held])
+        rows.append(["table", state.table.bit_count(), c.text(state.table) or "-", ""])
+        hands = tabulate(rows, headers=["", "cards", "", "Gami held"], tablefmt="simple")
+        return f"{head}\n\n{hands}\n\n{self._grid(state, names)}\n"
+
+    def _grid(self, state: GamiState, names: Sequence[str]) -> str:
+        """Where each card lies: suits down, ranks across; 1 and 2 for the hands, . the table."""
+        c = self.cards
+        ranks = list(c.deck.ranks) + [e[:-1] for e in c.deck.extras]
+        rows = []
+        for suit in c.deck.suits:
+            row = [suit]
+            for rank in ranks:
+                i = c.index.get(f"{rank}{suit}")
+                if i is None:
+                    row.append("")
+                elif state.hands[0] >> i & 1:
+                    row.append("1")
+                elif state.hands[1] >> i & 1:
+                    row.append("2")
+                elif state.table >> i & 1:
+                    row.append(".")
+                else:
+                    row.append("-")  # not dealt yet
+            rows.append(row)
+        grid = tabulate(rows, headers=["", *ranks], tablefmt="simple", disable_numparse=True)
+        legend = f"1 = {names[0]}, 2 = {names[1]}, . = table"
+        if state.seat == CHANCE and state.result is None:
+            legend += ", - = not dealt yet"
+        return f"{grid}\n{legend}"
+
+
+@cache
+def _grammar(suits: tuple[str, ...], deal: bool, pick: bool, returns: bool,
+             claims: bool) -> pp.ParserElement:
+    """The action grammar of one Gami game, built once per shape."""
+    card = tokens.card(suits)
+    choices = [tokens.keyword("resign")]
+    if deal:
+        labels = [pp.CaselessLiteral(f"{w}:").set_name(f"'{w}:'") for w in ("p1", "p2", "table")]
+        choices.append((tokens.keyword("deal") - labels[0] - pp.ZeroOrMore(card) - labels[1]
+                        - pp.ZeroOrMore(card) - labels[2] - pp.ZeroOrMore(card))
+                       .set_name("deal"))
+    if pick:
+        body = tokens.keyword("pick") - card
+        if returns:
+            body = body + pp.ZeroOrMore(tokens.keyword("return") - card)
+        choices.append(body.set_name("pick"))
+    swap = tokens.keyword("swap") - card - pp.Literal(">").set_name("'>'") - card
+    if claims:
+        swap = swap + pp.ZeroOrMore(tokens.keyword("claim") - card)
+    choices.append(swap.set_name("swap"))
+    action = pp.MatchFirst(choices).set_name("action")
+    action.set_parse_action(lambda t: [w.lower() if isinstance(w, str) else w for w in t])
+    return action
