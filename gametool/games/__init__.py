@@ -14,6 +14,7 @@ from gametool.errors import UnavailableGame, UnknownGame
 GAMES: dict[str, str] = {
     "colors": "gametool.games.colors:Colors",
     "colors-8x8": "gametool.games.colors:Colors8x8",
+    "belemmer": "gametool.games.belemmer:Belemmer",
     "gami-plus": "gametool.games.gami:GamiPlus",
     "gami-four": "gametool.games.gami:GamiFour",
     "gami-seven": "gametool.games.gami:GamiSeven",
