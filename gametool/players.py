@@ -27,11 +27,15 @@ KINDS = ("random", "greedy", "mcts")
 DEFAULT_BUDGET = 200
 EXPLORATION = 1.2
 PLAYOUT_LIMIT = 400
+SHORT_PLAYOUT = 8
 
 
 def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
-           budget: int | None = None) -> Any:
-    """The action that player ``kind`` takes for the seat to move in ``state``."""
+           budget: int | None = None, nseats: int | None = None) -> Any:
+    """The action that player ``kind`` takes for the seat to move in ``state``.
+
+    ``nseats`` is the number of seats (by default the length of the game's score list, else 2).
+    """
     seat = game.to_move(state)
     if seat is None or seat == CHANCE:
         raise GameError("no player is to move")
@@ -43,7 +47,10 @@ def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
     if kind == "greedy":
         return _greedy(game, state, seat, actions, rng)
     if kind == "mcts":
-        return _mcts(game, state, seat, actions, rng, budget or DEFAULT_BUDGET)
+        if nseats is None:
+            scores = game.scores(state)
+            nseats = len(scores) if scores else 2
+        return _mcts(game, state, seat, actions, rng, budget or DEFAULT_BUDGET, nseats)
     raise GameError(f"unknown player {kind!r} (players: {', '.join(KINDS)})")
 
 
@@ -88,9 +95,11 @@ def rewards(outcome: Outcome) -> list[float]:
 
 
 def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: SeedRng,
-          budget: int) -> Any:
+          budget: int, nseats: int) -> Any:
     root = _Node()
     step: Callable[[Any], Any] = game.apply
+    informed = game.scores(state) is not None or type(game).evaluate is not Game.evaluate
+    limit = SHORT_PLAYOUT if informed else PLAYOUT_LIMIT
     for _ in range(budget):
         current = game.randomize_hidden(state, seat, rng)
         node = root
@@ -116,9 +125,10 @@ def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: 
             node = node.children[action]
             current = step(current, action)
             path.append((node, mover))
-        # Playout: random to the end, or a draw-like value past the limit.
+        # Playout: random to the end; where the game has a measure of its own (scores or an
+        # evaluation), only a short way and then that measure decides.
         plies = 0
-        while plies < PLAYOUT_LIMIT:
+        while plies < limit:
             mover = game.to_move(current)
             if mover is None:
                 break
@@ -128,13 +138,28 @@ def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: 
                 current = step(current, rng.choice(game.legal_actions(current)))
             plies += 1
         outcome = game.outcome(current)
-        values = rewards(outcome) if outcome is not None else None
+        if outcome is not None:
+            values: list[float] | None = rewards(outcome)
+        elif limit < PLAYOUT_LIMIT:
+            values = _estimate(game, current, nseats)
+        else:
+            values = None
         for visited, mover in path:
             visited.visits += 1
             visited.reward += values[mover] if values is not None else 0.5
         root.visits += 1
     return max(actions, key=lambda a: (root.children[a].visits, root.children[a].reward)
                if a in root.children else (-1, 0.0))
+
+
+def _estimate(game: Game[Any, Any], state: Any, nseats: int) -> list[float]:
+    """Rewards of an unfinished position from the game's evaluation: the share of the other
+    seats that each seat's evaluation beats (ties count half)."""
+    values = [game.evaluate(state, seat) for seat in range(nseats)]
+    if nseats == 1:
+        return [0.5 + 0.5 * math.tanh(values[0] / 100.0)]
+    return [(sum(1.0 if mine > other else 0.5 if mine == other else 0.0 for other in values)
+             - 0.5) / (nseats - 1) for mine in values]
 
 
 def _uct(node: _Node, log_parent: float) -> float:

@@ -34,7 +34,7 @@ def play_turn(session: Session, kind: str, seed: str, budget: int | None = None,
     start = session.ply
     while game.to_move(session.state) == seat:
         rng = SeedRng(f"{seed}:agent:{seat}", session.ply + 1)
-        session.push(players.choose(kind, game, session.state, rng, budget))
+        session.push(players.choose(kind, game, session.state, rng, budget, len(session.names)))
     return session.steps[start:]
 
 

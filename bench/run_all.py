@@ -1,0 +1,158 @@
+"""The whole benchmark table of gametool, against its peers, in one run.
+
+    python bench/run_all.py [--seconds 3] [--games chess,tawula]
+
+For every playable game: random self-play plies per second, and beside it the peer's rate and
+the ratio where the game has a peer (python-chess for chess; OpenSpiel games through
+``pyspiel``); then ``validate`` plies per second on a self-play corpus of the game. After the
+table: the time of ``gametool show`` on a record of about 300 plies against a bare
+``python -c "import click, pyparsing, tabulate"``, and the time of ``validate`` on records of
+growing length, to show that it grows linearly. Peers are optional installs
+(``pip install -e '.[bench]'``); a missing peer is reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from selfplay import gametool_rate, peer_runner
+from tabulate import tabulate
+
+from gametool import games, selfplay
+from gametool.record import check_text
+
+PEERS = {
+    "chess": "python-chess",
+    "assembly": "pyspiel:lines_of_action",
+    "desdemona": "pyspiel:amazons",
+    "tawula": "pyspiel:backgammon",
+    "special-salvo": "pyspiel:battleship",
+    "space-cards": "pyspiel:yacht",
+    "western-mahjong": "pyspiel:gin_rummy",
+}
+TARGETS = {"chess": 1.0}
+DEFAULT_TARGET = 0.25
+VALIDATE_TARGET = 20_000
+SHOW_TARGET = 1.5
+
+
+def corpus(gid: str, count: int) -> list[str]:
+    tasks = [selfplay.Task(gid, i, ("random",) * games.playable_class(gid).players_default(),
+                           "bench") for i in range(count)]
+    return [played.text for played in selfplay.run(tasks)]
+
+
+def validate_rate(texts: list[str]) -> float:
+    start = time.perf_counter()
+    plies = 0
+    for text in texts:
+        for verdict in check_text(text, "bench.gtn"):
+            assert verdict.ok, verdict.errors
+            plies += verdict.plies
+    return plies / (time.perf_counter() - start)
+
+
+def game_rows(ids: list[str], seconds: float) -> list[list[object]]:
+    rows = []
+    for gid in ids:
+        rate, _plies, _played = gametool_rate(gid, seconds, 1, {})
+        peer = PEERS.get(gid)
+        peer_rate = ratio = None
+        verdict = ""
+        if peer:
+            try:
+                peer_rate = peer_runner(peer)(seconds, 1)[0]
+                ratio = rate / peer_rate
+                target = TARGETS.get(gid, DEFAULT_TARGET)
+                verdict = "met" if ratio >= target else f"missed (target {target})"
+            except ImportError as exc:
+                verdict = f"peer not installed ({exc.name})"
+        texts = corpus(gid, 20)
+        vrate = validate_rate(texts)
+        rows.append([gid, round(rate), peer or "", round(peer_rate) if peer_rate else "",
+                     f"{ratio:.2f}" if ratio is not None else "", verdict, round(vrate),
+                     "met" if vrate >= VALIDATE_TARGET else "missed"])
+    return rows
+
+
+def _median_run(command: list[str], runs: int = 7) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def long_record(ids: list[str]) -> str:
+    """A record of about 300 plies (or the longest random game found) for the show timing."""
+    best = ""
+    best_plies = 0
+    for gid in ids:
+        for played in selfplay.run([selfplay.Task(gid, i, ("random",) * games.playable_class(
+                gid).players_default(), "long") for i in range(3)]):
+            if abs(played.plies - 300) < abs(best_plies - 300):
+                best, best_plies = played.text, played.plies
+    return best
+
+
+def show_row(ids: list[str], folder: Path) -> list[object]:
+    path = folder / "long.gtn"
+    path.write_text(long_record(ids))
+    plies = check_text(path.read_text())[0].plies
+    show = _median_run([sys.executable, "-m", "gametool", "show", str(path)])
+    bare = _median_run([sys.executable, "-c", "import click, pyparsing, tabulate"])
+    ratio = show / bare
+    return [f"show ({plies} plies)", f"{show * 1000:.0f} ms", f"bare imports {bare * 1000:.0f} ms",
+            f"{ratio:.2f}", "met" if ratio <= SHOW_TARGET else f"missed (target {SHOW_TARGET})"]
+
+
+def growth_rows(ids: list[str]) -> list[list[object]]:
+    """validate time on records of 10,000 to 100,000 plies (several records in one file where
+    no single game runs that long)."""
+    gid = next((g for g in ids if any(o.name == "max_plies"
+                                      for o in games.playable_class(g).options)), ids[0])
+    texts = corpus(gid, 10)
+    unit = sum(c.plies for t in texts for c in check_text(t))
+    rows = []
+    for target in (10_000, 30_000, 100_000):
+        copies = max(1, target // unit)
+        text = "\n".join(texts * copies)
+        start = time.perf_counter()
+        plies = sum(c.plies for c in check_text(text))
+        seconds = time.perf_counter() - start
+        rows.append([f"validate {gid}", plies, f"{seconds:.2f} s",
+                     f"{plies / seconds:,.0f} plies/s"])
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--games", help="Comma-separated game ids (default: every game).")
+    args = parser.parse_args()
+    ids = args.games.split(",") if args.games else games.playable_ids()
+    print(f"gametool benchmarks, {time.strftime('%Y-%m-%d')}, Python "
+          f"{platform.python_version()}, {platform.machine()}, {platform.processor() or ''}")
+    headers = ["game", "self-play plies/s", "peer", "peer plies/s", "ratio", "target",
+               "validate plies/s", f"validate target {VALIDATE_TARGET:,}"]
+    print(tabulate(game_rows(ids, args.seconds), headers=headers, tablefmt="github"))
+    with tempfile.TemporaryDirectory() as folder:
+        print()
+        print(tabulate([show_row(ids, Path(folder))],
+                       headers=["command", "time", "baseline", "ratio", "target"],
+                       tablefmt="github"))
+    print()
+    print(tabulate(growth_rows(ids), headers=["run", "plies", "time", "rate"],
+                   tablefmt="github"))
+
+
+if __name__ == "__main__":
+    main()
