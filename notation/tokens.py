@@ -132,7 +132,9 @@ def parse_whole(grammar: pp.ParserElement, text: str) -> Any:
 
 def _describe(exc: pp.ParseBaseException) -> str:
     msg = exc.msg
-    found = exc.line[exc.column - 1:].split(" ")[0] if exc.line else ""
-    if found:
-        return f"{msg}, found {found!r}"
-    return f"{msg}, found end of text"
+    rest = exc.line[exc.column - 1:] if exc.line else ""
+    if not rest:
+        return f"{msg}, found end of text"
+    if rest[0].isspace():
+        return f"{msg}, found a blank"
+    return f"{msg}, found {rest.split()[0]!r}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from click.testing import CliRunner
 from gametool.cli import cli
 from gametool.engine import RESIGN
 from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
+from gametool.games import colors as colors_module
 from gametool.games.colors import Colors, Colors8x8, ColorsState, value
 from gametool.record import load_one
 
@@ -364,6 +366,82 @@ def test_8x8_malformed_actions(text: str) -> None:
         Colors8x8().parse_action(Colors8x8().initial_state(2), text)
 
 
+@pytest.mark.parametrize("text", ["d4 = R", "d4= R", "d4 =R"])
+def test_blanks_inside_a_placement_are_named_as_the_fault(text: str) -> None:
+    for game in (Colors(), Colors8x8()):
+        with pytest.raises(MalformedAction, match="no blanks inside") as info:
+            game.parse_action(game.initial_state(2), text)
+        assert "end of text" not in str(info.value)
+
+
+def test_pass_cites_the_no_pass_decision_of_each_rules_file() -> None:
+    # colors.md D7 and colors-8x8.md D8 forbid passing; 8x8 D7 is about shared colours.
+    for game, rule in ((Colors(), "(D7)"), (Colors8x8(), "(D8)")):
+        with pytest.raises(IllegalAction) as info:
+            game.parse_action(game.initial_state(2), "PASS")
+        assert str(info.value).endswith(rule)
+
+
+# -- the scoring memo gives exactly the rules' scores ------------------------------------------
+
+
+def reference_score(game: Colors, board: tuple[int, ...], by_rows: bool) -> int:
+    """One player's score straight from the rules text, line by line, with no shortcut."""
+    n = game.size
+    lines = [[board[r * n + f] if by_rows else board[f * n + r] for f in range(n)]
+             for r in range(n)]
+    total = 0
+    for line in lines:
+        longest = max((end - start for start in range(n) for end in range(start + 1, n + 1)
+                       if line[start] and len(set(line[start:end])) == 1), default=0)
+        total += value(longest)
+        if game.palindromes:
+            total += 5 * sum(1 for i in range(n - 4) if 0 not in line[i:i + 5]
+                             and line[i:i + 5] == line[i:i + 5][::-1])
+    for colour in range(1, len(game.colour_letters) + 1):
+        total += value(max(line.count(colour) for line in lines))
+    return total
+
+
+@pytest.mark.parametrize("game_class", [Colors, Colors8x8])
+def test_scores_match_the_rules_on_random_boards_full_and_partial(
+        game_class: type[Colors]) -> None:
+    game = game_class()
+    rng = random.Random(game.id)
+    k = len(game.colour_letters)
+    for trial in range(300):
+        fill = trial % 11 / 10  # empty to full boards
+        few = rng.randint(1, k)  # few colours make long runs and palindromes likely
+        board = tuple(rng.randint(1, few) if rng.random() < fill else 0
+                      for _ in range(game.size ** 2))
+        state = ColorsState(board, sum(1 for d in board if d))
+        expected = [reference_score(game, board, True), reference_score(game, board, False)]
+        assert game.scores(state) == expected, board
+        assert [p.total for p in game.breakdown(board)] == expected
+
+
+def test_scores_of_a_board_one_disc_apart_learn_only_its_row_and_column() -> None:
+    game = Colors8x8()
+    state = play(game, ["a1=R", "b1=B", "d1=B", "e1=R", "c1=G", "c2=G"])
+    game.scores(state)
+    known = len(game._memo[0])
+    for action in game.legal_actions(state)[:40]:
+        game.scores(game.apply(state, action))
+    assert len(game._memo[0]) <= known + 2 * 40  # one new row and one new column at most
+
+
+def test_scores_stay_right_when_the_memo_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(colors_module, "MEMO_LIMIT", 12)
+    game = Colors8x8()
+    state = board_state(game, EXAMPLE_8)
+    for _ in range(3):
+        assert game.scores(state) == [94, 52]
+        assert len(game._memo[0]) <= 12
+        p1, p2 = game.breakdown(state.board)
+        assert (p1.runs, p1.colours, p1.palindromes) == (24, 40, 30)
+        assert (p2.runs, p2.colours, p2.palindromes) == (9, 33, 10)
+
+
 # -- through the CLI ---------------------------------------------------------------------------
 
 
@@ -381,6 +459,28 @@ def test_show_gives_both_running_scores_as_a_table_and_in_json(tmp_path: Path) -
     data = json.loads(runner.invoke(cli, ["show", str(path), "--json"]).output)
     assert data["scores"] == {"p1": 11, "p2": 0}
     assert data["position"]["ranks"]["1"] == "RBGBR..."
+
+
+@pytest.mark.parametrize(("gid", "text", "verdict"), [
+    ("colors", "d4=G", "occupied"), ("colors", "d4=O", "orange"), ("colors", "h1=B", "off"),
+    ("colors", "d8=B", "off"), ("colors", "pass", "pass"), ("colors", "d4=RG", "malformed"),
+    ("colors-8x8", "d4=Y", "occupied"), ("colors-8x8", "d4=W", "W is not"),
+    ("colors-8x8", "i1=B", "off"), ("colors-8x8", "a9=B", "off"),
+    ("colors-8x8", "pass", "pass"), ("colors-8x8", "d4R", "malformed")])
+def test_a_rejected_move_leaves_the_record_position_and_turn(tmp_path: Path, gid: str,
+                                                              text: str, verdict: str) -> None:
+    runner = CliRunner()
+    path = tmp_path / "g.gtn"
+    assert runner.invoke(cli, ["start", gid, "-o", str(path)]).exit_code == 0
+    assert runner.invoke(cli, ["move", str(path), "d4=R"]).exit_code == 0
+    before = path.read_text()
+    result = runner.invoke(cli, ["move", str(path), text])
+    assert result.exit_code != 0 and verdict in result.output
+    assert len(result.output.strip().splitlines()) == 1  # one line: what, where, why
+    assert path.read_text() == before
+    shown = json.loads(runner.invoke(cli, ["show", str(path), "--json"]).output)
+    assert shown["position"]["placed"] == 1 and shown["position"]["ranks"]["4"][3] == "R"
+    assert "p2 to move" in runner.invoke(cli, ["show", str(path)]).output
 
 
 def test_sample_records_validate_and_end() -> None:

@@ -278,6 +278,18 @@ def test_legal_actions_list_every_trade_and_every_open_category() -> None:
     assert len({game.format_action(state, a) for a in actions}) == 78
 
 
+def test_second_trade_lists_every_subset_of_the_hand_with_the_drawn_card() -> None:
+    game = SpaceCards()
+    state = run(game, game.initial_state(2), "deal 6: AH 3M 5U 6U 7U KD", "trade AH",
+                "draw 1: 2T")
+    trades = [a[1] for a in game.legal_actions(state) if a[0] == "trade"]
+    current = state.hand
+    assert len(trades) == len(set(trades)) == 63
+    assert all(list(t) == sorted(t) and set(t) <= set(current) for t in trades)
+    assert (CARD_ID["2T"],) in trades and (CARD_ID["AH"],) not in trades
+    assert tuple(current) in trades  # all six at once (D2)
+
+
 # -- turns, end and result (D8, D9, D11) ---------------------------------------------------------
 
 

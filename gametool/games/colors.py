@@ -34,6 +34,14 @@ def value(count: int) -> int:
     return count * (count + 1) // 2 if count >= 2 else 0
 
 
+VALUES = tuple(value(n) for n in range(27))
+"""V(n) looked up by n (lines are at most 26 squares)."""
+
+MEMO_LIMIT = 1 << 16
+"""Lines kept in a game's scoring memo before it starts afresh (bounds its memory)."""
+
+
+
 @dataclass(frozen=True)
 class ColorsState:
     """The board (0 = empty, else 1 + colour index), discs placed, and who resigned."""
@@ -66,6 +74,8 @@ class Colors(Game[ColorsState, Any]):
     size: ClassVar[int] = 7
     colour_letters: ClassVar[str] = "BRGYP"
     palindromes: ClassVar[bool] = False
+    no_pass_rule: ClassVar[str] = "D7"
+    """The decision that forbids passing (D7 in colors.md, D8 in colors-8x8.md)."""
     max_plies = 49
     summary = """\
 Two players take turns putting one disc, in any of the five colours B (blue), R (red),
@@ -91,14 +101,6 @@ square, '=', upper-case colour."""
     # -- geometry -------------------------------------------------------------------------------
 
     @cached_property
-    def _lines(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-        """The square indices of every row (Player 1) and every column (Player 2)."""
-        n = self.size
-        rows = tuple(tuple(r * n + f for f in range(n)) for r in range(n))
-        cols = tuple(tuple(r * n + f for r in range(n)) for f in range(n))
-        return rows, cols
-
-    @cached_property
     def _square_actions(self) -> tuple[tuple[int, ...], ...]:
         k = len(self.colour_letters)
         return tuple(tuple(sq * k + c for c in range(k)) for sq in range(self.size**2))
@@ -114,7 +116,7 @@ square, '=', upper-case colour."""
     def to_move(self, state: ColorsState) -> int | None:
         if state.resigned is not None or state.placed == self.size**2:
             return None
-        return state.placed % 2  # D4: Player 1 moves first, turns alternate
+        return state.placed % 2  # D4 (8x8: D6): Player 1 moves first, turns alternate
 
     def legal_actions(self, state: ColorsState) -> list[Any]:
         if self.to_move(state) is None:
@@ -138,39 +140,68 @@ square, '=', upper-case colour."""
 
     # -- scoring --------------------------------------------------------------------------------
 
-    def breakdown(self, board: Sequence[int]) -> tuple[Breakdown, Breakdown]:
-        """Each player's score on ``board`` (D6: defined on every position)."""
-        return tuple(self._score_lines(board, lines) for lines in self._lines)  # type: ignore[return-value]
+    @cached_property
+    def _memo(self) -> tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], tuple[int, ...]],
+                             dict[tuple[int, ...], tuple[int, int]]]:
+        """Each line's scoring parts by its discs: points (run + palindromes), the count of each
+        colour, and (runs, palindromes). A placement changes one row and one column, so the
+        greedy player's many candidate boards share almost every line. A pure cache."""
+        return {}, {}, {}
 
-    def _score_lines(self, board: Sequence[int], lines: Sequence[Sequence[int]]) -> Breakdown:
-        ncolours = len(self.colour_letters)
-        best = [0] * (ncolours + 1)
-        runs = pals = 0
-        for line in lines:
-            discs = [board[sq] for sq in line]
-            # D1: each line scores its own longest run; empty squares break runs.
-            longest = length = 0
-            previous = 0
-            for disc in discs:
-                length = length + 1 if disc and disc == previous else (1 if disc else 0)
-                previous = disc
-                longest = max(longest, length)
-            runs += value(longest)
-            # D2: per colour only the best line counts, adjacency not needed.
-            for colour in range(1, ncolours + 1):
-                count = discs.count(colour)
-                if count > best[colour]:
-                    best[colour] = count
-            if self.palindromes:
-                pals += 5 * sum(
-                    1 for i in range(len(discs) - 4)
-                    if all(discs[i:i + 5]) and discs[i] == discs[i + 4]
-                    and discs[i + 1] == discs[i + 3]
-                )
-        return Breakdown(runs, sum(value(c) for c in best), pals)
+    def _learn_line(self, discs: tuple[int, ...]) -> None:
+        """Score one line into the memo (the caller keeps the memo within MEMO_LIMIT)."""
+        points, counts, parts = self._memo
+        # D1: each line scores its own longest run; empty squares break runs.
+        longest = length = previous = 0
+        for disc in discs:
+            length = length + 1 if disc and disc == previous else (1 if disc else 0)
+            previous = disc
+            if length > longest:
+                longest = length
+        runs = value(longest)
+        pals = 0
+        if self.palindromes:  # 8x8 D4, D5: every full window reading 1st = 5th, 2nd = 4th
+            pals = 5 * sum(1 for i in range(len(discs) - 4)
+                           if all(discs[i:i + 5]) and discs[i] == discs[i + 4]
+                           and discs[i + 1] == discs[i + 3])
+        points[discs] = runs + pals
+        counts[discs] = tuple(discs.count(c) for c in range(1, len(self.colour_letters) + 1))
+        parts[discs] = (runs, pals)
+
+    def _line_discs(self, board: tuple[int, ...]) -> tuple[list[tuple[int, ...]], ...]:
+        """The discs of every row (Player 1) and every column (Player 2), by slicing."""
+        n = self.size
+        return ([board[i:i + n] for i in range(0, n * n, n)], [board[f::n] for f in range(n)])
+
+    def _side_total(self, lines: list[tuple[int, ...]]) -> int:
+        """One player's total over their lines (the hot path of Game.evaluate)."""
+        points, counts, _parts = self._memo
+        line_points = list(map(points.get, lines))
+        if None in line_points:
+            if len(points) + len(lines) > MEMO_LIMIT:  # start afresh, never mid-side
+                for memo in self._memo:
+                    memo.clear()
+            for line in lines:
+                if line not in points:
+                    self._learn_line(line)
+            line_points = list(map(points.get, lines))
+        # D2: per colour only the best line counts (ties once); D3: VALUES[0] = VALUES[1] = 0.
+        best = map(max, zip(*map(counts.get, lines), strict=True))
+        return sum(line_points) + sum(map(VALUES.__getitem__, best))
+
+    def breakdown(self, board: Sequence[int]) -> tuple[Breakdown, Breakdown]:
+        """Each player's score on ``board`` in parts (D6, 8x8 D8: defined on every position)."""
+        out = []
+        for lines in self._line_discs(tuple(board)):
+            total = self._side_total(lines)
+            runs = sum(self._memo[2][line][0] for line in lines)
+            pals = sum(self._memo[2][line][1] for line in lines)
+            out.append(Breakdown(runs, total - runs - pals, pals))
+        return out[0], out[1]
 
     def scores(self, state: ColorsState) -> list[int | float]:
-        return [part.total for part in self.breakdown(state.board)]
+        rows, columns = self._line_discs(state.board)
+        return [self._side_total(rows), self._side_total(columns)]
 
     def score_table(self, state: ColorsState,
                     seat: int | None) -> tuple[list[str], list[list[Any]]]:
@@ -195,7 +226,11 @@ square, '=', upper-case colour."""
         if expect_word(text, (RESIGN,)):
             return RESIGN
         if expect_word(text, ("pass",)):
-            raise IllegalAction("'pass' is not allowed: a turn is always a placement (D7)")
+            raise IllegalAction("'pass' is not allowed: a turn is always a placement "
+                                f"({self.no_pass_rule})")
+        if len(text.split()) > 1:
+            raise MalformedAction(f"malformed action {text.strip()!r}: no blanks inside; "
+                                  "expected square=colour such as d4=R")
         try:
             where, letter = parse_whole(PLACE, text)
         except NotationError as exc:
@@ -263,6 +298,7 @@ class Colors8x8(Colors):
     size = 8
     colour_letters = "BRGYPO"
     palindromes = True
+    no_pass_rule = "D8"
     max_plies = 64
     summary = """\
 Two players take turns putting one disc, in any of the six colours B (blue), R (red),

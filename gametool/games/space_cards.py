@@ -9,7 +9,7 @@ view can show one before the cards are dealt.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -56,9 +56,8 @@ def _longest(mask: int) -> int:
 LONGEST = tuple(_longest(mask) for mask in range(1 << 9))
 """The longest run of consecutive run positions (bits 1..8) in a position mask."""
 
-SUBSETS = tuple(combo for size in range(1, HAND_SIZE + 1)
-                for combo in combinations(range(HAND_SIZE), size))
-"""Every trade of a six-card hand, as positions in the hand (D2: 1 to 6 cards)."""
+TRADE_SIZES = range(1, HAND_SIZE + 1)
+"""A trade names 1 to 6 cards of the hand (D2)."""
 
 
 def category_scores(hand: Sequence[int]) -> tuple[int, ...]:
@@ -194,8 +193,10 @@ upper case in run order."""
         actions: list[Any] = [("score", k) for k, box in enumerate(state.cards[state.seat])
                               if box is None]
         if state.trades < self.trade_limit:  # D1
+            # D2: every 1- to 6-card subset of the sorted hand, each a sorted tuple.
             hand = state.hand
-            actions += [("trade", tuple(hand[i] for i in combo)) for combo in SUBSETS]
+            for size in TRADE_SIZES:
+                actions += [("trade", cards) for cards in combinations(hand, size)]
         return actions
 
     def sample_chance(self, state: SpaceState, rng: SeedRng) -> Any:
@@ -217,14 +218,15 @@ upper case in run order."""
             return self._next_turn(state, state.cards, (*state.resigned, state.seat))
         kind, arg = action
         if kind == "deal":
-            return replace(state, phase=PLAY, hand=arg, aside=(), trades=0)
+            return SpaceState(state.cards, state.seat, PLAY, arg, (), 0, state.resigned)
         if kind == "draw":
-            return replace(state, phase=PLAY, hand=tuple(sorted(state.hand + arg)))
+            return SpaceState(state.cards, state.seat, PLAY, tuple(sorted(state.hand + arg)),
+                              state.aside, state.trades, state.resigned)
         if kind == "trade":
             # D2: traded cards stay aside for the rest of the turn.
-            return replace(state, phase=DRAW, trades=state.trades + 1,
-                           hand=tuple(c for c in state.hand if c not in arg),
-                           aside=tuple(sorted(state.aside + arg)))
+            return SpaceState(state.cards, state.seat, DRAW,
+                              tuple(c for c in state.hand if c not in arg),
+                              tuple(sorted(state.aside + arg)), state.trades + 1, state.resigned)
         seat = state.seat
         box = list(state.cards[seat])
         box[arg] = category_scores(state.hand)[arg]  # D4: one category a turn, zero allowed
