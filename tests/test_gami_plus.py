@@ -174,6 +174,19 @@ def test_illegal_at_the_first_move_of_the_worked_record(text: str, why: str) -> 
         GAME.parse_action(dealt(), text)
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("swap 4H>5H", "swap 4H>5H: taking 5H forms a new Gami, so the move must claim a card of "
+                   "your opponent's hand (D6)"),
+    ("swap 2D>2C claim 3H", "swap 2D>2C claim 3H: taking 2C forms no new Gami including it (D4)"),
+    ("swap 4H>5H claim 2C", "swap 4H>5H claim 2C: 2C is on the table, not in your opponent's "
+                            "hand"),
+])
+def test_claim_errors_quote_the_whole_action_in_one_line(text: str, message: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        GAME.parse_action(dealt(), text)
+    assert str(info.value) == message
+
+
 def test_diamonds_never_relate_to_the_queen_even_when_it_is_on_the_table() -> None:
     state = swap_position("5D", "QH")
     with pytest.raises(IllegalAction, match="QH relates only to AH, 3H, 5H, 7H"):
@@ -220,6 +233,17 @@ def test_d8_a_gami_completed_by_the_claimed_card_earns_no_further_claim() -> Non
     state = play(dealt(), "swap 4H>5H claim 3H")
     assert {"AH", "2H", "3H"} <= hand(state, 0)
     assert GAME.to_move(state) == 1  # the claim ended p1's move: no second claim
+
+
+def test_d8_a_claim_completed_set_earns_a_claim_once_a_swap_takes_one_of_its_cards_again() -> None:
+    # {AH, 2H, 3H} was completed by the claim of 3H; giving 3H away and taking it back forms it
+    state = play(dealt(), "swap 4H>5H claim 3H", "swap 8H>8C claim QH", "swap 3H>4H",
+                 "swap 4D>4C")
+    with pytest.raises(IllegalAction, match="taking 3H forms a new Gami"):
+        GAME.parse_action(state, "swap 4H>3H")
+    action = GAME.parse_action(state, "swap 4H>3H claim 3D")
+    assert GAME.describe_action(state, action) == "forms {AH, 2H, 3H}"
+    assert len(hand(GAME.apply(state, action), 0)) == 10
 
 
 def test_d7_the_mover_chooses_any_card_of_the_opponents_hand() -> None:
@@ -320,10 +344,12 @@ def test_the_seeded_deal_gives_nine_nine_and_seven() -> None:
 
 
 @pytest.mark.parametrize(("deal", "why"), [
-    (WORKED_DEAL.replace("QH p2:", "AH p2:"), "AH is dealt twice"),
+    (WORKED_DEAL.replace("QH p2:", "AH p2:"), "^deal: AH dealt more than once and QH missing$"),
     (WORKED_DEAL.replace(" QH p2:", " p2:"), "p1 gets 9 cards, not 8"),
     (WORKED_DEAL.replace("AD 7D", "AD"), "table gets 7 cards, not 6"),
-    (WORKED_DEAL.replace("7D", "5D"), "5D is dealt twice"),
+    (WORKED_DEAL.replace("7D", "5D"), "^deal: 5D dealt more than once and 7D missing$"),
+    (WORKED_DEAL.replace("AH 2H", "2H 2H").replace("3D 4D", "AH AH"),
+     "^deal: AH, 2H dealt more than once and 3D, 4D missing$"),
 ])
 def test_a_deal_with_a_repeated_missing_or_short_hand_is_rejected(deal: str, why: str) -> None:
     with pytest.raises(IllegalAction, match=why):
@@ -367,6 +393,20 @@ def test_malformed_actions_are_reported_in_one_line(text: str) -> None:
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.parametrize(("text", "card"), [("swap 4S>5H", "4S"), ("swap 4H>5H claim QC", "QC"),
+                                         ("swap 4H>10H", "10H")])
+def test_a_card_outside_the_deck_is_named_in_the_error(text: str, card: str) -> None:
+    with pytest.raises(MalformedAction, match=f"^malformed action .*: {card} is not a card of "
+                                              "Gami Plus$"):
+        GAME.parse_action(dealt(), text)
+
+
+def test_the_one_claim_message_reads_cleanly() -> None:
+    with pytest.raises(IllegalAction, match=r"^swap 4H>5H claim 3H claim 6H: at most one claim "
+                                            r"per move \(D5\)$"):
+        GAME.parse_action(dealt(), "swap 4H>5H claim 3H claim 6H")
+
+
 def test_resign_loses_for_the_seat_to_move() -> None:
     state = play(dealt(), "swap 2D>AD", "resign")
     assert result(state) == ("resignation", ["win", "loss"])
@@ -385,6 +425,19 @@ def test_cli_show_prints_hands_table_and_grid(tmp_path: Path) -> None:
     assert "last: p1: swap 4H>5H claim 3H  (forms {AH, 5H, QH})" in shown.output
     assert "AH 2H 3H 5H 5C 6C 2D 5D 8D QH" in shown.output
     assert "1 = p1, 2 = p2, . = table" in shown.output
+
+
+def test_cli_show_before_the_deal_and_after_the_end(tmp_path: Path) -> None:
+    runner = CliRunner()
+    path = tmp_path / "g.gtn"
+    runner.invoke(cli, ["start", "gami-plus", "--no-seed", "-o", str(path)])
+    shown = runner.invoke(cli, ["show", str(path)])
+    assert "before the deal, moves 0/200" in shown.output
+    assert "- = not dealt yet" in shown.output
+    runner.invoke(cli, ["move", str(path), WORKED_DEAL, "resign"])
+    shown = runner.invoke(cli, ["show", str(path)])
+    assert "game over, moves 0/200" in shown.output
+    assert "result: 0-1 (resignation)" in shown.output
 
 
 def test_cli_rejects_a_missing_claim_with_one_line(tmp_path: Path) -> None:
@@ -422,5 +475,6 @@ def test_sample_records_are_complete_and_valid() -> None:
         outcome = GAME.outcome(session.state)
         assert outcome is not None
         endings.add(outcome.termination)
-    assert len(endings) >= 2
+    # every way the game can end
+    assert endings >= {"two cards", "no swap", "repetition", "max plies"}
 

@@ -160,6 +160,19 @@ def test_illegal_alternatives_of_the_worked_record(ply: int, text: str, why: str
         GAME.parse_action(worked(ply - 1), text)
 
 
+@pytest.mark.parametrize(("ply", "text", "message"), [
+    (5, "pick 3H", "pick 3H: taking 3H forms a new Gami, so the move must return a card of "
+                   "your opponent's hand (D5)"),
+    (7, "pick 5C return 2C", "pick 5C return 2C: taking 5C forms no new Gami including it (D2)"),
+    (17, "swap 4H>3H", "swap 4H>3H: taking 3H forms a new Gami, so the move must claim a card "
+                       "of your opponent's hand (D6)"),
+])
+def test_return_and_claim_errors_quote_the_whole_action(ply: int, text: str, message: str) -> None:
+    with pytest.raises(IllegalAction) as info:
+        GAME.parse_action(worked(ply - 1), text)
+    assert str(info.value) == message
+
+
 def test_d5_the_return_is_compulsory_even_with_claim_optional() -> None:
     game = GamiSeven({"claim": "optional"})
     with pytest.raises(IllegalAction, match="must return"):
@@ -176,7 +189,8 @@ def test_a_pick_completing_two_sets_allows_exactly_one_return() -> None:
     assert sorted(a[2] for a in picks) == sorted(CARDS.index[c] for c in hand(state, 1))
     action = GAME.parse_action(state, "pick 3H return 6C")
     assert GAME.describe_action(state, action) == "forms {AH, 2H, 3H} and {3H, 4H, 5H}"
-    with pytest.raises(IllegalAction, match="at most one return"):
+    with pytest.raises(IllegalAction, match=r"^pick 3H return 6C return AD: at most one "
+                                            r"return per move \(D3\)$"):
         GAME.parse_action(state, "pick 3H return 6C return AD")
     after = GAME.apply(state, action)
     assert hand(after, 1) == cards("AD 2C 4D") and "6C" in CARDS.cards(after.table)
@@ -295,6 +309,13 @@ def test_malformed_actions(text: str) -> None:
         GAME.parse_action(worked(4), text)
 
 
+@pytest.mark.parametrize(("text", "card"), [("pick 3S", "3S"), ("pick 7H", "7H"),
+                                         ("pick 3H return QS", "QS")])
+def test_a_card_outside_the_deck_is_named_in_the_error(text: str, card: str) -> None:
+    with pytest.raises(MalformedAction, match=f"{card} is not a card of Gami: Seven$"):
+        GAME.parse_action(worked(4), text)
+
+
 # -- the command line and samples ------------------------------------------------------------------
 
 def test_cli_worked_record_and_json_position(tmp_path: Path) -> None:
@@ -318,4 +339,5 @@ def test_sample_records_are_complete_and_valid() -> None:
         outcome = GAME.outcome(load_one(path.read_text(), str(path)).state)
         assert outcome is not None
         endings.add(outcome.termination)
-    assert len(endings) >= 2
+    # every way the game can end
+    assert endings >= {"two cards", "no swap", "repetition", "max plies"}

@@ -123,7 +123,7 @@ class GamiGame(GamiText, Game[GamiState, Action]):
             hand = state.hands[seat]
             if self.two_card_loss and hand.bit_count() <= 2:
                 return state._replace(result=("two cards", 1 - seat))
-            if not hand & self.cards.reach(state.table):
+            if not self.cards.can_swap(hand, state.table):
                 return state._replace(result=("no swap", 1 - seat))
             if state.history.count(state.history[-1]) >= 3:
                 return state._replace(result=("repetition", -1))
@@ -150,20 +150,26 @@ class GamiGame(GamiText, Game[GamiState, Action]):
         out: list[Action] = []
         if state.picks < self.total_picks:
             returns = self.pick_gami == "return"
-            for y in range(cards.count):
-                if table >> y & 1:
-                    if returns and opp and cards.formed(hand | 1 << y, y):
-                        out.extend(("pick", y, r) for r in range(cards.count) if opp >> r & 1)
-                    else:
-                        out.append(("pick", y, NONE))
+            free = table
+            while free:  # the table's cards, lowest first
+                bit = free & -free
+                free ^= bit
+                y = bit.bit_length() - 1
+                if returns and opp and cards.formed(hand | bit, y):
+                    out.extend([("pick", y, r) for r in range(cards.count) if opp >> r & 1])
+                else:
+                    out.append(("pick", y, NONE))
             return out
         claims = self.swap_gami == "claim"
         related = cards.related
-        for x in range(cards.count):
-            if not hand >> x & 1:
-                continue
+        victims: list[int] | None = None  # the opponent's cards, listed once when first needed
+        gives = hand
+        while gives:  # the hand's cards, lowest first
+            bit = gives & -gives
+            gives ^= bit
+            x = bit.bit_length() - 1
             takes = related[x] & table
-            base = hand ^ 1 << x
+            base = hand ^ bit
             while takes:
                 low = takes & -takes
                 y = low.bit_length() - 1
@@ -171,7 +177,9 @@ class GamiGame(GamiText, Game[GamiState, Action]):
                 if claims and opp and cards.formed(base | low, y):
                     if not self.claim_required:
                         out.append(("swap", x, y, NONE))
-                    out.extend(("swap", x, y, c) for c in range(cards.count) if opp >> c & 1)
+                    if victims is None:
+                        victims = [c for c in range(cards.count) if opp >> c & 1]
+                    out.extend([("swap", x, y, c) for c in victims])
                 else:
                     out.append(("swap", x, y, NONE))
         return out

@@ -156,15 +156,15 @@ class Cards:
     def formed_sets(self, hand: int, taken: int) -> list[int]:
         return [combo for combo in self.combos_with[taken] if hand & combo == combo]
 
-    def reach(self, table: int) -> int:
-        """The cards related to some table card: a hand meeting this mask has a legal swap."""
-        out = 0
+    def can_swap(self, hand: int, table: int) -> bool:
+        """Whether some card of ``hand`` is related to some card of ``table`` (a legal swap)."""
         related = self.related
         while table:
             low = table & -table
-            out |= related[low.bit_length() - 1]
+            if related[low.bit_length() - 1] & hand:
+                return True
             table ^= low
-        return out
+        return False
 
     def set_cards(self, combo: int) -> list[str]:
         """The cards of a Gami set in the order the rules write them."""

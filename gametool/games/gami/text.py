@@ -44,7 +44,7 @@ class GamiText:
 
     @classmethod
     def grammar(cls) -> pp.ParserElement:
-        return _grammar(cls.cards.deck.suits, bool(any(cls.deals)), cls.total_picks > 0,
+        return _grammar(bool(any(cls.deals)), cls.total_picks > 0,
                         cls.pick_gami == "return", cls.swap_gami == "claim")
 
     def format_action(self, state: GamiState, action: Action) -> str:
@@ -112,14 +112,13 @@ class GamiText:
         for label, group, wanted in zip(labels, groups, self.deals, strict=True):
             if len(group) != wanted:
                 raise IllegalAction(f"deal: {label} gets {wanted} cards, not {len(group)}")
-        seen: set[int] = set()
-        for card in (card for group in groups for card in group):
-            if card in seen:
-                raise IllegalAction(f"deal: {names[card]} is dealt twice")
-            seen.add(card)
-        missing = [names[i] for i in range(self.cards.count) if i not in seen]
-        if missing:
-            raise IllegalAction(f"deal: {', '.join(missing)} missing")
+        dealt = [card for group in groups for card in group]
+        repeated = [names[i] for i in range(self.cards.count) if dealt.count(i) > 1]
+        missing = [names[i] for i in range(self.cards.count) if i not in dealt]
+        if repeated or missing:  # with the right counts, a repeated card means a missing one
+            problems = [f"{', '.join(repeated)} dealt more than once"] if repeated else []
+            problems += [f"{', '.join(missing)} missing"] if missing else []
+            raise IllegalAction(f"deal: {' and '.join(problems)}")
         return ("deal", mask_of(groups[0]), mask_of(groups[1]), mask_of(groups[2]))
 
     def _parse_pick(self, state: GamiState, words: list[Any]) -> Action:
@@ -134,7 +133,7 @@ class GamiText:
         returns = [w for w in words[2:] if not isinstance(w, str)]
         hand, opp = state.hands[state.seat] | 1 << y, state.hands[1 - state.seat]
         formed = self.pick_gami == "return" and bool(opp) and self.cards.formed(hand, y)
-        r = self._extra(state, y, returns, formed, "return", required=True)
+        r = self._extra(state, f"pick {names[y]}", y, returns, formed, "return", required=True)
         return ("pick", y, r)
 
     def _parse_swap(self, state: GamiState, words: list[Any]) -> Action:
@@ -157,7 +156,7 @@ class GamiText:
         hand = state.hands[state.seat] ^ 1 << x | 1 << y
         opp = state.hands[1 - state.seat]
         formed = self.swap_gami == "claim" and bool(opp) and self.cards.formed(hand, y)
-        c = self._extra(state, y, claims, formed, "claim", required=self.claim_required)
+        c = self._extra(state, head, y, claims, formed, "claim", required=self.claim_required)
         return ("swap", x, y, c)
 
     def _cite(self, topic: str) -> str:
@@ -165,26 +164,32 @@ class GamiText:
         number = self.rule.get(topic)
         return f" ({number})" if number else ""
 
-    def _extra(self, state: GamiState, y: int, given: list[int], formed: bool, word: str,
-               required: bool) -> int:
-        """Check the return or claim of a pick or swap; the card it names, or NONE."""
+    def _extra(self, state: GamiState, head: str, y: int, given: list[int], formed: bool,
+               word: str, required: bool) -> int:
+        """Check the return or claim of a pick or swap (``head``, as in "swap 4H>5H").
+
+        The card it names, or NONE.
+        """
         names = self.cards.names
         taken = names[y]
         if len(given) > 1:
-            raise IllegalAction(f"at most one {word} per move {self._cite('one')}")
+            named = " ".join(f"{word} {names[card]}" for card in given)
+            raise IllegalAction(f"{head} {named}: at most one {word} per move"
+                                f"{self._cite('one')}")
         if not given:
             if formed and required:
                 raise IllegalAction(
-                    f"taking {taken} forms a new Gami: the move must {word} a card of your "
-                    f"opponent's hand{self._cite(word)}")
+                    f"{head}: taking {taken} forms a new Gami, so the move must {word} a card "
+                    f"of your opponent's hand{self._cite(word)}")
             return NONE
         card = given[0]
+        head = f"{head} {word} {names[card]}"
         if not formed:
-            raise IllegalAction(f"{word} {names[card]}: taking {taken} forms no new Gami "
-                                f"including it{self._cite('new')}")
+            raise IllegalAction(f"{head}: taking {taken} forms no new Gami including it"
+                                f"{self._cite('new')}")
         if not state.hands[1 - state.seat] >> card & 1:
-            raise IllegalAction(f"{word} {names[card]}: {names[card]} is "
-                                f"{self._where(state, card)}, not in your opponent's hand")
+            raise IllegalAction(f"{head}: {names[card]} is {self._where(state, card)}, "
+                                "not in your opponent's hand")
         return card
 
     def describe_action(self, state: GamiState, action: Action) -> str | None:
@@ -223,7 +228,7 @@ class GamiText:
     def render(self, state: GamiState, seat: int | None, names: Sequence[str]) -> str:
         c = self.cards
         phase = self.phase(state)
-        head = f"{phase} phase" if phase in ("picking", "swapping") else phase
+        head = {"deal": "before the deal", "over": "game over"}.get(phase, f"{phase} phase")
         if self.total_picks:
             head += f", picks {state.picks}/{self.total_picks}"
         head += f", moves {state.plies}/{self.limit}"
@@ -265,10 +270,13 @@ class GamiText:
 
 
 @cache
-def _grammar(suits: tuple[str, ...], deal: bool, pick: bool, returns: bool,
-             claims: bool) -> pp.ParserElement:
-    """The action grammar of one Gami game, built once per shape."""
-    card = tokens.card(suits)
+def _grammar(deal: bool, pick: bool, returns: bool, claims: bool) -> pp.ParserElement:
+    """The action grammar of one Gami game, built once per shape.
+
+    Cards of every suit and rank are read, so that a card outside the game's deck (``4S`` in a
+    game without spades, like ``9H``) is reported by name as not a card of the game.
+    """
+    card = tokens.card()
     choices = [tokens.keyword("resign")]
     if deal:
         labels = [pp.CaselessLiteral(f"{w}:").set_name(f"'{w}:'") for w in ("p1", "p2", "table")]
