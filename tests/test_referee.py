@@ -243,3 +243,79 @@ def test_writers_killed_at_random_moments_never_tear_the_record(tmp_path: Path) 
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert record.read_text() in valid
+
+
+# -- three players, three mailboxes ---------------------------------------------------------------
+
+TILE = re.compile(r"(?<![\d-])([0-6])-([0-6])(?![\d-])")
+
+
+def deliver(outbox: Path, mailboxes: dict[str, Path]) -> None:
+    """The mail transfer agent: move every outgoing message into its recipient's mailbox."""
+    for path, mail in outbox_messages(outbox):
+        box = mailboxes[str(mail["To"])]
+        box.mkdir(exist_ok=True)
+        path.rename(box / f"{path.stat().st_mtime_ns}-{path.name}")
+
+
+def newest(box: Path, seen: set[Path]) -> list[EmailMessage]:
+    fresh = sorted(p for p in box.glob("*.eml") if p not in seen)
+    seen.update(fresh)
+    return [read_mail(p) for p in fresh]
+
+
+def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> None:
+    addresses = ["ann@example.org", "ben@example.net", "cy@example.com"]
+    mailboxes = {a: tmp_path / a.split("@")[0] for a in addresses}
+    games_dir, outbox, inbox = tmp_path / "games", tmp_path / "outbox", tmp_path / "inbox"
+    inbox.mkdir()
+    folders = ["--game-dir", str(games_dir), "--outbox", str(outbox)]
+    started = RUNNER.invoke(cli, ["referee", "new", "two-headed-dragon", "--players",
+                                  ",".join(addresses), "--seed", "three-boxes", *folders])
+    assert started.exit_code == 0, started.output
+    match = started.output.strip()
+    master = games_dir / f"{match}.gtn"
+    seen: dict[str, set[Path]] = {a: set() for a in addresses}
+    hashes: dict[str, str] = {}
+    for turn in range(400):
+        deliver(outbox, mailboxes)
+        session = load_one(master.read_text())
+        game, state = session.game, session.state
+        to_answer = None
+        for seat, address in enumerate(addresses):
+            for mail in newest(mailboxes[address], seen[address]):
+                body = mail.get_content()
+                if "SeedHash:" in body:
+                    hashes[address] = re.search(r"SeedHash: ([0-9a-f]{64})", body).group(1)
+                if "The game is over" in body:
+                    continue
+                # No tile still in another player's hand appears in this player's mail.
+                for other in range(len(addresses)):
+                    if other == seat:
+                        continue
+                    held = set(TILE.findall(game.view(state, other)["hands"][other] or ""))
+                    shown = {tuple(sorted(t)) for t in TILE.findall(body)}
+                    assert not {tuple(sorted(t)) for t in held} & shown, (turn, address)
+                if "You are to move" in body:
+                    to_answer = (address, mail, body)
+        if game.is_over(state):
+            break
+        assert to_answer is not None and to_answer[0] == addresses[game.to_move(state)]
+        address, mail, body = to_answer
+        guard = re.search(r"^#ply (\d+)$", body, re.M).group(1)
+        legal = [a for a in body.split("Legal actions:\n", 1)[1].split("\n\n")[0].split("\n")
+                 if a]
+        choice = SeedRng("three-boxes-players", turn).choice(legal)
+        reply = inbox / f"{turn:04d}.eml"
+        reply.write_bytes(compose(address, f"Re: {mail['Subject']}",
+                                  f"#ply {guard}\n{choice}\n\n-- \n{address}\n"))
+        result = RUNNER.invoke(cli, ["referee", "inbox", str(reply), *folders])
+        assert result.exit_code == 0, result.output
+    final = load_one(master.read_text())
+    assert final.game.is_over(final.state)
+    assert set(hashes) == set(addresses)
+    for address in addresses:
+        last = newest(mailboxes[address], set())[-1].get_content()
+        assert "The game is over" in last and '[Seed "three-boxes"]' in last
+        checked = RUNNER.invoke(cli, ["validate", str(master), "--seed-hash", hashes[address]])
+        assert checked.exit_code == 0, checked.output
