@@ -3,12 +3,15 @@ the game ends, both options, the notation table, hidden pile order and the sampl
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from gametool import render
 from gametool.auto import random_game
 from gametool.chance import SeedRng
 from gametool.cli import cli
@@ -197,7 +200,7 @@ def test_refill_takes_the_movers_top_card_and_shows_the_next() -> None:
     ("c2-d3", "diagonal"),
     ("a4-a2", "two squares"),
     ("a4-a4", "orthogonally adjacent"),
-    ("a3-a4", "does not hold a red-topped stack"),
+    ("a3-a4", "a3 is topped by 2S; red moves a red-topped stack"),
     ("a2-b1", "diagonal"),
 ])
 def test_example_rejects_moves_with_the_rule_that_forbids_them(text: str, reason: str) -> None:
@@ -210,6 +213,8 @@ def test_moves_onto_empty_or_own_stacks_are_rejected() -> None:
     grid[sq("b4")] = ()
     grid[sq("a3")] = (CARD_INDEX["5H"],)
     state = play_state(tuple(grid), RED)
+    with pytest.raises(IllegalAction, match="b4 is empty; red moves a red-topped stack"):
+        GAME.parse_action(state, "b4-a4")
     with pytest.raises(IllegalAction, match="b4 is empty"):
         GAME.parse_action(state, "a4-b4")
     with pytest.raises(IllegalAction, match="topped by your own colour"):
@@ -498,16 +503,43 @@ def test_notation_moves_of_the_example() -> None:
     assert GAME.parse_action(example(BLACK), "d2-d3") == ("move", sq("d2"), sq("d3"))
 
 
-def test_notation_toss_after_the_16th_placement_and_moves_before_it() -> None:
+def test_notation_toss_after_the_16th_placement() -> None:
     state = set_up()
     assert GAME.parse_action(state, "toss heads") == ("toss", 0)
     assert GAME.parse_action(state, "TOSS Tails") == ("toss", 1)
-    with pytest.raises(IllegalAction, match="chance is to move"):
-        GAME.parse_action(state, "b2-b3")
-    with pytest.raises(IllegalAction, match="play has not started"):
-        GAME.parse_action(replace(state, turn=RED, placed=15), "b2-b3")
     with pytest.raises(IllegalAction, match="tossed once"):
         GAME.parse_action(example(RED), "toss heads")
+
+
+def test_notation_a_move_before_the_toss_is_illegal_because_play_has_not_started() -> None:
+    # The notation table: "b2-b3 before the toss: illegal: play has not started", in the
+    # position before the toss and in every earlier phase, each naming what comes next.
+    state = GAME.initial_state(2)
+    due = {}
+    for ply in (1, 2):
+        due[f"shuffle {ply}"] = state
+        state = GAME.apply(state, GAME.sample_chance(state, SeedRng("early", ply)))
+    due["first placement"] = state
+    due["last placement"] = play(GAME, state, *(f"place {n}" for n in SQUARE_NAMES[:15]))
+    due["toss"] = set_up()
+    expected = {"shuffle 1": "the red pile is shuffled next",
+                "shuffle 2": "the black pile is shuffled next",
+                "first placement": "16 setup placements and the coin toss come first (D1, D2)",
+                "last placement": "1 setup placement and the coin toss come first (D1, D2)",
+                "toss": "the coin toss decides who moves first (D2)"}
+    for phase, state in due.items():
+        with pytest.raises(IllegalAction) as info:
+            GAME.parse_action(state, "b2-b3")
+        assert str(info.value) == f"'b2-b3': play has not started; {expected[phase]}", phase
+
+
+@pytest.mark.parametrize("text", ["a4 - b4", "a4 -b4", "a4- b4", "a4 b4"])
+def test_notation_a_move_is_written_without_blanks(text: str) -> None:
+    # move = square "-" square: the rules file's grammar has no blank inside a move.
+    with pytest.raises(MalformedAction, match="found a blank"):
+        GAME.parse_action(example(RED), text)
+    # Blanks around the whole action are fine.
+    assert GAME.parse_action(example(RED), "  a4-B4\t") == ("move", sq("a4"), sq("b4"))
 
 
 @pytest.mark.parametrize("text", ["shuffle red KH QH", "place e5", "a0-b9", "a4b4", "a4-", "",
@@ -580,6 +612,52 @@ def test_mask_action_hides_the_pile_below_its_top() -> None:
     assert black_line[2:4] == session.steps[1].text.split()[2:4] and black_line[4] == "?"
 
 
+CARD_WORD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9AJQK])[HDCS](?![A-Za-z0-9])")
+
+
+def below_tops(state: BelemmerState) -> set[str]:
+    return {CARD_NAMES[c] for pile in state.piles for c in pile[1:]}
+
+
+@pytest.mark.parametrize("options", [{}, {"after_piles": "play_on"}], ids=["score", "play_on"])
+def test_no_output_for_a_seat_names_a_card_below_a_pile_top(options: dict[str, str],
+                                                             tmp_path: Path) -> None:
+    # D10 at every ply of a whole game: show, show --json, moves and export for each seat.
+    full = random_game("belemmer", "below-top", options=options)
+    assert full.ply > 40
+    session = Session.start("belemmer", seed="below-top", options=options)
+    path = tmp_path / "g.gtn"
+    cli_checks = 0
+    for step in [s for s in full.steps if s.seat != CHANCE] + [None]:
+        state = session.state
+        hidden = below_tops(state)
+        for seat, name in ((RED, "red"), (BLACK, "black"), (None, None)):
+            shown = [render.show_text(session, None, name),
+                     json.dumps(render.show_data(session, None, name)),
+                     "\n".join(a.text for line in session.exported(seat).body
+                               for a in getattr(line, "actions", ())),
+                     *(GAME.format_action(state, a) for a in GAME.legal_actions(state))]
+            if name is not None and session.ply % 17 == 0:  # the same through the CLI
+                path.write_text(session.text())
+                for args in (("show",), ("show", "--json"), ("moves",), ("moves", "--json"),
+                             ("export",)):
+                    code, out, err = run(*args, str(path), "--as", name)
+                    assert code == 0, (args, err)
+                    shown.append(out)
+                    cli_checks += 1
+            leaked = set(CARD_WORD.findall(" ".join(shown))) & hidden
+            assert not leaked, (session.ply, name, sorted(leaked))
+        if step is not None:
+            session.push(step.action)
+    assert session.states == full.states and cli_checks >= 20
+    # And every earlier position of the finished record, as `show --ply N` draws it.
+    for ply, state in enumerate(session.states):
+        for name in ("red", "black"):
+            text = render.show_text(session, ply, name)
+            data = json.dumps(render.show_data(session, ply, name))
+            assert not set(CARD_WORD.findall(text + data)) & below_tops(state), (ply, name)
+
+
 # -- through the command line -------------------------------------------------------------------
 
 
@@ -600,6 +678,17 @@ def test_cli_show_names_the_placed_card_and_hides_the_piles(tmp_path: Path) -> N
     assert not hidden & set(out.split())
     code, out, _ = run("export", str(path), "--as", "red")
     assert code == 0 and "?" in out and '[Seed "' not in out
+
+
+def test_show_names_each_pile_by_seat_and_colour_once() -> None:
+    state = example(RED)
+    red_top, black_top = (CARD_NAMES[pile[0]] for pile in state.piles)
+    plain = GAME.render(state, RED, ["red", "black"]).splitlines()
+    assert f"red pile: 18 cards, top {red_top}" in plain
+    assert f"black pile: 18 cards, top {black_top}" in plain
+    named = GAME.render(state, RED, ["ann", "ben"]).splitlines()
+    assert f"ann (red) pile: 18 cards, top {red_top}" in named
+    assert f"ben (black) pile: 18 cards, top {black_top}" in named
 
 
 def test_cli_rejects_an_illegal_placement_with_one_line(tmp_path: Path) -> None:

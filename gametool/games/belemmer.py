@@ -54,6 +54,12 @@ def _rank_beats(x: int, y: int) -> bool:
 
 RANK_BEATS = tuple(tuple(_rank_beats(x, y) for y in range(13)) for x in range(13))
 BEATS = tuple(tuple(RANK_BEATS[x % 13][y % 13] for y in range(52)) for x in range(52))
+# D4: CAPTURES[x][y]: a stack topped by x may land on one topped by y (opponent's and weaker).
+CAPTURES = tuple(
+    tuple(CARD_COLOUR[x] != CARD_COLOUR[y] and BEATS[x][y] for y in range(52)) for x in range(52)
+)
+# The move actions from each square, built once: (target, ("move", source, target)).
+STEPS = tuple(tuple((j, ("move", i, j)) for j in NEIGHBOURS[i]) for i in range(16))
 
 # ("place", sq) | ("move", from, to) | ("shuffle", colour, cards) | ("toss", 0 or 1) | RESIGN
 Action = Any
@@ -96,28 +102,29 @@ def stack_moves(grid: Sequence[tuple[int, ...]], seat: int) -> list[tuple[str, i
     out = []
     for i in range(16):
         stack = grid[i]
-        if not stack:
-            continue
-        top = stack[-1]
-        if CARD_COLOUR[top] != seat:
-            continue
-        row = BEATS[top]
-        for j in NEIGHBOURS[i]:
-            target = grid[j]
-            if target and CARD_COLOUR[target[-1]] != seat and row[target[-1]]:
-                out.append(("move", i, j))
+        if stack:
+            top = stack[-1]
+            if CARD_COLOUR[top] == seat:
+                row = CAPTURES[top]
+                for j, action in STEPS[i]:
+                    target = grid[j]
+                    if target and row[target[-1]]:
+                        out.append(action)
     return out
 
 
 def has_move(grid: Sequence[tuple[int, ...]], seat: int) -> bool:
+    """D6: whether ``seat`` has any capture at all."""
     for i in range(16):
         stack = grid[i]
-        if stack and CARD_COLOUR[stack[-1]] == seat:
-            row = BEATS[stack[-1]]
-            for j in NEIGHBOURS[i]:
-                target = grid[j]
-                if target and CARD_COLOUR[target[-1]] != seat and row[target[-1]]:
-                    return True
+        if stack:
+            top = stack[-1]
+            if CARD_COLOUR[top] == seat:
+                row = CAPTURES[top]
+                for j in NEIGHBOURS[i]:
+                    target = grid[j]
+                    if target and row[target[-1]]:
+                        return True
     return False
 
 
@@ -145,7 +152,9 @@ def _grammar() -> pp.ParserElement:
     """The action grammar, built once from the shared tokens."""
     square = tokens.square()
     place = (tokens.keyword("place") - square).set_name("place")
-    move = (square + pp.Literal("-").suppress() - square).set_name("move")
+    # A move is written without blanks: "d3-d4", never "d3 - d4".
+    dash = pp.Literal("-").leave_whitespace().suppress()
+    move = (square + dash - tokens.square().leave_whitespace()).set_name("move")
     colour = (tokens.keyword("red") | tokens.keyword("black")).set_name("colour")
     shuffle = (tokens.keyword("shuffle") - colour
                - pp.Group(pp.OneOrMore(tokens.card()))).set_name("shuffle")
@@ -260,7 +269,7 @@ class Belemmer(Game[BelemmerState, Action]):
             placed = state.placed + 1
             # D1: Red places 1st, 3rd, ...; the toss follows the 16th placement.
             turn = CHANCE if placed == SETUP_PLACEMENTS else 1 - seat
-            return replace(state, grid=tuple(grid), piles=piles, placed=placed, turn=turn)
+            return BelemmerState(tuple(grid), piles, 2, placed, None, 0, turn)
         if kind == "shuffle":
             colour, cards = action[1], action[2]
             piles = (cards, state.piles[1]) if colour == RED else (state.piles[0], cards)
@@ -269,7 +278,9 @@ class Belemmer(Game[BelemmerState, Action]):
                            turn=RED if shuffled == 2 else CHANCE)
         # D2: the toss after setup; heads Red, tails Black. D6 applies to the very first move.
         first = action[1]
-        return self._next_turn(replace(state, first=first), first)
+        turn, ending, loser = self._next_turn(state.grid, state.piles, first)
+        return BelemmerState(state.grid, state.piles, 2, SETUP_PLACEMENTS, first, 0, turn,
+                             ending, loser)
 
     def _move(self, state: BelemmerState, source: int, target: int) -> BelemmerState:
         seat = state.turn
@@ -282,19 +293,23 @@ class Belemmer(Game[BelemmerState, Action]):
         else:
             grid[source] = ()
         piles = (pile, state.piles[1]) if seat == RED else (state.piles[0], pile)
-        moved = replace(state, grid=tuple(grid), piles=piles, moves=state.moves + 1)
-        return self._next_turn(moved, 1 - seat)
+        after = tuple(grid)
+        turn, ending, loser = self._next_turn(after, piles, 1 - seat)
+        return BelemmerState(after, piles, 2, SETUP_PLACEMENTS, state.first, state.moves + 1,
+                             turn, ending, loser)
 
-    def _next_turn(self, state: BelemmerState, seat: int) -> BelemmerState:
-        """Hand the turn to ``seat``, or end the game (D6 blocked, D7 piles exhausted)."""
-        exhausted = not state.piles[0] and not state.piles[1]
+    def _next_turn(self, grid: tuple[tuple[int, ...], ...],
+                   piles: tuple[tuple[int, ...], tuple[int, ...]],
+                   seat: int) -> tuple[int | None, str | None, int | None]:
+        """Who moves next and, if the game ends, why and who lost (D6 blocked, D7 piles)."""
+        exhausted = not piles[0] and not piles[1]
         if exhausted and not self.play_on:
-            return replace(state, turn=None, ending="piles exhausted")
-        if has_move(state.grid, seat):
-            return replace(state, turn=seat)
-        if exhausted and not has_move(state.grid, 1 - seat):
-            return replace(state, turn=None, ending="both blocked")
-        return replace(state, turn=None, ending="blocked", loser=seat)
+            return None, "piles exhausted", None
+        if has_move(grid, seat):
+            return seat, None, None
+        if exhausted and not has_move(grid, 1 - seat):
+            return None, "both blocked", None
+        return None, "blocked", seat
 
     def outcome(self, state: BelemmerState) -> Outcome | None:
         if state.turn is not None:
@@ -341,22 +356,29 @@ class Belemmer(Game[BelemmerState, Action]):
                 raise IllegalAction(f"{text.strip()!r}: the coin is tossed once, after the 16th "
                                     "placement (D2)")
             return ("toss", 0 if words[1].lower() == "heads" else 1)
-        if kind == "place":
-            squares = (_square_name(words[1], text),)
-        else:
-            squares = (_square_name(words[0], text), _square_name(words[1], text))
-        if kind == "place" and state.placed >= SETUP_PLACEMENTS:
+        if kind != "place":
+            return self._parse_move(state, text, _square_name(words[0], text),
+                                    _square_name(words[1], text))
+        square = _square_name(words[1], text)
+        if state.placed >= SETUP_PLACEMENTS:
             raise IllegalAction(f"{text.strip()!r}: setup is over; placements are made only "
                                 "in the 16 setup turns (D1)")
         if state.turn == CHANCE:
             raise IllegalAction(f"{text.strip()!r}: chance is to move ({self._chance_due(state)})")
-        if kind == "place":
-            square = squares[0]
-            if state.grid[square]:
-                raise IllegalAction(f"{text.strip()!r}: {SQUARE_NAMES[square]} is occupied; a "
-                                    "card is placed on an empty square (D1)")
-            return ("place", square)
-        return self._parse_move(state, text, *squares)
+        if state.grid[square]:
+            raise IllegalAction(f"{text.strip()!r}: {SQUARE_NAMES[square]} is occupied; a "
+                                "card is placed on an empty square (D1)")
+        return ("place", square)
+
+    def _before_play(self, state: BelemmerState) -> str:
+        """What still comes before the first move: shuffles, placements, the toss."""
+        if state.shuffled < 2:
+            return f"the {COLOURS[state.shuffled]} pile is shuffled next"
+        left = SETUP_PLACEMENTS - state.placed
+        if left:
+            return (f"{left} setup placement{'s' if left > 1 else ''} and the coin toss come "
+                    "first (D1, D2)")
+        return "the coin toss decides who moves first (D2)"
 
     def _chance_due(self, state: BelemmerState) -> str:
         if state.shuffled < 2:
@@ -389,8 +411,7 @@ class Belemmer(Game[BelemmerState, Action]):
     def _parse_move(self, state: BelemmerState, text: str, source: int, target: int) -> Action:
         said = text.strip()
         if state.phase != "play":
-            raise IllegalAction(f"{said!r}: play has not started (setup and the coin toss "
-                                "come first)")
+            raise IllegalAction(f"{said!r}: play has not started; {self._before_play(state)}")
         seat = state.turn
         if target not in NEIGHBOURS[source]:
             dx, dy = abs(source % 4 - target % 4), abs(source // 4 - target // 4)
@@ -399,8 +420,9 @@ class Belemmer(Game[BelemmerState, Action]):
                                 "square (D4)")
         stack, under = state.grid[source], state.grid[target]
         if not stack or CARD_COLOUR[stack[-1]] != seat:
-            raise IllegalAction(f"{said!r}: {SQUARE_NAMES[source]} does not hold a "
-                                f"{COLOURS[seat]}-topped stack")
+            holds = f"is topped by {CARD_NAMES[stack[-1]]}" if stack else "is empty"
+            raise IllegalAction(f"{said!r}: {SQUARE_NAMES[source]} {holds}; {COLOURS[seat]} "
+                                f"moves a {COLOURS[seat]}-topped stack (D4)")
         if not under:
             raise IllegalAction(f"{said!r}: {SQUARE_NAMES[target]} is empty; every move "
                                 "captures an opponent stack (D4)")
@@ -481,11 +503,12 @@ class Belemmer(Game[BelemmerState, Action]):
         view = self.view(state, seat)["piles"]
         for colour, name in enumerate(names[:2]):
             pile = view[COLOURS[colour]]
+            owner = name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"
             if state.shuffled <= colour:
-                lines.append(f"{name} ({COLOURS[colour]}) pile: {PILE_SIZE} cards, not shuffled")
+                lines.append(f"{owner} pile: {PILE_SIZE} cards, not shuffled")
             else:
                 top = f", top {pile['top']}" if pile["top"] else ""
-                lines.append(f"{name} ({COLOURS[colour]}) pile: {pile['cards']} cards{top}")
+                lines.append(f"{owner} pile: {pile['cards']} cards{top}")
         return "\n".join(lines) + "\n"
 
     def score_table(self, state: BelemmerState,
