@@ -1,7 +1,9 @@
 """Shared token grammars, built bottom-up from named pieces.
 
 Each element has a name so that errors read "Expected square", and a parse action that turns the
-text into a small typed value (lower-case squares, upper-case cards, ...). Games combine these into
+text into a small typed value (lower-case squares, upper-case cards, ...). The parse actions
+return the value inside a list, so that a results name (``square("to")``) keeps the whole value
+rather than its first field. Games combine these into
 their own move grammars. :func:`parse_whole` runs a grammar over a whole string and turns
 pyparsing's error into a :class:`~notation.errors.NotationError` with the column.
 """
@@ -71,7 +73,7 @@ def file_letter(width: int = 26) -> pp.ParserElement:
 def square(width: int = 26, height: int = 99) -> pp.ParserElement:
     """A square such as ``d4``; any case. Bounds are checked by the game, not the grammar."""
     el = pp.Regex(r"[A-Za-z][1-9][0-9]?").set_name("square")
-    el.set_parse_action(lambda t: Square(ord(t[0][0].lower()) - 97, int(t[0][1:])))
+    el.set_parse_action(lambda t: [Square(ord(t[0][0].lower()) - 97, int(t[0][1:]))])
     return el
 
 
@@ -80,14 +82,14 @@ def card(suits: tuple[str, ...] = CARD_SUITS) -> pp.ParserElement:
     rank = _caseless_choice(CARD_RANKS, "card rank")
     suit = _caseless_choice(suits, "suit")
     el = pp.Combine(rank("rank") + suit("suit")).set_name("card")
-    el.set_parse_action(lambda t: Card(t[0][:-1].upper(), t[0][-1].upper()))
+    el.set_parse_action(lambda t: [Card(t[0][:-1].upper(), t[0][-1].upper())])
     return el
 
 
 def domino(max_pip: int = 6) -> pp.ParserElement:
     """Two halves joined by a dash, ``5-1``; 0 is the blank."""
     el = pp.Regex(rf"[0-{max_pip}]-[0-{max_pip}]").set_name("domino")
-    el.set_parse_action(lambda t: Domino(int(t[0][0]), int(t[0][2])))
+    el.set_parse_action(lambda t: [Domino(int(t[0][0]), int(t[0][2]))])
     return el
 
 
@@ -95,7 +97,7 @@ def dice(count: int = 2, sides: int = 6) -> pp.ParserElement:
     """Dice values joined by dashes, ``6-4``."""
     die = f"[1-{sides}]" if sides <= 9 else r"[1-9][0-9]?"
     el = pp.Regex("-".join([die] * count)).set_name(f"{count} dice")
-    el.set_parse_action(lambda t: Dice(tuple(int(v) for v in t[0].split("-"))))
+    el.set_parse_action(lambda t: [Dice(tuple(int(v) for v in t[0].split("-")))])
     return el
 
 
