@@ -15,10 +15,12 @@ GAMES: dict[str, str] = {
     "colors": "gametool.games.colors:Colors",
     "colors-8x8": "gametool.games.colors:Colors8x8",
     "belemmer": "gametool.games.belemmer:Belemmer",
+    "assembly": "gametool.games.assembly:Assembly",
     "gami-plus": "gametool.games.gami:GamiPlus",
     "gami-four": "gametool.games.gami:GamiFour",
     "gami-seven": "gametool.games.gami:GamiSeven",
     "space-cards": "gametool.games.space_cards:SpaceCards",
+    "sapos": "gametool.games.sapos:Sapos",
     "po-go": "gametool.games.pogo:PoGo",
 }
 

@@ -1,0 +1,327 @@
+"""Sapos: toads hop over friends, jump over enemies and spawn from a reserve on an 8x8 board.
+
+An action is one whole turn: one sequence of one active piece, hops then a spawn
+(``d3-d5-f5+e6``) or hops then jumps (``d3-d5xd7``); Light's first turn is two ``hop+ spawn``
+sequences joined by a comma (``d7-d5+c4,e7-c5+b4``). A player who cannot complete a turn is
+starved and the previous mover wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pyparsing as pp
+from tabulate import tabulate
+
+from gametool.engine import RESIGN, Game, Option, Outcome
+from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.games.sapos.board import (
+    COLOUR,
+    DARK,
+    FILES,
+    LIGHT,
+    RESERVE,
+    SYMBOL,
+    Action,
+    N,
+    SaposState,
+    Turn,
+    after_sequence,
+    explain_sequence,
+    knot_pieces,
+    pieces_of,
+    sequences,
+    sq_name,
+)
+from notation import tokens
+from notation.errors import NotationError
+
+__all__ = ["Sapos", "SaposState", "knot_pieces", "sequences"]
+
+
+_square = tokens.square()
+_sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'")
+_spawn = (pp.Literal("+") + _square).set_name("'+' spawn square")
+SEQUENCE = pp.Group(_square + pp.OneOrMore(_sep + _square) + pp.Optional(_spawn)).set_name(
+    "sequence")
+_PARSED: dict[str, Action] = {}
+"""Sequences already read, by their text."""
+
+
+class Sapos(Game[SaposState, Any]):
+    """The rules of Sapos with the options ``capture_drains_victim_reserve`` and ``max_plies``."""
+
+    id = "sapos"
+    name = "Sapos"
+    min_players = 2
+    max_players = 2
+    seat_names = COLOUR
+    chance = ""
+    hidden = ""
+    max_plies = 400
+    options = (
+        Option("capture_drains_victim_reserve", "off", ("off", "on"),
+               help="D6: a capture also takes one piece from the victim's reserve"),
+        Option("max_plies", "400", kind=int, minimum=1,
+               help="D10: turns after which the game is drawn (Light's double turn is one)"),
+    )
+    summary = """\
+Two players on an 8x8 board: Dark (moves first, pieces d2 d3 e2 e3, 12 in reserve) and Light
+(d6 d7 e6 e7, 12 in reserve). A turn uses one active piece of the mover. A hop passes over a
+friendly piece on any of the 8 neighbouring squares to the empty square beyond; a jump passes over
+an enemy piece on an orthogonal neighbour to the empty square beyond and captures it (the piece
+joins the mover's reserve); a spawn puts a reserve piece on an empty neighbour of the active
+piece. A turn is one or more hops then one spawn, or zero or more hops then one or more jumps
+(stopping after any jump). A hop may not land where the active piece already stood this turn.
+
+Knot rule: if at the start of the turn four of the mover's pieces fill a 2x2 block, the active
+piece must be one of the pieces of such a block. Light's first turn (the second turn of the game)
+is two sequences of hops and a spawn, without jumps; the knot rule binds the first, and the second
+may use any Light piece. Only complete turns count; there is no pass.
+
+After every turn, if the opponent has no complete legal turn, the player who just moved wins by
+starvation. After max_plies turns (default 400, Light's double turn counting as one) without a
+winner the game is drawn. Option capture_drains_victim_reserve=on also takes one piece from the
+victim's reserve per capture. Resigning loses."""
+    notation = """\
+turn       = sequence | first-turn | "resign"
+first-turn = hop-spawn "," hop-spawn          Light's first turn only
+sequence   = hop-spawn | jump-turn
+hop-spawn  = square "-" square { "-" square } "+" square
+jump-turn  = square { "-" square } "x" square { "x" square }
+square     = file rank, file a-h, rank 1-8
+
+The first square is where the active piece starts, each later square a landing square reached
+by a hop (-) or a jump (x); the square after + receives the spawned piece. Examples:
+d3-d5-f5+e6 (two hops and a spawn), e5xe7xc7 (two jumps), d3-d5xd7 (a hop then a jump),
+d6-d4+c5,e7-e5+f4 (Light's first turn). The two sequences of Light's first turn are joined by a
+comma, not by the semicolon of the rules text, because ';' starts a comment in a record."""
+
+    def __init__(self, options: dict[str, Any] | None = None) -> None:
+        super().__init__(options)
+        self.drains = self.settings["capture_drains_victim_reserve"] == "on"
+        self.cap = self.settings["max_plies"]
+        self._cache: dict[SaposState, frozenset[Turn]] = {}
+
+    # -- positions --------------------------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> SaposState:
+        cells = bytearray(N * N)
+        for name in ("d2", "d3", "e2", "e3"):
+            cells[self.square(name)] = DARK
+        for name in ("d6", "d7", "e6", "e7"):
+            cells[self.square(name)] = LIGHT
+        return SaposState(bytes(cells), (RESERVE, RESERVE), 0, 0, None)
+
+    @staticmethod
+    def square(name: str) -> int:
+        return (int(name[1:]) - 1) * N + FILES.index(name[0])
+
+    def to_move(self, state: SaposState) -> int | None:
+        return None if state.result is not None else state.seat
+
+    # -- move generation --------------------------------------------------------------------
+
+    @staticmethod
+    def _starts(cells: bytes, me: int, knot: bool = True) -> list[int]:
+        if knot:
+            pieces = knot_pieces(cells, me)  # D3: tested once, at the start of the turn
+            if pieces is not None:
+                return sorted(pieces)
+        return pieces_of(cells, me)
+
+    def _generate(self, state: SaposState) -> Iterator[Turn]:
+        """The legal turns of the seat to move (lazily, so that existence is cheap)."""
+        me = state.seat + 1
+        cells = state.cells
+        reserve = state.reserves[state.seat]
+        if not state.light_first_turn:
+            for action in sequences(cells, me, self._starts(cells, me), reserve, True):
+                yield (action,)
+            return
+        # D4: two hop+spawn sequences; the knot rule binds the first only; D5 spans both
+        for first in sequences(cells, me, self._starts(cells, me), reserve, False):
+            board, _ = after_sequence(cells, me, first)
+            for second in sequences(board, me, self._starts(board, me, False), reserve - 1,
+                                    False, first[0]):
+                yield (first, second)
+
+    def legal_actions(self, state: SaposState) -> list[Turn]:
+        if state.result is not None:
+            return []
+        if not state.light_first_turn:
+            me = state.seat + 1
+            return [(action,) for action in sequences(
+                state.cells, me, self._starts(state.cells, me), state.reserves[state.seat], True)]
+        return list(self._generate(state))
+
+    def has_turn(self, state: SaposState) -> bool:
+        """Whether the seat to move has at least one complete legal turn (D7)."""
+        return next(self._generate(state), None) is not None
+
+    def _legal_set(self, state: SaposState) -> frozenset[Turn]:
+        found = self._cache.get(state)
+        if found is None:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            found = self._cache[state] = frozenset(self._generate(state))
+        return found
+
+    # -- applying ---------------------------------------------------------------------------
+
+    def apply(self, state: SaposState, action: Turn | str) -> SaposState:
+        seat = state.seat
+        if action == RESIGN:
+            return state._replace(result=("resignation", 1 - seat))
+        me = seat + 1
+        cells = state.cells
+        reserves = list(state.reserves)
+        for sequence in action:
+            cells, captured = after_sequence(cells, me, sequence)  # type: ignore[arg-type]
+            if sequence[2] >= 0:  # type: ignore[index]
+                reserves[seat] -= 1
+            if captured:
+                reserves[seat] += captured  # D6: the capturer gains the piece
+                if self.drains:
+                    reserves[1 - seat] = max(0, reserves[1 - seat] - captured)
+        turns = state.turns + 1
+        after = SaposState(cells, (reserves[0], reserves[1]), 1 - seat, turns, None)
+        if not self.has_turn(after):
+            return after._replace(result=("starvation", seat))  # D7
+        if turns >= self.cap:
+            return after._replace(result=("ply cap", None))  # D10: starvation stands first
+        return after
+
+    def outcome(self, state: SaposState) -> Outcome | None:
+        if state.result is None:
+            return None
+        termination, winner = state.result
+        if winner is None:
+            return Outcome.draw(2, termination)
+        return Outcome.win(2, winner, termination)
+
+    # -- notation ---------------------------------------------------------------------------
+
+    @staticmethod
+    def format_sequence(action: Action) -> str:
+        path, hops, spawn = action
+        text = sq_name(path[0])
+        for i, s in enumerate(path[1:]):
+            text += ("-" if i < hops else "x") + sq_name(s)
+        return text + (f"+{sq_name(spawn)}" if spawn >= 0 else "")
+
+    def format_action(self, state: SaposState, action: Turn | str) -> str:
+        if action == RESIGN:
+            return RESIGN
+        return ",".join(self.format_sequence(seq) for seq in action)  # type: ignore[arg-type]
+
+    def parse_action(self, state: SaposState, text: str) -> Turn | str:
+        if state.result is not None:
+            raise GameOver("the game is over: no more turns")
+        raw = text.strip()
+        if raw.lower() == RESIGN:
+            return RESIGN
+        if ";" in raw:
+            raise MalformedAction(
+                f"malformed turn {raw!r}: join the two sequences of Light's first turn with a "
+                "comma, e.g. d7-d5+c4,e7-c5+b4 (';' starts a comment in a record)")
+        parts = raw.split(",")
+        if len(parts) > 2:
+            raise MalformedAction(f"malformed turn {raw!r}: at most two sequences (Light's "
+                                  "first turn) joined by a comma")
+        turn = tuple(self._read_sequence(part.strip(), raw) for part in parts)
+        if state.light_first_turn and len(turn) != 2:
+            raise IllegalAction(f"{raw!r}: Light's first turn is two sequences of hops and a "
+                                "spawn joined by a comma, FIRST,SECOND (D4; in a record ';' "
+                                "starts a comment)")
+        if not state.light_first_turn and len(turn) != 1:
+            raise IllegalAction(f"{raw!r}: only Light's first turn has two sequences")
+        me = state.seat + 1
+        reserve = state.reserves[state.seat]
+        explain_sequence(state.cells, me, reserve, turn[0], raw, knot=True,
+                      first_turn=state.light_first_turn)
+        if len(turn) == 2:
+            board, _ = after_sequence(state.cells, me, turn[0])
+            explain_sequence(board, me, reserve - 1, turn[1], raw, knot=False, first_turn=True,
+                          history=turn[0][0])
+        if turn not in self._legal_set(state):  # a safeguard: the checks mirror the generator
+            raise IllegalAction(f"{raw!r} is not a legal turn here")
+        return turn
+
+    def _read_sequence(self, text: str, raw: str) -> Action:
+        """One sequence of the turn ``raw``, read by the grammar (and remembered: the text
+        alone fixes the squares, legality is checked every time)."""
+        action = _PARSED.get(text)
+        if action is None:
+            try:
+                parsed = tokens.parse_whole(SEQUENCE, text)
+            except NotationError as exc:
+                raise MalformedAction(f"malformed turn {raw!r}: {exc.message} "
+                                      "(write e.g. d3-d5-f5+e6 or e5xe7xc7)") from None
+            action = self._sequence(list(parsed[0]), raw)
+            if len(_PARSED) > 50_000:
+                _PARSED.clear()
+            _PARSED[text] = action
+        return action
+
+    def _sequence(self, parsed: list[Any], raw: str) -> Action:
+        """The sequence action of one parsed ``square (sep square)+ [+ square]`` group."""
+        spawn = -1
+        if len(parsed) >= 2 and parsed[-2] == "+":
+            spawn = self._square(parsed[-1], raw)
+            parsed = parsed[:-2]
+        path = [self._square(parsed[0], raw)]
+        seps = []
+        for i in range(1, len(parsed), 2):
+            seps.append(parsed[i].lower())
+            path.append(self._square(parsed[i + 1], raw))
+        hops = seps.index("x") if "x" in seps else len(seps)
+        if "-" in seps[hops:]:
+            raise IllegalAction(f"{raw!r}: no hop may follow a jump (D1)")
+        return (tuple(path), hops, spawn)
+
+    @staticmethod
+    def _square(square: tokens.Square, raw: str) -> int:
+        if not (0 <= square.file < N and 1 <= square.rank <= N):
+            raise MalformedAction(f"malformed turn {raw!r}: {square} is not on the 8x8 board")
+        return (square.rank - 1) * N + square.file
+
+    # -- presentation -----------------------------------------------------------------------
+
+    def view(self, state: SaposState, seat: int | None) -> dict[str, Any]:
+        knot = None if state.result else knot_pieces(state.cells, state.seat + 1)
+        return {
+            "board": ["".join(SYMBOL[state.cells[r * N + f]] for f in range(N))
+                      for r in range(N - 1, -1, -1)],
+            "reserves": {"Dark": state.reserves[0], "Light": state.reserves[1]},
+            "on_board": {COLOUR[i]: state.cells.count(i + 1) for i in range(2)},
+            "turns": state.turns,
+            "knot": sorted(sq_name(s) for s in knot) if knot else [],
+        }
+
+    def render(self, state: SaposState, seat: int | None, names: Sequence[str]) -> str:
+        files = "   " + " ".join(FILES)
+        rows = [files]
+        for r in range(N - 1, -1, -1):
+            line = " ".join(SYMBOL[state.cells[r * N + f]] for f in range(N))
+            rows.append(f"{r + 1}  {line}  {r + 1}")
+        rows.append(files)
+        table = tabulate([[f"{names[i]} ({SYMBOL[i + 1]})", state.cells.count(i + 1),
+                           state.reserves[i]] for i in range(2)],
+                         headers=["side", "on board", "reserve"], tablefmt="simple")
+        notes = [f"turns completed: {state.turns}"]
+        if state.result is None:
+            if state.light_first_turn:
+                notes.append("Light's first turn: two sequences, FIRST,SECOND")
+            knot = knot_pieces(state.cells, state.seat + 1)
+            if knot is not None:
+                notes.append("knot rule: the active piece must be one of "
+                             + " ".join(sq_name(s) for s in sorted(knot)))
+        return "\n".join(rows) + "\n\n" + table + "\n\n" + "\n".join(notes) + "\n"
+
+    def describe_action(self, state: SaposState, action: Turn | str) -> str | None:
+        if action == RESIGN:
+            return None
+        jumps = sum(len(path) - 1 - hops for path, hops, _spawn in action)  # type: ignore[misc]
+        return f"captures {jumps} piece{'s' * (jumps > 1)}" if jumps else None
