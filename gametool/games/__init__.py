@@ -14,6 +14,7 @@ from gametool.errors import UnavailableGame, UnknownGame
 GAMES: dict[str, str] = {
     "colors": "gametool.games.colors:Colors",
     "colors-8x8": "gametool.games.colors:Colors8x8",
+    "desdemona": "gametool.games.desdemona:Desdemona",
     "belemmer": "gametool.games.belemmer:Belemmer",
     "assembly": "gametool.games.assembly:Assembly",
     "gami-plus": "gametool.games.gami:GamiPlus",
