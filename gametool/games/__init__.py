@@ -20,8 +20,11 @@ GAMES: dict[str, str] = {
     "gami-plus": "gametool.games.gami:GamiPlus",
     "gami-four": "gametool.games.gami:GamiFour",
     "gami-seven": "gametool.games.gami:GamiSeven",
+    "western-mahjong": "gametool.games.western_mahjong:WesternMahjong",
     "space-cards": "gametool.games.space_cards:SpaceCards",
     "sapos": "gametool.games.sapos:Sapos",
+    "two-headed-dragon": "gametool.games.two_headed_dragon:TwoHeadedDragon",
+    "johari-bones": "gametool.games.johari_bones:JohariBones",
     "po-go": "gametool.games.pogo:PoGo",
 }
 

@@ -1,0 +1,109 @@
+"""What each seat sees of a Johari Bones position: views, the drawn board and the hidden bones
+that a seat's view does not depend on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from tabulate import tabulate
+
+from gametool.chance import SeedRng
+from gametool.engine import CHANCE
+from gametool.games.johari_bones.scoring import BOXES
+from gametool.games.johari_bones.state import (
+    HANDS,
+    HIDDEN,
+    POSITIONS,
+    ROUNDS,
+    JohariState,
+    bone_text,
+    seat_label,
+    sees,
+)
+
+
+def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> JohariState:
+    """A state differing from ``state`` only in bones ``seat`` cannot see (pile, set-aside,
+    hidden positions, another player's drawn bone), shuffled among those places."""
+    revealed = state.revealed
+    slots = [(owner, p) for owner, bones in enumerate(state.positions) if bones
+             for p in range(4) if not sees(owner, p, seat, revealed)]
+    drawer_sees = state.drawn is not None and seat == state.mover()
+    hidden = [state.positions[o][p] for o, p in slots]  # type: ignore[index]
+    hidden += list(state.pile) + list(state.aside)
+    if state.drawn is not None and not drawer_sees:
+        hidden.append(state.drawn)
+    mixed = rng.shuffled(hidden)
+    positions = [list(p) if p else p for p in state.positions]
+    for o, p in slots:
+        positions[o][p] = mixed.pop()  # type: ignore[index]
+    drawn = state.drawn
+    if state.drawn is not None and not drawer_sees:
+        drawn = mixed.pop()
+    aside = tuple(mixed.pop() for _ in state.aside)
+    pile = tuple(sorted(mixed))
+    return replace(state, positions=tuple(tuple(p) if p else p for p in positions),
+                   pile=pile, aside=aside, drawn=drawn)
+
+
+def view(state: JohariState, seat: int | None, to_move: int | None) -> dict[str, Any]:
+    """The position as ``seat`` may see it (None: a spectator, who sees up bones only)."""
+    revealed = state.revealed
+    drawn = None
+    if state.drawn is not None:
+        drawn = bone_text(state.drawn) if seat == state.mover() else HIDDEN
+    return {
+        "hand": min(state.hand, HANDS - 1) + 1,
+        "dealer": seat_label(state.dealer),
+        "first": seat_label(state.first),
+        "round": min(state.turn // state.nseats, ROUNDS - 1) + 1,
+        "turns_played": state.turn,
+        "revealed": revealed,
+        "positions": {
+            seat_label(owner): (None if bones is None else {
+                POSITIONS[p]: bone_text(b) if sees(owner, p, seat, revealed) else HIDDEN
+                for p, b in enumerate(bones)})
+            for owner, bones in enumerate(state.positions)},
+        "pile": len(state.pile),
+        "set_aside": len(state.aside),
+        "drawing": state.drawing,
+        "drawn": drawn,
+        "sheets": {seat_label(i): dict(zip(BOXES, sheet, strict=True))
+                   for i, sheet in enumerate(state.sheets)},
+        "to_move": None if to_move is None else
+        ("chance" if to_move == CHANCE else seat_label(to_move)),
+    }
+
+
+def render(data: dict[str, Any], state: JohariState, names: Sequence[str]) -> str:
+    """The positions table, pile and score sheets drawn from the view ``data``."""
+    names = list(names) or [seat_label(i) for i in range(state.nseats)]
+    lines = [f"hand {data['hand']} of {HANDS}, dealer {names[state.dealer]}, "
+             f"first {names[state.first]}, round {data['round']} of {ROUNDS}"
+             + ("  (all bones shown)" if data["revealed"] else "")]
+    rows = []
+    for i, name in enumerate(names):
+        held = data["positions"][seat_label(i)]
+        label = f"{seat_label(i)} {name}" if name != seat_label(i) else name
+        rows.append([label, *(held[p] if held else "" for p in POSITIONS)])
+    lines += ["", tabulate(rows, headers=["seat", *POSITIONS], tablefmt="simple",
+                           disable_numparse=True)]
+    lines += ["", f"pile: {data['pile']} bones, set aside: {data['set_aside']}"]
+    if data["drawn"] is not None:
+        lines.append(f"drawn: {data['drawn']}")
+    elif data["drawing"]:
+        lines.append("drawing from the pile")
+    lines += ["", score_sheet(state.sheets, tuple(names))]
+    return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=64)
+def score_sheet(sheets: tuple[tuple[int | None, ...], ...], names: tuple[str, ...]) -> str:
+    """The score sheets as one table, a column per player (cached: sheets change rarely)."""
+    rows: list[list[Any]] = [[box, *("" if sheet[b] is None else sheet[b] for sheet in sheets)]
+                             for b, box in enumerate(BOXES)]
+    rows.append(["total", *(sum(v for v in sheet if v is not None) for sheet in sheets)])
+    return tabulate(rows, headers=["box", *names], tablefmt="simple", disable_numparse=True)

@@ -1,0 +1,427 @@
+"""Two-Headed Dragon: a domino game for 3 or 4 where the chain's open end alternates.
+
+Tiles are (low, high) pairs. Every hand deals 7 tiles to each player; the leader lays any tile
+and names the open end; each later player must match the open end if they can (the other end
+then opens), or else expose a tile as a sheep. Sheep pips are penalty points, doubled when some
+player has no sheep. Ten hands; the lowest total wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, ClassVar, NamedTuple
+
+import pyparsing as pp
+from tabulate import tabulate
+
+from gametool.chance import SeedRng
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
+from gametool.errors import GameOver, IllegalAction, MalformedAction
+from notation.errors import NotationError
+from notation.tokens import domino, keyword, parse_whole
+
+Tile = tuple[int, int]
+HANDS = 10
+HAND_SIZE = 7
+ALL_TILES: tuple[Tile, ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+# D1: three players use the 21 tiles without a blank half.
+TILES_IN_USE = {3: tuple(t for t in ALL_TILES if 0 not in t), 4: ALL_TILES}
+
+
+def tile_text(tile: Tile) -> str:
+    return f"{tile[0]}-{tile[1]}"
+
+
+def pips(tile: Tile) -> int:
+    return tile[0] + tile[1]
+
+
+class DragonState(NamedTuple):
+    """One position. ``ends`` is (open value, closed value) once the hand has been led."""
+
+    nseats: int
+    hand_no: int = 1
+    totals: tuple[int, ...] = ()
+    leader: int | None = None
+    hands: tuple[tuple[Tile, ...], ...] = ()
+    dealt: int = 0
+    seat: int = 0
+    actions: int = 0
+    """Player actions so far in this hand (7 rounds of ``nseats``)."""
+    ends: tuple[int, int] | None = None
+    chain: tuple[tuple[int, Tile, int], ...] = ()
+    """Tiles played in this hand: (seat, tile, value of the open end after it)."""
+    sheep: tuple[tuple[Tile, ...], ...] = ()
+    sheets: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """Finished hands: (leader, hand scores)."""
+    result: tuple[str, int | None] | None = None
+    """(termination, resigner or None) once the game is over."""
+
+
+def hand_scores(sheep: Sequence[Sequence[Tile]]) -> tuple[int, ...]:
+    """Each player's hand score: sheep pips, doubled for all when some player has none (D7)."""
+    bases = [sum(pips(t) for t in mine) for mine in sheep]
+    factor = 2 if any(not mine for mine in sheep) else 1
+    return tuple(factor * base for base in bases)
+
+
+def next_leader(scores: Sequence[int], leader: int) -> int:
+    """The lowest hand score leads; ties go to the first counting from the leader (D8)."""
+    n = len(scores)
+    order = [(leader + k) % n for k in range(n)]
+    return min(order, key=lambda seat: (scores[seat], order.index(seat)))
+
+
+# -- notation ------------------------------------------------------------------------------------
+
+_TILE = pp.Group(domino(6)).set_name("domino")
+_SEAT = pp.Regex(r"[pP][1-4]").set_name("seat p1-p4")
+_SEAT.set_parse_action(lambda t: int(t[0][1]) - 1)
+_PIP = pp.Regex(r"[0-6]").set_name("pip 0-6")
+_PIP.set_parse_action(lambda t: int(t[0]))
+_ACTION = (
+    (keyword("lead") - _TILE("tile") - keyword("open").suppress() - _PIP("pip"))
+    | (keyword("play") - _TILE("tile"))
+    | (keyword("sheep") - _TILE("tile"))
+    | (keyword("deal") - _SEAT("seat") - pp.Suppress(":").set_name("':'")
+       - pp.Group(pp.OneOrMore(_TILE))("tiles"))
+    | (keyword("leader") - _SEAT("seat"))
+    | keyword("resign")
+).set_name("action (lead T open N, play T, sheep T, resign, deal, leader)")
+
+
+def _tile(group: Any) -> Tile:
+    """A parsed domino as a (low, high) tile: halves in either order (``5-1`` = ``1-5``)."""
+    half = group[0]
+    return (min(half.left, half.right), max(half.left, half.right))
+
+
+def _read(text: str) -> tuple[str, Any]:
+    try:
+        parsed = parse_whole(_ACTION, text)
+    except NotationError as exc:
+        raise MalformedAction(
+            f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None
+    word = parsed[0].lower()
+    if word == "deal":
+        return word, (parsed["seat"], [_tile(t) for t in parsed["tiles"]])
+    if word == "leader":
+        return word, parsed["seat"]
+    if word == "resign":
+        return word, None
+    tile = _tile(parsed["tile"])
+    return word, (tile, parsed["pip"]) if word == "lead" else tile
+
+
+SUMMARY = """\
+Three or four players (option players=3|4, default 4) play 10 hands with a double-six domino
+set: with 4 players all 28 tiles, with 3 the 21 tiles without a blank half. Every hand each
+player is dealt 7 tiles; chance names the leader of hand 1.
+
+The leader plays any tile and names one of its values: that end of the chain is open, the other
+closed. Then, in seat order from the leader, each player must play a tile showing the open
+value if they have one (their choice among several): its matching half joins the open end,
+which then shows the tile's other half and is closed, while the opposite end opens. A player
+without a match exposes any tile of their choice as a sheep; the chain does not change. Every
+action uses one tile, so a hand lasts 7 rounds.
+
+Hand score: the pips on one's sheep; if at least one player has no sheep, every player who has
+sheep scores double (a 0-0 sheep is still a sheep). The lowest hand score leads the next hand
+(ties: the first counting seats from the current leader). After 10 hands the lowest total wins;
+tied lowest totals share the win. A player who resigns ends the game and ranks last.
+"""
+
+NOTATION = """\
+lead 5-1 open 1         lead a tile, naming the open value (one of its halves)
+play 1-3                play a tile matching the open value (halves in either order)
+sheep 6-6               expose a tile as a sheep (only without a match)
+resign
+chance: deal p1: 5-1 6-6 1-1 1-4 4-4 5-5 4-6   each player's 7 tiles, every hand
+chance: leader p1                               the leader of hand 1
+"""
+
+
+@lru_cache(maxsize=2048)
+def _table(headers: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+class TwoHeadedDragon(Game[DragonState, Any]):
+    id = "two-headed-dragon"
+    name = "Two-Headed Dragon"
+    min_players = 3
+    max_players = 4
+    default_players = 4
+    chance = "deal, first leader"
+    hidden = "hands"
+    options: ClassVar[tuple[Option, ...]] = ()
+    summary = SUMMARY
+    notation = NOTATION
+    max_plies = HANDS * (4 + 4 * HAND_SIZE) + 1
+    lower_scores_win = True
+
+    # -- the rules ---------------------------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> DragonState:
+        return DragonState(nseats, totals=(0,) * nseats, hands=((),) * nseats,
+                           sheep=((),) * nseats)
+
+    def to_move(self, state: DragonState) -> int | None:
+        if state.result is not None:
+            return None
+        if state.dealt < state.nseats or state.leader is None:
+            return CHANCE
+        return state.seat
+
+    def legal_actions(self, state: DragonState) -> list[Any]:
+        hand = state.hands[state.seat]
+        if state.ends is None:
+            # D3: any tile, naming either of its values.
+            return [("lead", t, v) for t in hand for v in sorted({t[0], t[1]})]
+        open_value = state.ends[0]
+        matches = [("play", t) for t in hand if open_value in t]
+        # D5: a player who can match must play; D6: otherwise any tile is a sheep.
+        return matches or [("sheep", t) for t in hand]
+
+    def _undealt(self, state: DragonState) -> list[Tile]:
+        dealt = {t for hand in state.hands[:state.dealt] for t in hand}
+        return [t for t in TILES_IN_USE[state.nseats] if t not in dealt]
+
+    def chance_outcomes(self, state: DragonState) -> list[Any] | None:
+        if state.dealt == state.nseats:
+            return [("leader", seat) for seat in range(state.nseats)]
+        if state.dealt == state.nseats - 1:
+            return [("deal", state.dealt, tuple(self._undealt(state)))]
+        return None
+
+    def sample_chance(self, state: DragonState, rng: SeedRng) -> Any:
+        if state.dealt == state.nseats:
+            return ("leader", rng.randbelow(state.nseats))  # D2
+        tiles = rng.shuffled(self._undealt(state))
+        return ("deal", state.dealt, tuple(sorted(tiles[:HAND_SIZE])))
+
+    def apply(self, state: DragonState, action: Any) -> DragonState:
+        kind = action[0] if isinstance(action, tuple) else action
+        n = state.nseats
+        if kind == "deal":
+            hands = state.hands[:action[1]] + (action[2],) + state.hands[action[1] + 1:]
+            return state._replace(hands=hands, dealt=state.dealt + 1,
+                                  seat=state.leader if state.leader is not None else 0)
+        if kind == "leader":
+            return state._replace(leader=action[1], seat=action[1])
+        seat = state.seat
+        if kind == RESIGN:
+            return state._replace(result=("resignation", seat))
+        tile = action[1]
+        hand = tuple(t for t in state.hands[seat] if t != tile)
+        hands = state.hands[:seat] + (hand,) + state.hands[seat + 1:]
+        ends, chain, sheep = state.ends, state.chain, state.sheep
+        if kind == "lead":
+            value = action[2]
+            ends = (value, tile[1] if tile[0] == value else tile[0])
+            chain = ((seat, tile, value),)
+        elif kind == "play":
+            open_value, closed = state.ends  # type: ignore[misc]
+            # D4: the played end shows the other half and closes; the opposite end opens.
+            other = tile[1] if tile[0] == open_value else tile[0]
+            ends = (closed, other)
+            chain = (*chain, (seat, tile, closed))
+        else:
+            sheep = sheep[:seat] + ((*sheep[seat], tile),) + sheep[seat + 1:]
+        actions = state.actions + 1
+        nxt = state._replace(hands=hands, ends=ends, chain=chain, sheep=sheep, actions=actions,
+                             seat=(seat + 1) % n)
+        if actions == HAND_SIZE * n:  # D10: the hand always runs its 7 rounds
+            return self._score_hand(nxt)
+        return nxt
+
+    def _score_hand(self, state: DragonState) -> DragonState:
+        scores = hand_scores(state.sheep)
+        totals = tuple(a + b for a, b in zip(state.totals, scores, strict=True))
+        leader = state.leader
+        assert leader is not None
+        sheets = (*state.sheets, (leader, scores))
+        new_leader = next_leader(scores, leader)
+        n = state.nseats
+        if state.hand_no == HANDS:  # D9
+            return state._replace(totals=totals, sheets=sheets, result=("ten hands", None))
+        return state._replace(hand_no=state.hand_no + 1, totals=totals, sheets=sheets,
+                              leader=new_leader, seat=new_leader, hands=((),) * n, dealt=0,
+                              actions=0, ends=None, chain=(), sheep=((),) * n)
+
+    def outcome(self, state: DragonState) -> Outcome | None:
+        if state.result is None:
+            return None
+        termination, resigner = state.result
+        totals = state.totals
+        n = state.nseats
+        seats = [s for s in range(n) if s != resigner]
+        best = min(totals[s] for s in seats)
+        results = []
+        for s in range(n):
+            if s == resigner:
+                results.append(SeatResult("loss", n, totals[s]))  # D11: the resigner is last
+                continue
+            rank = 1 + sum(1 for o in seats if totals[o] < totals[s])
+            # D9: the lowest total wins; tied lowest totals share the win.
+            results.append(SeatResult("win" if totals[s] == best else "loss", rank, totals[s]))
+        return Outcome(termination, tuple(results))
+
+    def scores(self, state: DragonState) -> list[int | float]:
+        return list(state.totals)
+
+    # -- notation ----------------------------------------------------------------------------
+
+    def parse_action(self, state: DragonState, text: str) -> Any:
+        seat = self.to_move(state)
+        if seat is None:
+            raise GameOver("the game is over: no more actions")
+        word, parts = _read(text)
+        written = text.strip()
+        if word in ("deal", "leader"):
+            if seat != CHANCE:
+                raise IllegalAction(f"{written!r}: only chance deals and names the leader")
+            return self._check_chance(state, word, parts)
+        if seat == CHANCE:
+            due = "deal" if state.dealt < state.nseats else "leader"
+            raise IllegalAction(f"{written!r}: chance is to move (a {due} action is due)")
+        if word == "resign":
+            return RESIGN
+        hand = state.hands[seat]
+        tile = parts[0] if word == "lead" else parts
+        if tile not in hand:
+            raise IllegalAction(f"{written!r}: the hand holds no {tile_text(tile)}")
+        if word == "lead":
+            if state.ends is not None:
+                raise IllegalAction(f"{written!r}: the hand has been led already; play or sheep")
+            if parts[1] not in tile:
+                raise IllegalAction(f"{written!r}: the open value must be on the tile (D3)")
+            return ("lead", tile, parts[1])
+        if state.ends is None:
+            raise IllegalAction(f"{written!r}: the leader starts the hand with lead T open N")
+        open_value = state.ends[0]
+        if word == "play":
+            if open_value not in tile:
+                raise IllegalAction(f"{written!r}: {tile_text(tile)} does not show the open "
+                                    f"value {open_value}")
+            return ("play", tile)
+        if any(open_value in t for t in hand):
+            raise IllegalAction(f"{written!r}: a tile showing the open value {open_value} must "
+                                "be played (D5); a sheep only without a match")
+        return ("sheep", tile)
+
+    def _check_chance(self, state: DragonState, word: str, parts: Any) -> Any:
+        n = state.nseats
+        if word == "leader":
+            if state.hand_no != 1 or state.leader is not None:
+                raise IllegalAction(f"leader p{parts + 1}: chance names the leader of hand 1 "
+                                    "only; later leaders follow the scoring (D8)")
+            if state.dealt < n:
+                raise IllegalAction(f"leader p{parts + 1}: the hands are dealt first")
+            if parts >= n:
+                raise IllegalAction(f"leader p{parts + 1}: there are {n} players")
+            return ("leader", parts)
+        seat, tiles = parts
+        label = f"deal p{seat + 1}"
+        if state.dealt >= n:
+            raise IllegalAction(f"{label}: every player has been dealt for this hand; the next "
+                                "deal comes after the hand is scored")
+        if seat != state.dealt:
+            raise IllegalAction(f"{label}: p{state.dealt + 1} is dealt now (seat order)")
+        if len(tiles) != HAND_SIZE:
+            raise IllegalAction(f"{label}: 7 tiles are dealt, not {len(tiles)}")
+        if len(set(tiles)) != len(tiles):
+            raise IllegalAction(f"{label}: a tile is named twice")
+        undealt = set(self._undealt(state))
+        for tile in tiles:
+            if 0 in tile and n == 3:
+                raise IllegalAction(f"{label}: {tile_text(tile)} has a blank half; 3 players "
+                                    "use the 21 tiles without blanks (D1)")
+            if tile not in undealt:
+                raise IllegalAction(f"{label}: {tile_text(tile)} has been dealt already")
+        return ("deal", seat, tuple(sorted(tiles)))
+
+    def format_action(self, state: DragonState, action: Any) -> str:
+        if action == RESIGN:
+            return RESIGN
+        kind = action[0]
+        if kind == "deal":
+            return f"deal p{action[1] + 1}: " + " ".join(tile_text(t) for t in action[2])
+        if kind == "leader":
+            return f"leader p{action[1] + 1}"
+        tile = action[1]
+        if kind == "lead":
+            value = action[2]
+            other = tile[1] if tile[0] == value else tile[0]
+            return f"lead {other}-{value} open {value}"
+        if kind == "play":
+            open_value = state.ends[0] if state.ends else tile[0]
+            other = tile[1] if tile[0] == open_value else tile[0]
+            return f"play {open_value}-{other}"
+        return f"sheep {tile_text(tile)}"
+
+    def mask_action(self, before: DragonState, action: Any, final: DragonState,
+                    seat: int | None) -> str:
+        if isinstance(action, tuple) and action[0] == "deal" and action[1] != seat:
+            return f"deal p{action[1] + 1}: ?"
+        return self.format_action(before, action)
+
+    def describe_action(self, state: DragonState, action: Any) -> str | None:
+        if isinstance(action, tuple) and action[0] in ("play", "sheep", "lead"):
+            if state.actions + 1 == HAND_SIZE * state.nseats:
+                return "the hand is scored"
+        return None
+
+    # -- views -------------------------------------------------------------------------------
+
+    def view(self, state: DragonState, seat: int | None) -> dict[str, Any]:
+        n = state.nseats
+        return {
+            "hand": state.hand_no,
+            "leader": state.leader,
+            "open": state.ends[0] if state.ends else None,
+            "closed": state.ends[1] if state.ends else None,
+            "chain": [f"p{s + 1} {tile_text(t)} open {v}" for s, t, v in state.chain],
+            "hands": [" ".join(tile_text(t) for t in state.hands[i]) if i == seat else None
+                      for i in range(n)],
+            "hand_sizes": [len(state.hands[i]) for i in range(n)],
+            "sheep": [" ".join(tile_text(t) for t in state.sheep[i]) for i in range(n)],
+            "totals": list(state.totals),
+            "hand_scores": [list(scores) for _leader, scores in state.sheets],
+        }
+
+    def render(self, state: DragonState, seat: int | None, names: Sequence[str]) -> str:
+        n = state.nseats
+        leader = "chance to name" if state.leader is None else names[state.leader]
+        lines = [f"hand {state.hand_no} of {HANDS}, leader {leader}"]
+        if state.ends is None:
+            lines.append("chain: empty (the leader leads)")
+        else:
+            open_value, closed = state.ends
+            played = "  ".join(f"{tile_text(t)}" for _s, t, _v in state.chain)
+            lines.append(f"chain: {played}")
+            lines.append(f"ends: open {open_value}, closed {closed}")
+        lines.append("")
+        # The table holds public facts only, so every viewer of a position shares it (cached).
+        rows = tuple((names[i], str(state.totals[i]), str(len(state.hands[i])),
+                      " ".join(tile_text(t) for t in state.sheep[i]) or "-") for i in range(n))
+        lines.append(_table(("seat", "total", "tiles in hand", "sheep"), rows))
+        if seat is not None:
+            own = " ".join(tile_text(t) for t in state.hands[seat]) or "-"
+            lines += ["", f"hand of {names[seat]}: {own}"]
+        if state.sheets:
+            sheet = tuple((str(k), names[lead], *map(str, scores))
+                          for k, (lead, scores) in enumerate(state.sheets, start=1))
+            lines += ["", _table(("hand", "leader", *names[:n]), sheet)]
+        return "\n".join(lines) + "\n"
+
+    def randomize_hidden(self, state: DragonState, seat: int | None,
+                         rng: SeedRng) -> DragonState:
+        hidden = [i for i in range(state.nseats) if i != seat and i < state.dealt]
+        pool = rng.shuffled([t for i in hidden for t in state.hands[i]])
+        hands = list(state.hands)
+        for i in hidden:
+            size = len(hands[i])
+            hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
+        return state._replace(hands=tuple(hands))

@@ -1,0 +1,437 @@
+"""Western Mahjong: a two-player rummy with mahjong tiles, played for 3 points each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from tabulate import tabulate
+
+from gametool.chance import SeedRng
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
+from gametool.errors import GameOver, IllegalAction
+from gametool.games.western_mahjong import grammar
+from gametool.games.western_mahjong.rules import (
+    OPENING_MINIMUM,
+    OUT,
+    TAKE,
+    WALL,
+    additions,
+    apply_chance,
+    apply_player,
+    can_add_somewhere,
+    legal,
+    minus,
+)
+from gametool.games.western_mahjong.state import DEAL, DRAW, DRAWN, PLAY, MahjongState
+from gametool.games.western_mahjong.tiles import (
+    NAMES,
+    NFACES,
+    PAIR,
+    canonical,
+    classify,
+    hand_faces,
+    tile_text,
+    value,
+)
+
+SUMMARY = """\
+Two players each start with 3 points. Every round the 136 tiles (suits 1-9 of bamboo b, circles
+c and characters k, the winds EW SW WW NW and the dragons RD GD WD; four of each) are shuffled;
+each player is dealt 14 and the other 108 form the wall. p1 leads the first round; the loser of
+a round leads the next; a void round keeps its leader.
+
+A turn: draw the top wall tile (draw wall) or take the tile the opponent discarded at the end
+of their last turn (draw discard; the leader's first turn must draw from the wall). Then lay any
+number of melds (meld, several at once separated by /) and add tiles to table melds (add ... to
+N, melds numbered 1, 2, ... in the order laid). Then discard one tile, or declare out when the
+hand is empty. After taking the discard you may not discard a tile of that face unless every
+tile left has it.
+
+Melds: pung (3 alike), kong (4 alike), run of 3-9 tiles of one suit in sequence (a 1 may sit
+below 2 or above 9, never both and never passing through), rank set (one of each suit with the
+same number), wind set (3 or 4 different winds), dragon set (one of each dragon). A pair may be
+laid only by a meld action that empties the hand. Values: suit tiles their number, winds 3,
+dragons 4. A player's first meld action of the round must be worth at least 12; until then they
+may not add. Table tiles are never moved or rearranged: a run grows at its ends, a pung becomes
+a kong, a 3-wind set takes its missing wind.
+
+The player whose hand becomes empty (by out, or by discarding the last tile when
+out_by_discard=on) wins the round and the opponent loses 1 point. If the wall is empty at the
+start of a turn the round is void. A player at 0 points loses the game. max_plies player actions
+end the game as a draw.
+"""
+
+NOTATION = """\
+draw wall | draw discard               draw from the wall, or take the latest discard
+meld 5k 6k 7k / RD GD WD               lay melds (tiles in any order, groups joined by /)
+add 8k to 2                            add tiles from hand to table meld 2
+discard EW | out | resign
+chance: deal p1: 1b 2b ... (14 tiles)  the deal of each hand, every round
+chance: drawn 8k                       the tile drawn from the wall (seen by the drawer only)
+
+Tiles: 1b-9b, 1c-9c, 1k-9k, EW SW WW NW, RD GD WD, in any case.
+"""
+
+
+@lru_cache(maxsize=4096)
+def _table(headers: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> str:
+    """A tabulate table, cached: consecutive positions mostly share their meld table."""
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+class WesternMahjong(Game[MahjongState, Any]):
+    id = "western-mahjong"
+    name = "Western Mahjong"
+    min_players = 2
+    max_players = 2
+    default_players = 2
+    chance = "shuffles"
+    hidden = "hands, wall"
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("out_by_discard", "on", ("on", "off"),
+               help="a discard that empties the hand wins the round (D8)"),
+        Option("max_plies", "5000", kind=int, minimum=1,
+               help="player actions before the game is drawn (D12)"),
+    )
+    summary = SUMMARY
+    notation = NOTATION
+    max_plies = 3 * 5000 + 10
+
+    def __init__(self, options: Any = None) -> None:
+        super().__init__(options)
+        self.out_by_discard: bool = self.settings["out_by_discard"] == "on"
+        self.player_cap: int = self.settings["max_plies"]
+        # Every wall draw is one player action; a round has at least 3 player actions.
+        self.max_plies = 3 * self.player_cap + 10
+
+    # -- the rules ---------------------------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> MahjongState:
+        return MahjongState()
+
+    def to_move(self, state: MahjongState) -> int | None:
+        if state.result is not None:
+            return None
+        if state.phase == DEAL or state.phase == DRAWN:
+            return CHANCE
+        return state.seat
+
+    def legal_actions(self, state: MahjongState) -> list[Any]:
+        return legal(state, self.out_by_discard)
+
+    def chance_outcomes(self, state: MahjongState) -> list[Any] | None:
+        if state.phase == DRAWN:
+            return [("drawn", f) for f in range(NFACES) if state.wall[f]]
+        return None
+
+    def sample_chance(self, state: MahjongState, rng: SeedRng) -> Any:
+        if state.phase == DRAWN:
+            index = rng.randbelow(state.wall_size)
+            for face in range(NFACES):
+                index -= state.wall[face]
+                if index < 0:
+                    return ("drawn", face)
+        pool = hand_faces(state.wall)
+        chosen = []
+        for i in range(14):
+            j = i + rng.randbelow(len(pool) - i)
+            pool[i], pool[j] = pool[j], pool[i]
+            chosen.append(pool[i])
+        return ("deal", state.dealt, tuple(sorted(chosen)))
+
+    def apply(self, state: MahjongState, action: Any) -> MahjongState:
+        if state.phase == DEAL or state.phase == DRAWN:
+            return apply_chance(state, action)
+        return apply_player(state, action, self.player_cap)
+
+    def outcome(self, state: MahjongState) -> Outcome | None:
+        if state.result is None:
+            return None
+        termination, winner = state.result
+        if winner is None:
+            return Outcome.draw(2, termination, list(state.points))
+        return Outcome.win(2, winner, termination, list(state.points))
+
+    def scores(self, state: MahjongState) -> list[int | float]:
+        return list(state.points)
+
+    # -- notation ----------------------------------------------------------------------------
+
+    def parse_action(self, state: MahjongState, text: str) -> Any:
+        if self.to_move(state) is None:
+            raise GameOver("the game is over: no more actions")
+        word, parts = grammar.read(text)
+        seat = self.to_move(state)
+        if word in ("deal", "drawn"):
+            if seat != CHANCE:
+                raise IllegalAction(f"{text.strip()!r}: only chance deals and draws wall tiles")
+            return self._check_chance(state, word, parts)
+        if seat == CHANCE:
+            due = "deal" if state.phase == DEAL else "drawn"
+            raise IllegalAction(f"{text.strip()!r}: chance is to move (a {due} action is due)")
+        if word == "resign":
+            return RESIGN
+        if word == "draw":
+            return self._check_draw(state, parts)
+        if state.phase != PLAY:
+            raise IllegalAction(f"{text.strip()!r}: a turn starts with draw wall or draw discard")
+        hand = state.hands[seat]
+        if word == "out":
+            if state.sizes[seat]:
+                raise IllegalAction("out: the hand is not empty (D8: out needs an empty hand)")
+            return OUT
+        if state.sizes[seat] == 0:
+            raise IllegalAction(f"{text.strip()!r}: the hand is empty; declare out")
+        if word == "meld":
+            return self._check_meld(state, hand, parts)
+        if word == "add":
+            return self._check_add(state, hand, parts)
+        return self._check_discard(state, hand, parts)
+
+    def _check_chance(self, state: MahjongState, word: str, parts: Any) -> Any:
+        if word == "drawn":
+            if state.phase != DRAWN:
+                raise IllegalAction(f"drawn {NAMES[parts]}: no tile is being drawn now "
+                                    "(a deal is due)")
+            if not state.wall[parts]:
+                raise IllegalAction(f"drawn {NAMES[parts]}: no {NAMES[parts]} is left in the wall")
+            return ("drawn", parts)
+        seat, faces = parts
+        if state.phase != DEAL:
+            raise IllegalAction("deal: hands are dealt only at the start of a round")
+        if seat != state.dealt:
+            raise IllegalAction(f"deal p{seat + 1}: p{state.dealt + 1} is dealt now "
+                                "(p1 then p2)")
+        if len(faces) != 14:
+            raise IllegalAction(f"deal p{seat + 1}: 14 tiles are dealt, not {len(faces)}")
+        for face in set(faces):
+            if faces.count(face) > state.wall[face]:
+                raise IllegalAction(
+                    f"deal p{seat + 1}: too many {NAMES[face]} (4 of each face in all, "
+                    f"{state.wall[face]} not yet dealt)")
+        return ("deal", seat, tuple(sorted(faces)))
+
+    def _check_draw(self, state: MahjongState, source: str) -> Any:
+        if state.phase != DRAW:
+            raise IllegalAction(f"draw {source}: this turn has drawn already")
+        if source == "wall":
+            return WALL
+        if state.discard is None:
+            raise IllegalAction("draw discard: there is no discard to take (D2: the round's "
+                                "first turn draws from the wall)")
+        return TAKE
+
+    def _take_from_hand(self, hand: tuple[int, ...], faces: Sequence[int], what: str) -> None:
+        for face in set(faces):
+            if faces.count(face) > hand[face]:
+                held = hand[face]
+                raise IllegalAction(f"{what}: the hand holds {held} {NAMES[face]}, "
+                                    f"not {faces.count(face)}")
+
+    def _check_meld(self, state: MahjongState, hand: tuple[int, ...], groups: Any) -> Any:
+        seat = state.seat
+        written = "meld " + " / ".join(tile_text(g) for g in groups)
+        ordered = []
+        for group in groups:
+            kind = classify(tuple(sorted(group)))
+            if kind is None:
+                why = ""
+                if len(set(group)) == len(group) and all(f < 27 for f in group) and \
+                        len({f // 9 for f in group}) == 1 and 1 in {f % 9 + 1 for f in group}:
+                    why = "; D5: a run never passes through the 1"
+                raise IllegalAction(f"{written}: {tile_text(group)} is not a meld (D4: pung, "
+                                    f"kong, run, rank set, wind set or dragon set{why})")
+            ordered.append(canonical(group))
+        laid = [f for g in ordered for f in g]
+        self._take_from_hand(hand, laid, written)
+        empties = len(laid) == state.sizes[seat]
+        if any(classify(g) == PAIR for g in ordered) and not empties:
+            raise IllegalAction(f"{written}: a pair may be laid only by a meld that empties "
+                                "the hand (D4)")
+        total = sum(value(g) for g in ordered)
+        if not state.opened[seat] and total < OPENING_MINIMUM:
+            raise IllegalAction(f"{written}: the opening meld must be worth at least "
+                                f"{OPENING_MINIMUM}, this is {total} (D7)")
+        melds = state.melds + tuple((seat, g) for g in ordered)
+        self._check_stranded(state, minus(hand, laid), melds, written)
+        return ("meld", tuple(ordered))
+
+    def _check_add(self, state: MahjongState, hand: tuple[int, ...], parts: Any) -> Any:
+        faces, number = parts
+        written = f"add {tile_text(faces)} to {number}"
+        if not state.opened[state.seat]:
+            raise IllegalAction(f"{written}: no add before one's opening meld (D7)")
+        if not 1 <= number <= len(state.melds):
+            raise IllegalAction(f"{written}: there is no table meld {number} "
+                                f"(melds 1-{len(state.melds)})" if state.melds
+                                else f"{written}: there are no table melds yet")
+        self._take_from_hand(hand, faces, written)
+        tiles = state.melds[number - 1][1]
+        added = tuple(sorted(faces))
+        if added not in additions(tiles, hand):
+            grown = tuple(sorted(tiles + added))
+            kind = classify(tuple(sorted(tiles)))
+            raise IllegalAction(
+                f"{written}: {tile_text(canonical(grown))} is not a meld (D6: a run grows at "
+                f"its ends up to 9 tiles, a pung becomes a kong, a 3-wind set takes its missing "
+                f"wind; this {kind} cannot take these tiles)")
+        owner = state.melds[number - 1][0]
+        melds = (state.melds[:number - 1] + ((owner, canonical(tiles + added)),)
+                 + state.melds[number:])
+        self._check_stranded(state, minus(hand, added), melds, written)
+        return ("add", added, number)
+
+    def _check_stranded(self, state: MahjongState, rest: tuple[int, ...], melds: Any,
+                        written: str) -> None:
+        """With out_by_discard=off the last tile cannot be discarded, so an action leaving one
+        tile that no table meld can take would leave the turn without a legal end."""
+        if (not self.out_by_discard and sum(rest) == 1
+                and not can_add_somewhere(rest, melds)):
+            raise IllegalAction(f"{written}: it would leave one tile that can neither be added "
+                                "nor discarded (out_by_discard=off)")
+
+    def _check_discard(self, state: MahjongState, hand: tuple[int, ...], face: int) -> Any:
+        name = NAMES[face]
+        if not hand[face]:
+            raise IllegalAction(f"discard {name}: the hand holds no {name}")
+        if state.sizes[state.seat] == 1 and not self.out_by_discard:
+            raise IllegalAction(f"discard {name}: with out_by_discard=off the last tile may not "
+                                "be discarded (D8)")
+        if state.taken == face and any(hand[f] for f in range(NFACES) if f != face):
+            raise IllegalAction(f"discard {name}: {name} was taken from the discards this turn "
+                                "(D3: discard another face)")
+        return ("discard", face)
+
+    def format_action(self, state: MahjongState, action: Any) -> str:
+        if action == RESIGN:
+            return RESIGN
+        kind = action[0]
+        if kind == "wall":
+            return "draw wall"
+        if kind == "take":
+            return "draw discard"
+        if kind == "meld":
+            return "meld " + " / ".join(tile_text(g) for g in action[1])
+        if kind == "add":
+            return f"add {tile_text(action[1])} to {action[2]}"
+        if kind in ("discard", "drawn"):
+            return f"{kind} {NAMES[action[1]]}"
+        if kind == "deal":
+            return f"deal p{action[1] + 1}: {tile_text(action[2])}"
+        return "out"
+
+    def describe_action(self, state: MahjongState, action: Any) -> str | None:
+        if action == TAKE and state.discard is not None:
+            return f"takes {NAMES[state.discard]}"
+        if action == OUT or (isinstance(action, tuple) and action[0] == "discard"
+                             and state.sizes[state.seat] == 1):
+            return "wins the round"
+        return None
+
+    def mask_action(self, before: MahjongState, action: Any, final: MahjongState,
+                    seat: int | None) -> str:
+        if isinstance(action, tuple):
+            if action[0] == "deal" and seat != action[1]:
+                return f"deal p{action[1] + 1}: ?"
+            if action[0] == "drawn" and seat != before.seat:
+                return "drawn ?"
+        return self.format_action(before, action)
+
+    # -- views -------------------------------------------------------------------------------
+
+    def view(self, state: MahjongState, seat: int | None) -> dict[str, Any]:
+        """Compact on purpose: tiles as text, so a long game's frames stay small."""
+        data: dict[str, Any] = {
+            "round": state.round,
+            "leader": state.leader,
+            "phase": state.phase,
+            "points": list(state.points),
+            "wall": state.wall_size,
+            "hands": [tile_text(hand_faces(state.hands[i])) if seat == i else None
+                      for i in range(2)],
+            "hand_sizes": list(state.sizes),
+            "opened": list(state.opened),
+            "table": [f"p{owner + 1}: {tile_text(tiles)}" for owner, tiles in state.melds],
+            "discards": " ".join(NAMES[f] + ("*" if taken else "") for _s, f, taken in state.pile),
+            "discard_to_take": None if state.discard is None else NAMES[state.discard],
+            "taken": None if state.taken is None else NAMES[state.taken],
+            "player_actions": state.plies,
+            "rounds": [f"{r}: " + (f"p{w + 1} {how}" if w is not None else f"void, {how}")
+                       for r, w, how in state.history],
+        }
+        if seat is not None and seat == state.seat and state.drawn is not None:
+            data["drawn"] = NAMES[state.drawn]
+        return data
+
+    def render(self, state: MahjongState, seat: int | None, names: Sequence[str]) -> str:
+        phase = {DEAL: "dealing", DRAW: "draw", DRAWN: "drawing from the wall",
+                 PLAY: "meld, add, discard or out"}[state.phase]
+        lines = [f"round {state.round}, leader {names[state.leader]}; wall {state.wall_size} "
+                 f"tiles; {names[state.seat]}: {phase}", ""]
+        # The table holds public facts only, so every viewer of a position shares it (cached).
+        rows = tuple((names[i], str(state.points[i]), "yes" if state.opened[i] else "no",
+                      str(state.sizes[i])) for i in range(2))
+        lines.append(_table(("seat", "points", "opened", "tiles in hand"), rows))
+        if seat is not None:
+            own = tile_text(hand_faces(state.hands[seat])) or "-"
+            if state.drawn is not None and state.seat == seat:
+                own += f"   (drew {NAMES[state.drawn]})"
+            lines += ["", f"hand of {names[seat]}: {own}"]
+        lines.append("")
+        if state.melds:
+            table = tuple((str(n), names[owner], classify(tuple(sorted(tiles))), tile_text(tiles),
+                           str(value(tiles)))
+                          for n, (owner, tiles) in enumerate(state.melds, start=1))
+            lines.append(_table(("meld", "laid by", "kind", "tiles", "value"), table))
+        else:
+            lines.append("table: no melds")
+        pile = " ".join(NAMES[f] + ("*" if taken else "") for _s, f, taken in state.pile)
+        lines.append("")
+        lines.append(f"discards: {pile or '-'}" + ("   (* taken)" if "*" in pile else ""))
+        if state.discard is not None:
+            lines.append(f"may be taken: {NAMES[state.discard]}")
+        if state.taken is not None:
+            lines.append(f"taken this turn: {NAMES[state.taken]} (D3: not to be discarded)")
+        if state.history:
+            lines.append("")
+            sheet = []
+            points = [3, 3]
+            for number, winner, how in state.history:
+                if winner is not None:
+                    points[1 - winner] -= 1
+                    note = f"{names[winner]} wins ({how})"
+                else:
+                    note = f"void ({how})"
+                sheet.append((str(number), note, *map(str, points)))
+            lines.append(_table(("round", "result", *names), tuple(sheet)))
+        return "\n".join(lines) + "\n"
+
+    def randomize_hidden(self, state: MahjongState, seat: int | None,
+                         rng: SeedRng) -> MahjongState:
+        hidden = [i for i in range(2) if i != seat]
+        pool = list(state.wall)
+        keep: dict[int, tuple[int, ...]] = {}
+        for i in hidden:
+            # The face taken this turn is known to both players.
+            known = (state.taken,) if state.taken is not None and state.seat == i else ()
+            keep[i] = known
+            rest = minus(state.hands[i], known)
+            pool = [a + b for a, b in zip(pool, rest, strict=True)]
+        faces = rng.shuffled(hand_faces(tuple(pool)))
+        hands = list(state.hands)
+        drawn = state.drawn
+        for i in hidden:
+            size = state.sizes[i] - len(keep[i])
+            chosen, faces = faces[:size], faces[size:]
+            counts = [0] * NFACES
+            for f in (*chosen, *keep[i]):
+                counts[f] += 1
+            hands[i] = tuple(counts)
+            if state.seat == i and drawn is not None:
+                drawn = next((f for f in chosen), None)
+        wall = [0] * NFACES
+        for f in faces:
+            wall[f] += 1
+        return state._replace(hands=tuple(hands), wall=tuple(wall), drawn=drawn)
