@@ -211,9 +211,22 @@ class Session:
         # numbering goes on counting them, and since the turn order is then off by the skipped
         # actions, later actions are read as actions of the seat to move.
         skipped = 0
-        for line in self.record.turns:
+        # Chance actions with a single possible outcome (a referee's report that follows from
+        # what was played) may be left out of a record: the reader adds them, and the written
+        # ply numbers may count them or not.
+        implied = 0
+        body: list[gtn.TurnLine | gtn.CommentLine] = []
+        for line in self.record.body:
+            if isinstance(line, gtn.CommentLine):
+                body.append(line)
+                continue
+            if line.seat.lower() != CHANCE_NAME:
+                for step in self._forced_chance():
+                    body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
+                    implied += 1
+            body.append(line)
             here = Where(self.file, line.line, line.column, self.ply + 1 + skipped)
-            if line.ply != self.ply + 1 + skipped:
+            if line.ply not in (self.ply + 1 + skipped, self.ply + 1 + skipped - implied):
                 report(RecordError(f"wrong ply number {line.ply}: this is ply "
                                    f"{self.ply + 1 + skipped}", here))
             try:
@@ -233,8 +246,24 @@ class Session:
                 except GameError as exc:
                     report(exc.located(**where.__dict__))
                     if isinstance(exc, GameOver):
+                        self.record.body = body
                         return
                     skipped += 1
+        for step in self._forced_chance():
+            body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
+        self.record.body = body
+
+    def _forced_chance(self) -> list[Step]:
+        """Apply the chance actions that are due and have one possible outcome; return them."""
+        added = []
+        while self.game.to_move(self.state) == CHANCE:
+            outcomes = self.game.chance_outcomes(self.state)
+            if outcomes is None or len(outcomes) != 1:
+                break
+            action = outcomes[0]
+            self._push(CHANCE, action, self.game.format_action(self.state, action))
+            added.append(self.steps[-1])
+        return added
 
     def _check_result_tags(self, errors: list[GameError] | None) -> None:
         outcome = self.game.outcome(self.state)

@@ -116,3 +116,22 @@ def test_options_and_players_are_checked() -> None:
         Session.start("toy", names=["a b", "c"])
     with pytest.raises(GameError, match="chance seat"):
         Session.start("toy", names=["chance", "c"])
+
+
+def test_forced_chance_actions_left_out_of_a_record_are_added() -> None:
+    # Special Salvo D11: a record typed without the referee's reports replays with them added,
+    # whether the written ply numbers count the reports or not.
+    from pathlib import Path
+
+    full = (Path(__file__).parent.parent / "sample_games" / "special-salvo"
+            / "referee-special.gtn").read_text()
+    lines = [x for x in full.splitlines() if "chance: report" not in x and "[Seed" not in x]
+    gapped = "\n".join(lines) + "\n"
+    number = iter(range(1, 1000))
+    renumbered = "\n".join(f"{next(number)}.{x.split('.', 1)[1]}" if x[:1].isdigit() else x
+                           for x in lines) + "\n"
+    expected = load_one(full)
+    for text in (gapped, renumbered):
+        session = load_one(text)
+        assert session.states == expected.states
+        assert session.text().split("\n\n", 1)[1] == expected.text().split("\n\n", 1)[1]

@@ -24,6 +24,7 @@ GAMES: dict[str, str] = {
     "space-cards": "gametool.games.space_cards:SpaceCards",
     "sapos": "gametool.games.sapos:Sapos",
     "two-headed-dragon": "gametool.games.two_headed_dragon:TwoHeadedDragon",
+    "special-salvo": "gametool.games.special_salvo:SpecialSalvo",
     "johari-bones": "gametool.games.johari_bones:JohariBones",
     "po-go": "gametool.games.pogo:PoGo",
 }

@@ -465,7 +465,7 @@ class Belemmer(Game[BelemmerState, Action]):
     def randomize_hidden(self, state: BelemmerState, seat: int | None,
                          rng: SeedRng) -> BelemmerState:
         """D10: every seat sees the top of each pile; the order below it is redrawn."""
-        piles = tuple(pile[:1] + tuple(rng.shuffled(pile[1:])) for pile in state.piles)
+        piles = tuple(pile[:1] + tuple(rng.shuffled(sorted(pile[1:]))) for pile in state.piles)
         return replace(state, piles=piles)  # type: ignore[arg-type]
 
     def view(self, state: BelemmerState, seat: int | None) -> dict[str, Any]:

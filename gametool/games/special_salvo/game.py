@@ -1,0 +1,408 @@
+"""Special Salvo: Salvo with a diagonal submarine, refereed by the engine or by commit-reveal.
+
+Referee mode (``referee=on``): each seat places its fleet (hidden), then the seats fire salvos
+and the engine, as the referee, answers each salvo with one ``report`` action of the pseudo-seat
+``chance`` (it holds no randomness: the answer follows from the fleets). Commit-reveal mode
+(``referee=off``): each seat commits to its fleet with a hash, the defender reports on every
+salvo, and at the end both seats reveal fleet and salt; the reveal is checked against the
+commitment, the placement rules and every report that seat made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from gametool.chance import SeedRng
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
+from gametool.errors import GameOver, IllegalAction
+from gametool.games.special_salvo import fleet as fl
+from gametool.games.special_salvo import notation as nt
+from gametool.games.special_salvo import reports as rp
+from gametool.games.special_salvo.fleet import ALL_SUNK, FLEET_SQUARES, SHIPS, SQUARE_NAMES
+from gametool.games.special_salvo.state import (
+    FIRE,
+    OVER,
+    PLACE,
+    REPORT,
+    REVEAL,
+    SalvoState,
+    pair_with,
+)
+from gametool.games.special_salvo.texts import NOTATION, SUMMARY
+from gametool.games.special_salvo.views import render_state, view_state
+
+FIRE_ACTIONS = tuple(("fire", (sq,)) for sq in range(100))
+Action = Any
+"""("place", placements) | ("fire", squares) | ("report", ((square, code), ...)) |
+("commit", hex) | ("reveal", (placements, salt)) | RESIGN"""
+
+
+class SpecialSalvo(Game[SalvoState, Action]):
+    """Special Salvo (and, with fleet=classic, plain Salvo), after Milton Bradley's Battleship."""
+
+    id = "special-salvo"
+    name = "Special Salvo"
+    min_players = 2
+    max_players = 2
+    # No randomness: the pseudo-seat chance only writes the referee's reports (so that the tool
+    # writes them itself, as it does chance actions in a record with a seed).
+    chance = "none (referee reports)"
+    hidden = "fleets"
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("fleet", "special", ("special", "classic"),
+               help="D2: the submarine runs diagonally (special) or straight (classic Salvo)"),
+        Option("shots", "ships", ("ships", "squares", "fixed5"),
+               help="D5: shots per salvo: ships afloat, squares not hit, or always 5"),
+        Option("report", "sunk", ("sunk", "ships"),
+               help="D7: name a ship only when sunk, or on every hit"),
+        Option("rounds", "off", ("off", "on"),
+               help="D10: end as soon as a fleet is sunk, or complete the round (a tie "
+                    "possible)"),
+        Option("referee", "on", ("on", "off"),
+               help="on: the engine holds both fleets and reports; off: commit-reveal, each "
+                    "seat keeps its fleet in a private file and reports itself"),
+    )
+    summary = SUMMARY
+    notation = NOTATION
+    # 10 ship placements + 200 shots + 200 reports (one per shot at most) + 2 reveals.
+    max_plies = 412
+
+    def __init__(self, options: Any = None) -> None:
+        super().__init__(options)
+        self.classic: bool = self.settings["fleet"] == "classic"
+        self.referee: bool = self.settings["referee"] == "on"
+        self.name_hits: bool = self.settings["report"] == "ships"
+        self.rounds: bool = self.settings["rounds"] == "on"
+        self.shots: str = self.settings["shots"]
+        self.table = fl.placement_table(self.classic)
+
+    # -- turn order ------------------------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> SalvoState:
+        return SalvoState()
+
+    def to_move(self, state: SalvoState) -> int | None:
+        return state.turn
+
+    def legal_actions(self, state: SalvoState) -> list[Action]:
+        phase, turn = state.phase, state.turn
+        if turn is None or turn == CHANCE:
+            return []
+        if phase == FIRE:
+            free = ~(state.fired[turn] | fl.mask_of(state.salvo))
+            return [FIRE_ACTIONS[sq] for sq in range(100) if free >> sq & 1]
+        if phase == PLACE and self.referee:
+            occupied, done = state.occupied(turn), {p[0] for p in state.placed[turn]}
+            return [("place", (p,)) for ship, rows in enumerate(self.table) if ship not in done
+                    for mask, p in rows if not mask & occupied]
+        if phase == REPORT:
+            return [("report", ((state.salvo[len(state.answers)], code),))
+                    for code in self._claims(state)]
+        return []  # commit and reveal come from the seat's private file (gametool commit/answer)
+
+    def _claims(self, state: SalvoState) -> list[int]:
+        """Commit-reveal: the results the defender may claim for the next shot of the salvo."""
+        return rp.claims(state.sunk[1 - state.attacker], state.answers, self.name_hits)
+
+    def chance_outcomes(self, state: SalvoState) -> list[Action] | None:
+        if state.turn != CHANCE:
+            return None
+        return [self._true_report(state, state.placed[1 - state.attacker])]
+
+    def sample_chance(self, state: SalvoState, rng: SeedRng) -> Action:
+        """The referee's report on the salvo: no randomness, it follows from the fleet."""
+        return self._true_report(state, state.placed[1 - state.attacker])
+
+    def true_report(self, state: SalvoState, placements: Sequence[fl.Placement]) -> Action:
+        """The report a defender with this fleet owes on the rest of the salvo under way."""
+        return self._true_report(state, placements)
+
+    def _true_report(self, state: SalvoState, placements: Sequence[fl.Placement]) -> Action:
+        done = len(state.answers)
+        pending = state.salvo[done:]
+        before = state.fired[state.attacker] & ~fl.mask_of(pending)
+        return ("report", rp.true_results(placements, before, pending, self.name_hits))
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def apply(self, state: SalvoState, action: Action) -> SalvoState:
+        if action == RESIGN:
+            return replace(state, phase=OVER, turn=None, ending="resignation",
+                           winner=1 - state.turn)
+        kind, data = action
+        if kind == "fire":
+            seat = state.turn
+            salvo = state.salvo + data
+            fired = pair_with(state.fired, seat, state.fired[seat] | fl.mask_of(data))
+            if len(salvo) < state.due:
+                return replace(state, salvo=salvo, fired=fired)
+            return replace(state, salvo=salvo, fired=fired, phase=REPORT, attacker=seat,
+                           answers=(), turn=CHANCE if self.referee else 1 - seat)
+        if kind == "report":
+            return self._report(state, tuple(code for _sq, code in data))
+        if kind == "place":
+            seat = state.turn
+            placed = pair_with(state.placed, seat, tuple(sorted(state.placed[seat] + data)))
+            state = replace(state, placed=placed)
+            if len(placed[seat]) < len(SHIPS):
+                return state
+            return self._after_placement(state, seat)
+        if kind == "commit":
+            seat = state.turn
+            commits = pair_with(state.commits, seat, data)
+            return self._after_placement(replace(state, commits=commits), seat)
+        # reveal
+        seat = state.turn
+        state = replace(state, placed=pair_with(state.placed, seat, tuple(sorted(data[0]))),
+                        revealed=pair_with(state.revealed, seat, True))
+        if seat == 0:
+            return replace(state, turn=1)
+        return replace(state, phase=OVER, turn=None)
+
+    def _after_placement(self, state: SalvoState, seat: int) -> SalvoState:
+        if seat == 0:
+            return replace(state, turn=1)
+        return self._start_salvo(state, 0)  # D9: Player 1 fires first
+
+    def _count(self, state: SalvoState, seat: int) -> int:
+        """D5: the shots ``seat`` is owed now, before the cap."""
+        if self.shots == "ships":
+            return len(SHIPS) - state.sunk[seat].bit_count()
+        if self.shots == "squares":
+            return FLEET_SQUARES - state.hits[seat].bit_count()
+        return 5
+
+    def _start_salvo(self, state: SalvoState, seat: int) -> SalvoState:
+        due = self._count(state, seat)
+        reserve = state.reserve
+        if self.rounds:
+            if seat == 0:  # D10: Player 2's count is fixed before Player 1's salvo
+                reserve = self._count(state, 1)
+            else:
+                due = reserve
+        due = min(due, 100 - state.fired[seat].bit_count())  # D6: capped by squares left
+        return replace(state, phase=FIRE, turn=seat, salvo=(), answers=(), due=due,
+                       reserve=reserve)
+
+    def _report(self, state: SalvoState, codes: tuple[int, ...]) -> SalvoState:
+        answers = state.answers + codes
+        if len(answers) < len(state.salvo):
+            return replace(state, answers=answers)
+        attacker, defender = state.attacker, 1 - state.attacker
+        hits, sunk = state.hits[defender], state.sunk[defender]
+        number = state.salvos[attacker] + 1
+        entries = []
+        for sq, code in zip(state.salvo, answers, strict=True):
+            if code != nt.MISS:
+                hits |= 1 << sq
+            if code >= nt.SUNK:
+                sunk |= 1 << (code - nt.SUNK)
+            entries.append((sq, code, number))
+        state = replace(state, hits=pair_with(state.hits, defender, hits),
+                        sunk=pair_with(state.sunk, defender, sunk),
+                        log=pair_with(state.log, attacker, state.log[attacker] + tuple(entries)),
+                        salvos=pair_with(state.salvos, attacker, number), answers=answers)
+        if not self.rounds:
+            if sunk == ALL_SUNK:
+                return self._finish(state, "fleet sunk", attacker)
+            return self._start_salvo(state, defender)
+        if attacker == 0:
+            return self._start_salvo(state, 1)  # the reply, even if Player 2's fleet is sunk
+        gone = [s for s in (0, 1) if state.sunk[s] == ALL_SUNK]
+        if len(gone) == 2:
+            return self._finish(state, "both fleets sunk", None)
+        if gone:
+            return self._finish(state, "fleet sunk", 1 - gone[0])
+        return self._start_salvo(state, 0)
+
+    def _finish(self, state: SalvoState, ending: str, winner: int | None) -> SalvoState:
+        if self.referee:
+            return replace(state, phase=OVER, turn=None, ending=ending, winner=winner)
+        return replace(state, phase=REVEAL, turn=0, ending=ending, winner=winner)
+
+    def outcome(self, state: SalvoState) -> Outcome | None:
+        if state.turn is not None:
+            return None
+        if state.winner is None:
+            return Outcome.draw(2, state.ending or "both fleets sunk")
+        return Outcome.win(2, state.winner, state.ending or "fleet sunk")
+
+    # -- reading and writing actions -------------------------------------------------------
+
+    def format_action(self, state: SalvoState, action: Action) -> str:
+        if action == RESIGN:
+            return RESIGN
+        kind, data = action
+        if kind == "fire":
+            return "fire " + " ".join(SQUARE_NAMES[sq] for sq in data)
+        if kind == "report":
+            return "report " + nt.format_results(data)
+        if kind == "place":
+            return "place " + fl.format_fleet(data)
+        if kind == "commit":
+            return f"commit {data}"
+        return f"reveal {fl.format_fleet(data[0])} salt {data[1]}"
+
+    def parse_action(self, state: SalvoState, text: str) -> Action:
+        if state.turn is None:
+            raise GameOver("the game is over: no more actions")
+        kind, data = nt.read(text)
+        said = text.strip()
+        if kind == "resign":
+            if state.turn == CHANCE:
+                raise IllegalAction("'resign': the referee is to report, not a player")
+            if state.phase == REVEAL:
+                raise IllegalAction("'resign': the game is decided; only the reveals remain")
+            return RESIGN
+        expected = self._expected(state)
+        if kind != expected:
+            raise IllegalAction(f"{said!r}: {self._why_not(state, kind)}")
+        if kind == "fire":
+            return self._parse_fire(state, said, data)
+        if kind == "report":
+            return self._parse_report(state, said, data)
+        if kind == "place":
+            seat = state.turn
+            occupied = state.occupied(seat)
+            done = fl.mask_of(p[0] for p in state.placed[seat])
+            fl.check_placements(data, self.classic, occupied, done)
+            named = done | fl.mask_of(p[0] for p in data)
+            if len(data) > 1 and named != fl.ALL_SUNK:
+                missing = ", ".join(SHIPS[k] for k in range(len(SHIPS)) if not named >> k & 1)
+                raise IllegalAction(f"{said!r}: the placement lacks the {missing}; a placement "
+                                    "names the whole fleet, or one ship at a time (D4)")
+            return ("place", tuple(sorted(data)))
+        if kind == "commit":
+            return ("commit", data)
+        return self._parse_reveal(state, data)
+
+    def _expected(self, state: SalvoState) -> str:
+        if state.phase == PLACE:
+            return "place" if self.referee else "commit"
+        return {FIRE: "fire", REPORT: "report", REVEAL: "reveal"}[state.phase]
+
+    def _why_not(self, state: SalvoState, kind: str) -> str:
+        if kind in ("commit", "reveal") and self.referee:
+            return f"{kind} belongs to commit-reveal play (referee=off)"
+        if kind == "place" and not self.referee:
+            return "with referee=off a fleet is committed ('gametool commit'), not placed"
+        if state.phase == PLACE:
+            return "the fleets are placed first, Player 1 then Player 2 (D4)"
+        if state.phase == REPORT:
+            return "the salvo is being reported"
+        if state.phase == REVEAL:
+            return "the game is decided; both seats now reveal their fleets"
+        if kind == "place":
+            return "this seat's fleet is already placed (D4)"
+        return f"it is time to fire (a salvo of {state.due} shots)"
+
+    def _parse_fire(self, state: SalvoState, said: str, squares: tuple[int, ...]) -> Action:
+        seat = state.turn
+        left = state.due - len(state.salvo)
+        if len(squares) > left or 1 < len(squares) < left:
+            raise IllegalAction(f"{said!r}: {len(squares)} shots, but the salvo has "
+                                f"{left} left of {state.due}; name them all, or one at a "
+                                "time (D5, D6)")
+        if len(set(squares)) != len(squares):
+            twice = next(sq for sq in squares if squares.count(sq) > 1)
+            raise IllegalAction(f"{said!r}: {SQUARE_NAMES[twice]} is named twice (D6)")
+        fired = state.fired[seat] | fl.mask_of(state.salvo)
+        for sq in squares:
+            if fired >> sq & 1:
+                raise IllegalAction(f"{said!r}: {SQUARE_NAMES[sq]} was fired at before (D6)")
+        return ("fire", squares)
+
+    def _parse_report(self, state: SalvoState, said: str, pairs: tuple[Any, ...]) -> Action:
+        done = len(state.answers)
+        pending = state.salvo[done:]
+        if self.referee:
+            truth = self._true_report(state, state.placed[1 - state.attacker])
+            if [sq for sq, _ in pairs] != list(pending):
+                raise IllegalAction(f"{said!r}: the report answers the salvo "
+                                    f"{' '.join(SQUARE_NAMES[s] for s in pending)} in that "
+                                    "order (D8)")
+            for (sq, code), (_sq, right) in zip(pairs, truth[1], strict=True):
+                if code != right:
+                    raise IllegalAction(
+                        f"{said!r}: wrong call {SQUARE_NAMES[sq]} {nt.result_text(code)}; the "
+                        f"fleet gives {SQUARE_NAMES[sq]} {nt.result_text(right)} (D11)")
+            return truth
+        if [sq for sq, _ in pairs] != list(pending[:len(pairs)]) or 1 < len(pairs) < len(pending):
+            raise IllegalAction(f"{said!r}: the report answers the salvo "
+                                f"{' '.join(SQUARE_NAMES[s] for s in pending)} in that order (D8)")
+        probe = state
+        for sq, code in pairs:
+            if code not in self._claims(probe):
+                raise IllegalAction(f"{said!r}: {SQUARE_NAMES[sq]} {nt.result_text(code)} "
+                                    "cannot be claimed here (" + self._claim_rule(code) + ")")
+            probe = replace(probe, answers=probe.answers + (code,))
+        return ("report", tuple(pairs))
+
+    def _claim_rule(self, code: int) -> str:
+        if code >= nt.SUNK:
+            return "that ship was reported sunk already"
+        if self.name_hits:
+            return "report=ships names the ship on every hit" if code == nt.HIT else \
+                "that ship was reported sunk already"
+        return "report=sunk names a ship only when it is sunk (D7)"
+
+    def _parse_reveal(self, state: SalvoState, data: Any) -> Action:
+        placements, salt = data
+        seat = state.turn
+        who = f"player {seat + 1}"
+        if fl.commitment(placements, salt) != state.commits[seat]:
+            raise IllegalAction(f"{who}'s reveal does not match {who}'s commitment: the fleet or "
+                                "the salt was changed")
+        try:
+            fl.check_fleet(placements, self.classic)
+        except IllegalAction as exc:
+            raise IllegalAction(f"{who} lied: the committed fleet breaks the placement rules: "
+                                f"{exc.message}") from None
+        self.check_reports(state, seat, placements)
+        return ("reveal", (tuple(sorted(placements)), salt))
+
+    def check_reports(self, state: SalvoState, seat: int, placements: Any) -> None:
+        """Raise IllegalAction naming ``seat`` if any report it made contradicts its fleet."""
+        false = rp.first_false_report(state.log[1 - seat], placements, self.name_hits)
+        if false is not None:
+            sq, code, right, number = false
+            raise IllegalAction(
+                f"player {seat + 1} lied: reported {SQUARE_NAMES[sq]} {nt.result_text(code)} "
+                f"on salvo {number} of player {2 - seat}, but the revealed fleet gives "
+                f"{SQUARE_NAMES[sq]} {nt.result_text(right)}")
+
+    def mask_action(self, before: SalvoState, action: Action, final: SalvoState,
+                    seat: int | None) -> str:
+        """A placement is hidden from everyone but its owner (D4)."""
+        if action != RESIGN and action[0] == "place" and seat != before.turn:
+            return "place ?"
+        return self.format_action(before, action)
+
+    # -- views -------------------------------------------------------------------------------
+
+    def view(self, state: SalvoState, seat: int | None) -> dict[str, Any]:
+        return view_state(self, state, seat)
+
+    def render(self, state: SalvoState, seat: int | None, names: Sequence[str]) -> str:
+        return render_state(self, state, seat, names)
+
+    def visible_fleet(self, state: SalvoState, owner: int, seat: int | None) -> bool:
+        return owner == seat or state.revealed[owner]
+
+    def randomize_hidden(self, state: SalvoState, seat: int | None,
+                         rng: SeedRng) -> SalvoState:
+        """Other seats' unrevealed ships are placed afresh (same ships, random squares)."""
+        placed = list(state.placed)
+        for owner in (0, 1):
+            if self.visible_fleet(state, owner, seat) or not placed[owner]:
+                continue
+            occupied, fresh = 0, []
+            for ship in sorted(p[0] for p in placed[owner]):
+                rows = [(m, p) for m, p in self.table[ship] if not m & occupied]
+                mask, p = rows[rng.randbelow(len(rows))]
+                occupied |= mask
+                fresh.append(p)
+            placed[owner] = tuple(fresh)
+        return replace(state, placed=(placed[0], placed[1]))

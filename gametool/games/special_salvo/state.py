@@ -1,0 +1,48 @@
+"""The position of a game of Special Salvo: an immutable record of both oceans' history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gametool.games.special_salvo import fleet as fl
+
+PLACE, FIRE, REPORT, REVEAL, OVER = "place", "fire", "report", "reveal", "over"
+
+
+@dataclass(frozen=True, slots=True)
+class SalvoState:
+    """One position; every pair is indexed by seat (0 = Player 1).
+
+    ``placed`` holds each seat's ship placements (in commit-reveal mode only once revealed);
+    ``hits`` the squares of each seat's ocean reported hit; ``sunk`` the bit set of each seat's
+    ships reported sunk; ``fired`` the squares each seat has fired at; ``log`` each seat's shots
+    with their results and salvo number. ``salvo`` and ``answers`` belong to the salvo under way.
+    """
+
+    phase: str = PLACE
+    turn: int | None = 0
+    placed: tuple[tuple[fl.Placement, ...], tuple[fl.Placement, ...]] = ((), ())
+    commits: tuple[str | None, str | None] = (None, None)
+    revealed: tuple[bool, bool] = (False, False)
+    hits: tuple[int, int] = (0, 0)
+    sunk: tuple[int, int] = (0, 0)
+    fired: tuple[int, int] = (0, 0)
+    log: tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]] = ((), ())
+    salvos: tuple[int, int] = (0, 0)
+    attacker: int = 0
+    salvo: tuple[int, ...] = ()
+    answers: tuple[int, ...] = ()
+    due: int = 0
+    reserve: int = 0
+    ending: str | None = None
+    winner: int | None = None
+
+    def occupied(self, seat: int) -> int:
+        return fl.mask_of(sq for p in self.placed[seat]
+                          for sq in fl.ship_squares(*p) or ())
+
+
+def pair_with(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
+    """``pair`` with the entry of ``seat`` replaced by ``value``."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)

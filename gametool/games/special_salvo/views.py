@@ -1,0 +1,128 @@
+"""What each seat of Special Salvo sees: its own ocean (its ships and the shots at them) and its
+tracking grid (its own shots and their results). Another seat's ships appear only once revealed
+(commit-reveal mode, at the end)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tabulate import tabulate
+
+from gametool.games.special_salvo import fleet as fl
+from gametool.games.special_salvo import notation as nt
+from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
+
+if TYPE_CHECKING:
+    from gametool.games.special_salvo.game import SalvoState, SpecialSalvo
+
+LETTERS = ("C", "B", "R", "S", "P")  # cv bb cr sub pt on the grids
+LEGEND = ("C B R S P: carrier, battleship, cruiser, submarine, PT boat (lower case: hit)\n"
+          "o miss   x hit   + fired, not yet reported   a capital on a shot: that ship sunk there")
+
+
+def _fleet_dict(placed: Sequence[fl.Placement]) -> dict[str, list[str]]:
+    return {SHIPS[ship]: [SQUARE_NAMES[sq] for sq in fl.ship_squares(ship, start, d) or ()]
+            for ship, start, d in placed}
+
+
+def _shots(state: SalvoState, seat: int) -> dict[str, str]:
+    """The results of every shot ``seat`` fired, and its unreported shots as 'fired'."""
+    out = {SQUARE_NAMES[sq]: nt.result_text(code) for sq, code, _n in state.log[seat]}
+    if state.attacker == seat and state.phase == "report":
+        for i, sq in enumerate(state.salvo):
+            out[SQUARE_NAMES[sq]] = (nt.result_text(state.answers[i])
+                                     if i < len(state.answers) else "fired")
+    elif state.phase == "fire" and state.turn == seat:
+        for sq in state.salvo:
+            out[SQUARE_NAMES[sq]] = "fired"
+    return out
+
+
+def view_state(game: SpecialSalvo, state: SalvoState, seat: int | None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "phase": state.phase,
+        "fleets": [_fleet_dict(state.placed[owner])
+                   if game.visible_fleet(state, owner, seat) else None for owner in (0, 1)],
+        "ships_placed": [len(state.placed[owner]) if game.referee else None
+                         for owner in (0, 1)],
+        "shots": [_shots(state, owner) for owner in (0, 1)],
+        "afloat": [len(SHIPS) - state.sunk[owner].bit_count() for owner in (0, 1)],
+        "salvo": [SQUARE_NAMES[sq] for sq in state.salvo],
+        "due": state.due if state.phase in ("fire", "report") else None,
+    }
+    if not game.referee:
+        data["commits"] = list(state.commits)
+    return data
+
+
+def _grid(cells: dict[int, str]) -> list[str]:
+    """A drawn ocean (not a table): ranks 10 to 1 down the left, files a-j along the top."""
+    lines = ["    " + " ".join(FILES)]
+    for rank in range(SIZE, 0, -1):
+        base = (rank - 1) * SIZE
+        lines.append(f"{rank:>2}  " + " ".join(cells.get(base + f, ".") for f in range(SIZE)))
+    return lines
+
+
+def _ocean_cells(state: SalvoState, owner: int, show_ships: bool) -> dict[int, str]:
+    """The owner's ocean: its ships (if shown) and every shot fired at it."""
+    cells: dict[int, str] = {}
+    if show_ships:
+        for ship, start, d in state.placed[owner]:
+            for sq in fl.ship_squares(ship, start, d) or ():
+                cells[sq] = LETTERS[ship]
+    shots = _shots(state, 1 - owner)
+    for name, result in shots.items():
+        sq = SQUARE_NAMES.index(name)
+        if result == "fired":
+            cells[sq] = "+"
+        elif result == "miss":
+            cells[sq] = "o"
+        else:
+            cells[sq] = cells[sq].lower() if sq in cells else _hit_mark(result)
+    return cells
+
+
+def _hit_mark(result: str) -> str:
+    words = result.split()
+    if len(words) == 2:  # hit or sunk naming the ship
+        letter = LETTERS[SHIPS.index(words[1])]
+        return letter if words[0] == "sunk" else letter.lower()
+    return "x"
+
+
+def render_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
+                 names: Sequence[str]) -> str:
+    if seat is None:
+        panels = [(f"shots at {names[owner]}",
+                   _ocean_cells(state, owner, game.visible_fleet(state, owner, seat)))
+                  for owner in (0, 1)]
+    else:
+        other = 1 - seat
+        panels = [(f"{names[seat]}'s ocean", _ocean_cells(state, seat, True)),
+                  (f"{names[seat]}'s shots at {names[other]}",
+                   _ocean_cells(state, other, game.visible_fleet(state, other, seat)))]
+    grids = [_grid(cells) for _title, cells in panels]
+    width = len(grids[0][0]) + 6
+    lines = [panels[0][0].ljust(width) + panels[1][0]]
+    lines += [a.ljust(width) + b for a, b in zip(grids[0], grids[1], strict=True)]
+    lines += ["", LEGEND, ""]
+    rows = []
+    for owner in (0, 1):
+        fired = state.fired[owner].bit_count()
+        rows.append([names[owner], len(SHIPS) - state.sunk[owner].bit_count(),
+                     state.hits[owner].bit_count(), fired])
+    lines += tabulate(rows, headers=["seat", "ships afloat", "hits taken", "shots fired"],
+                      tablefmt="simple").splitlines()
+    if state.phase == "fire" and state.turn is not None:
+        lines += ["", f"{names[state.turn]} fires a salvo of {state.due} shots"
+                  + (f"; so far: {' '.join(SQUARE_NAMES[s] for s in state.salvo)}"
+                     if state.salvo else "")]
+    elif state.phase == "report":
+        lines += ["", f"salvo of {names[state.attacker]} to report: "
+                  + " ".join(SQUARE_NAMES[s] for s in state.salvo)]
+    elif state.phase == "place" and game.referee:
+        lines += ["", "placing fleets: " + ", ".join(
+            f"{names[o]} {len(state.placed[o])} of {len(SHIPS)} ships" for o in (0, 1))]
+    return "\n".join(line.rstrip() for line in lines) + "\n"

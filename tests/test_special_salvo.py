@@ -1,0 +1,632 @@
+"""Special Salvo (rules/special-salvo.md): placement, the diagonal submarine, salvo sizes,
+referee reports, the two endings, every option, and commit-reveal play with private files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gametool.chance import SeedRng
+from gametool.cli import cli
+from gametool.engine import CHANCE, RESIGN
+from gametool.errors import GameError, IllegalAction, MalformedAction
+from gametool.games.special_salvo import SpecialSalvo
+from gametool.games.special_salvo import fleet as fl
+from gametool.games.special_salvo.fleet import SQUARE_NAMES
+from gametool.games.special_salvo.game import SalvoState
+from gametool.record import Session, check_text, load_one
+
+GAME = SpecialSalvo()
+FLEET1 = "cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s"
+FLEET2 = "cv a1 e, bb e4 e, cr b5 e, sub c3 ne, pt j2 s"
+MISSES = "fire a10 b10 c10 d10 e10"  # five misses against FLEET2
+SAMPLES = Path(__file__).parent.parent / "sample_games" / "special-salvo"
+RUNNER = CliRunner()
+
+
+def sq(name: str) -> int:
+    return SQUARE_NAMES.index(name)
+
+
+def act(game: SpecialSalvo, state: SalvoState, *texts: str) -> SalvoState:
+    """Apply typed actions, and the referee's report whenever it is due."""
+    for text in texts:
+        state = game.apply(state, game.parse_action(state, text))
+        if game.to_move(state) == CHANCE:
+            state = game.apply(state, game.sample_chance(state, SeedRng("x", 0)))
+    return state
+
+
+def placed(game: SpecialSalvo = GAME, one: str = FLEET1, two: str = FLEET2) -> SalvoState:
+    return act(game, game.initial_state(2), f"place {one}", f"place {two}")
+
+
+def last_report(game: SpecialSalvo, state: SalvoState, salvo: str) -> str:
+    """The referee's report on ``salvo`` fired by the seat to move."""
+    state = game.apply(state, game.parse_action(state, salvo))
+    assert game.to_move(state) == CHANCE
+    return game.format_action(state, game.chance_outcomes(state)[0])
+
+
+def option(**settings: str) -> SpecialSalvo:
+    return SpecialSalvo(settings)
+
+
+# -- placement (D1-D4) ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", [FLEET1, FLEET2])
+def test_the_example_fleets_are_legal(text: str) -> None:
+    state = GAME.initial_state(2)
+    action = GAME.parse_action(state, f"place {text}")
+    assert GAME.format_action(state, action) == f"place {text}"
+
+
+def test_example_fleet_squares() -> None:
+    state = placed()
+    ships = {fl.SHIPS[s]: [SQUARE_NAMES[q] for q in fl.ship_squares(s, a, d)]
+             for s, a, d in state.placed[0]}
+    assert ships == {"cv": ["a1", "b1", "c1", "d1", "e1"], "bb": ["j10", "j9", "j8", "j7"],
+                     "cr": ["c5", "d5", "e5"], "sub": ["f8", "g7", "h6"], "pt": ["a10", "a9"]}
+    assert sum(len(v) for v in ships.values()) == 17  # D1
+
+
+def test_the_crossing_submarine_passes_between_touching_corners() -> None:
+    state = placed()
+    sub = next(p for p in state.placed[1] if p[0] == fl.SUB)
+    assert [SQUARE_NAMES[q] for q in fl.ship_squares(*sub)] == ["c3", "d4", "e5"]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("cv a1 e, bb j10 s, cr c3 s, sub f8 se, pt a10 s", "overlaps another ship on c1"),
+    ("cv g1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s", "runs off the ocean to 'k1'"),
+    ("cv a1 e, bb j10 s, cr c5 e, sub d4 e, pt a10 s", "submarine runs diagonally"),
+    ("cv a1 e, bb j10 s, cr c5 e, sub f8 se", "lacks the pt"),
+    ("cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s, pt c8 e", "placed twice"),
+    ("cv a1 e, cv a3 e, cr c5 e, sub f8 se, pt a10 s", "placed twice"),
+])
+def test_illegal_placements_name_the_rule(text: str, reason: str) -> None:
+    with pytest.raises(IllegalAction, match=reason):
+        GAME.parse_action(GAME.initial_state(2), f"place {text}")
+
+
+def test_an_unknown_ship_code_is_rejected() -> None:
+    with pytest.raises(MalformedAction, match="Expected ship position"):
+        GAME.parse_action(GAME.initial_state(2), "place cv a1 e, bb j10 s, cr c5 e, sub f8 se, "
+                                                 "dd a10 s")
+
+
+@pytest.mark.parametrize(("ship", "special", "classic"), [
+    ("sub d4 e", False, True), ("sub d4 s", False, True), ("sub d4 ne", True, False),
+    ("sub d4 se", True, False), ("sub d4 sw", True, False), ("sub d4 n", False, True),
+])
+def test_submarine_shape_under_special_and_classic(ship: str, special: bool,
+                                                   classic: bool) -> None:
+    for game, legal in ((GAME, special), (option(fleet="classic"), classic)):
+        state = game.initial_state(2)
+        if legal:
+            game.parse_action(state, f"place {ship}")
+        else:
+            with pytest.raises(IllegalAction):
+                game.parse_action(state, f"place {ship}")
+
+
+@pytest.mark.parametrize(("ship", "legal"), [("sub i9 ne", False), ("sub h8 ne", True),
+                                             ("cv f1 e", True), ("cv g1 e", False),
+                                             ("pt a1 s", False), ("pt a2 s", True)])
+def test_board_edges(ship: str, legal: bool) -> None:
+    state = GAME.initial_state(2)
+    if legal:
+        GAME.parse_action(state, f"place {ship}")
+    else:
+        with pytest.raises(IllegalAction, match="runs off the ocean"):
+            GAME.parse_action(state, f"place {ship}")
+
+
+def test_ships_may_touch() -> None:
+    state = act(GAME, GAME.initial_state(2), "place cv a1 e")
+    GAME.parse_action(state, "place pt a2 e")  # side by side with the carrier
+    GAME.parse_action(state, "place pt f2 e")  # corner to corner
+
+
+@pytest.mark.parametrize(("given", "written"), [
+    ("pt a9 n", "pt a10 s"), ("PT A9 N", "pt a10 s"), ("cv e1 w", "cv a1 e"),
+    ("sub h6 nw", "sub f8 se"), ("sub e5 sw", "sub c3 ne"), ("bb j7 n", "bb j10 s"),
+])
+def test_input_directions_are_turned_to_the_canonical_end(given: str, written: str) -> None:
+    state = GAME.initial_state(2)
+    assert GAME.format_action(state, GAME.parse_action(state, f"place {given}")) == (
+        f"place {written}")
+
+
+def test_ships_are_written_in_the_order_cv_bb_cr_sub_pt() -> None:
+    state = GAME.initial_state(2)
+    action = GAME.parse_action(state, "place pt a10 s, sub f8 se, cr c5 e, bb j10 s, cv a1 e")
+    assert GAME.format_action(state, action) == f"place {FLEET1}"
+
+
+def test_a_fleet_may_be_placed_one_ship_at_a_time() -> None:
+    state = GAME.initial_state(2)
+    for ship in FLEET1.split(", "):
+        assert GAME.to_move(state) == 0
+        state = act(GAME, state, f"place {ship}")
+    assert GAME.to_move(state) == 1
+    with pytest.raises(IllegalAction, match="overlaps"):
+        GAME.parse_action(act(GAME, state, "place cv a1 e"), "place pt a2 s")
+    assert len(GAME.legal_actions(GAME.initial_state(2))) == sum(
+        len(rows) for rows in GAME.table)
+
+
+def test_fire_before_both_placements_is_illegal() -> None:
+    for state in (GAME.initial_state(2), act(GAME, GAME.initial_state(2), f"place {FLEET1}")):
+        with pytest.raises(IllegalAction, match="placed first"):
+            GAME.parse_action(state, "fire a1 b1 c1 d1 e1")
+
+
+def test_a_second_placement_by_the_same_player_is_illegal() -> None:
+    session = Session.start("special-salvo", seed="twice")
+    session.play([f"place {FLEET1}"])
+    with pytest.raises(IllegalAction, match="not p1's turn"):
+        session.play([f"place {FLEET2}"], as_seat="p1")
+    with pytest.raises(IllegalAction, match="already placed"):
+        GAME.parse_action(placed(), "place pt c8 e")
+
+
+def test_resign_during_placement_loses() -> None:
+    state = act(GAME, GAME.initial_state(2), "place cv a1 e", RESIGN)
+    outcome = GAME.outcome(state)
+    assert outcome.termination == "resignation" and outcome.result_tag() == "0-1"
+
+
+# -- salvos (D5, D6) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("shots", "due"), [("ships", 5), ("squares", 17), ("fixed5", 5)])
+def test_first_salvo_size(shots: str, due: int) -> None:
+    state = placed(option(shots=shots))
+    assert state.due == due
+    assert GAME.to_move(state) == 0
+
+
+def test_a_salvo_must_use_its_full_count() -> None:
+    state = placed()
+    with pytest.raises(IllegalAction, match="4 shots, but the salvo has 5 left"):
+        GAME.parse_action(state, "fire a1 b2 c3 d4")
+    with pytest.raises(IllegalAction, match="6 shots"):
+        GAME.parse_action(state, "fire a1 b2 c3 d4 e5 f6")
+    with pytest.raises(IllegalAction, match="a1 is named twice"):
+        GAME.parse_action(state, "fire a1 a1 b2 c3 d4")
+    with pytest.raises(MalformedAction, match="k1 is off the ocean"):
+        GAME.parse_action(state, "fire k1 a1 b2 c3 d4")
+
+
+def test_a_salvo_may_be_fired_one_shot_at_a_time() -> None:
+    state = act(GAME, placed(), "fire a1", "fire b2")
+    assert state.salvo == (sq("a1"), sq("b2")) and GAME.to_move(state) == 0
+    with pytest.raises(IllegalAction, match="2 shots, but the salvo has 3 left"):
+        GAME.parse_action(state, "fire c3 d4")
+    state = act(GAME, state, "fire c3 d4 e5")
+    assert GAME.to_move(state) == 1
+
+
+def test_repeats_are_illegal_even_after_a_hit() -> None:
+    state = act(GAME, placed(), "fire a1 b1 c9 d9 e9", "fire a1 b1 c1 d1 e1")
+    assert "hit" in GAME.view(state, 0)["shots"][0]["a1"]
+    with pytest.raises(IllegalAction, match="a1 was fired at before"):
+        GAME.parse_action(state, "fire a1 f9 g9 h9")
+    assert ("fire", (sq("a1"),)) not in GAME.legal_actions(state)
+
+
+def test_the_cap_fires_exactly_the_squares_left() -> None:
+    left = {sq("h3"), sq("i3"), sq("j3")}
+    everything = (1 << 100) - 1
+    state = placed()
+    state = replace(state, fired=(everything & ~fl.mask_of(left), 0))
+    state = GAME._start_salvo(state, 0)
+    assert state.due == 3
+    with pytest.raises(IllegalAction):
+        GAME.parse_action(state, "fire h3 i3")
+    assert GAME.to_move(act(GAME, state, "fire h3 i3 j3")) == 1
+
+
+def test_losses_reduce_the_count() -> None:
+    # Player 1 sinks Player 2's PT boat (j2 j1) with the first salvo.
+    for shots, due in (("ships", 4), ("squares", 15), ("fixed5", 5)):
+        game = option(shots=shots)
+        state = placed(game)
+        first = "fire j1 j2 a10 b10 c10"
+        if shots == "squares":
+            first = "fire j1 j2 " + " ".join(SQUARE_NAMES[80 + i] for i in range(15))
+        state = act(game, state, first)
+        assert state.sunk[1] == 1 << fl.SHIPS.index("pt")
+        assert state.turn == 1 and state.due == due
+
+
+# -- reports (D7, D8, D11) ------------------------------------------------------------------------
+
+
+def test_the_example_salvo_report() -> None:
+    state = act(GAME, placed(), MISSES)
+    assert last_report(GAME, state, "fire a10 a9 c5 j1 j2") == (
+        "report a10 hit, a9 sunk pt, c5 hit, j1 miss, j2 miss")
+    game = option(report="ships")
+    state = act(game, placed(game), MISSES)
+    assert last_report(game, state, "fire a10 a9 c5 j1 j2") == (
+        "report a10 hit pt, a9 sunk pt, c5 hit cr, j1 miss, j2 miss")
+
+
+def test_two_shots_finishing_one_ship_report_hit_then_sunk() -> None:
+    state = act(GAME, placed(), MISSES)
+    assert last_report(GAME, state, "fire a9 a10 b2 b3 b4") == (
+        "report a9 hit, a10 sunk pt, b2 miss, b3 miss, b4 miss")
+    assert last_report(GAME, state, "fire a10 a9 b2 b3 b4") == (
+        "report a10 hit, a9 sunk pt, b2 miss, b3 miss, b4 miss")
+
+
+def test_report_option_names_the_battleship() -> None:
+    fleet = "cv a1 e, bb b2 e, cr c5 e, sub f8 se, pt a10 s"
+    for game, text in ((GAME, "b2 hit"), (option(report="ships"), "b2 hit bb")):
+        state = act(game, placed(game, fleet), MISSES)
+        assert last_report(game, state, "fire b2 h1 h2 i1 i2").startswith(f"report {text},")
+
+
+def test_a_wrong_call_is_rejected_on_replay() -> None:
+    session = Session.start("special-salvo", seed="calls")
+    session.play([f"place {FLEET1}", f"place {FLEET2}", "fire j1 j2 a10 b10 c10"])
+    text = session.text()
+    assert "4. chance: report j1 hit, j2 sunk pt, a10 miss, b10 miss, c10 miss" in text
+    forged = text.replace("j1 hit, j2 sunk pt", "j1 miss, j2 sunk pt")
+    (verdict,) = check_text(forged, "f.gtn")
+    assert "wrong call j1 miss" in str(verdict.errors[0])
+    no_ship = text.replace("b10 miss, c10 miss\n", "b10 miss, c10 hit\n")
+    (verdict,) = check_text(no_ship, "f.gtn")
+    assert "wrong call c10 hit" in str(verdict.errors[0])
+
+
+def test_without_a_seed_the_reports_are_typed_and_checked() -> None:
+    session = Session.start("special-salvo")
+    session.play([f"place {FLEET1}", f"place {FLEET2}", MISSES])
+    assert session.to_move() == CHANCE
+    with pytest.raises(IllegalAction, match="wrong call a10 hit"):
+        session.play(["report a10 hit, b10 miss, c10 miss, d10 miss, e10 miss"])
+    with pytest.raises(IllegalAction, match="in that order"):
+        session.play(["report b10 miss, a10 miss, c10 miss, d10 miss, e10 miss"])
+    session.play(["report a10 miss, b10 miss, c10 miss, d10 miss, e10 miss"])
+    assert session.to_move() == 1
+
+
+# -- endings (D10) ------------------------------------------------------------------------------
+
+SINK_ALL_OF_2 = ("fire a1 b1 c1 d1 e1", "fire e4 f4 g4 h4 b5", "fire c5 d5 c3 d4 e5",
+                 "fire j2 j1 a2 a3 a4")
+
+
+def test_rounds_off_sinking_the_last_square_ends_the_game_at_once() -> None:
+    state = placed()
+    replies = ("fire a8 b8 c8 d8", "fire e8 f8 g8", "fire h8")
+    for i, salvo in enumerate(SINK_ALL_OF_2):
+        state = act(GAME, state, salvo)
+        if i < 3:
+            assert state.due == len(replies[i].split()) - 1
+            state = act(GAME, state, replies[i])
+    assert GAME.to_move(state) is None
+    outcome = GAME.outcome(state)
+    assert outcome.result_tag() == "1-0" and outcome.termination == "fleet sunk"
+    assert state.salvos == (4, 3)  # Player 2 got no reply to the last salvo
+
+
+SAME = "cv a1 e, bb a3 e, cr a5 e, sub a7 ne, pt a9 e"
+ROUNDS = ("fire a1 b1 c1 d1 e1", "fire a3 b3 c3 d3", "fire a5 b5 c5", "fire a7 b8",
+          "fire a9 j10")
+
+
+def two_ships_each() -> tuple[SpecialSalvo, SalvoState]:
+    """rounds=on, both fleets alike, both shot down to the submarine (c9) and PT boat (b9)."""
+    game = option(rounds="on")
+    state = placed(game, SAME, SAME)
+    for salvo in ROUNDS:
+        state = act(game, state, salvo, salvo)  # Player 1, then Player 2 the same squares
+    assert state.sunk == (0b00111, 0b00111) and state.turn == 0 and state.due == 2
+    return game, act(game, state, "fire c9 b9")  # Player 1 sinks Player 2's last ships
+
+
+def test_rounds_on_player_2_replies_with_the_count_from_before_the_salvo() -> None:
+    game, state = two_ships_each()
+    assert state.sunk[1] == fl.ALL_SUNK
+    assert game.to_move(state) == 1 and state.due == 2  # two ships were afloat before
+
+
+def test_rounds_on_a_reply_that_sinks_the_last_ship_ties() -> None:
+    game, state = two_ships_each()
+    tie = act(game, state, "fire c9 b9")
+    outcome = game.outcome(tie)
+    assert outcome.result_tag() == "1/2-1/2" and outcome.termination == "both fleets sunk"
+
+
+def test_rounds_on_a_reply_that_misses_loses() -> None:
+    game, state = two_ships_each()
+    win = act(game, state, "fire c9 j9")
+    assert game.outcome(win).result_tag() == "1-0"
+
+
+def test_rounds_on_the_round_is_completed_before_the_end() -> None:
+    game = option(rounds="on")
+    state = placed(game, SAME, SAME)
+    for salvo in ROUNDS:
+        state = act(game, state, salvo)
+        assert game.outcome(state) is None
+        state = act(game, state, salvo)
+    state = act(game, state, "fire c9 b9")
+    assert game.outcome(state) is None and game.to_move(state) == 1
+
+
+# -- commit-reveal mode ---------------------------------------------------------------------------
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = RUNNER.invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def play_through_cli(path: Path, private: dict[str, Path] | None = None) -> None:
+    """Play to the end: salvos are the first squares 'moves' lists; reports come from
+    'answer' with the private files (commit-reveal) or from the tool (referee)."""
+    for _ in range(500):
+        data = json.loads(run("show", str(path), "--json")[1])
+        seat, phase = data["to_move"], data["position"]["phase"]
+        if seat is None:
+            return
+        if phase == "fire":
+            listed = run("moves", str(path))[1].split()
+            squares = [w for w in listed if w != "fire"][:data["position"]["due"]
+                                                         - len(data["position"]["salvo"])]
+            code, _, err = run("move", str(path), "fire " + " ".join(squares))
+        else:
+            assert private is not None, phase
+            code, _, err = run("answer", str(path), "--as", seat, "--private",
+                               str(private[seat]))
+        assert code == 0, err
+    raise AssertionError("the game did not end")
+
+
+def commit_reveal_game(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
+    path = tmp_path / "g.gtn"
+    assert run("start", "special-salvo", "--option", "referee=off", "--players", "ann,ben",
+               "-o", str(path))[0] == 0
+    private = {"ann": tmp_path / "ann.fleet", "ben": tmp_path / "ben.fleet"}
+    for seat, fleet in (("ann", FLEET1), ("ben", FLEET2)):
+        code, _, err = run("commit", str(path), "--as", seat, "--private", str(private[seat]),
+                           "--fleet", fleet)
+        assert code == 0, err
+    return path, private
+
+
+def test_commit_reveal_game_through_the_cli(tmp_path: Path) -> None:
+    path, private = commit_reveal_game(tmp_path)
+    text = path.read_text()
+    assert "cv a1 e" not in text and text.count("commit ") == 2
+    assert "Fleet: " + FLEET1 in private["ann"].read_text()
+    play_through_cli(path, private)
+    session = load_one(path.read_text())
+    assert session.game.is_over(session.state)
+    assert path.read_text().count("reveal ") == 2
+    assert run("validate", str(path))[0] == 0
+    assert session.game.outcome(session.state).result_tag() in ("1-0", "0-1")
+
+
+def test_a_false_miss_is_rejected_naming_the_liar(tmp_path: Path) -> None:
+    path, private = commit_reveal_game(tmp_path)
+    play_through_cli(path, private)
+    lines = path.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if ": report " in line and " hit" in line)
+    seat = lines[at].split()[1].rstrip(":")
+    liar = "player 1" if seat == "ann" else "player 2"
+    lines[at] = lines[at].replace(" hit", " miss", 1)
+    forged = tmp_path / "forged.gtn"
+    forged.write_text("\n".join(lines) + "\n")
+    code, out, err = run("validate", str(forged))
+    assert code == 1
+    assert f"{liar} lied: reported" in out + err
+
+
+def test_a_committed_fleet_that_breaks_the_rules_is_caught_at_the_reveal() -> None:
+    game = option(referee="off")
+    bad = ((0, sq("a1"), 0), (1, sq("a4"), 1), (2, sq("c5"), 0), (3, sq("f8"), 2),
+           (4, sq("a10"), 1))  # the battleship a4 a3 a2 a1 overlaps the carrier
+    good = GAME.parse_action(GAME.initial_state(2), f"place {FLEET2}")[1]
+    state = act(game, game.initial_state(2), f"commit {fl.commitment(bad, 'aa')}",
+                f"commit {fl.commitment(good, 'bb')}")
+    state = replace(state, phase="reveal", turn=0, ending="fleet sunk", winner=1)
+    text = f"reveal {fl.format_fleet(bad)} salt aa"
+    with pytest.raises(IllegalAction, match="player 1 lied: the committed fleet breaks"):
+        game.parse_action(state, text)
+    with pytest.raises(IllegalAction, match="does not match"):
+        game.parse_action(state, f"reveal {fl.format_fleet(bad)} salt ab")
+    with pytest.raises(IllegalAction, match="only the reveals remain"):
+        game.parse_action(state, RESIGN)
+
+
+def test_commit_and_answer_refuse_the_wrong_seat_or_file(tmp_path: Path) -> None:
+    path, private = commit_reveal_game(tmp_path)
+    code, _, err = run("answer", str(path), "--as", "ben", "--private", str(private["ann"]))
+    assert code == 1 and "belongs to ann" in err
+    code, _, err = run("answer", str(path), "--as", "ann", "--private", str(private["ann"]))
+    assert code == 1 and "nothing for ann to answer" in err
+    before = path.read_bytes()
+    code, _, err = run("commit", str(path), "--as", "ann", "--private", str(tmp_path / "x"),
+                       "--fleet", "cv a1 e")
+    assert code == 1 and path.read_bytes() == before and not (tmp_path / "x").exists()
+    fresh = tmp_path / "fresh.gtn"
+    run("start", "special-salvo", "--option", "referee=off", "--players", "ann,ben", "-o",
+        str(fresh))
+    before = fresh.read_bytes()
+    code, _, err = run("commit", str(fresh), "--as", "ann", "--private", str(private["ann"]),
+                       "--fleet", FLEET1)
+    assert code == 1 and "already exists" in err and fresh.read_bytes() == before
+
+
+def test_commit_in_referee_mode_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "-o", str(path))
+    code, _, err = run("commit", str(path), "--as", "p1", "--private", str(tmp_path / "p"),
+                       "--fleet", FLEET1)
+    assert code == 1 and "referee=off" in err
+
+
+def test_commit_reveal_defender_reports_may_be_listed_and_typed() -> None:
+    game = option(referee="off")
+    state = act(game, game.initial_state(2), "commit " + "0" * 64, "commit " + "1" * 64,
+                "fire a1 b1 c1 d1 e1")
+    assert game.to_move(state) == 1
+    listed = [game.format_action(state, a) for a in game.legal_actions(state)]
+    assert listed[:2] == ["report a1 miss", "report a1 hit"] and "report a1 sunk pt" in listed
+    with pytest.raises(IllegalAction, match="in that order"):
+        game.parse_action(state, "report b1 miss")
+    with pytest.raises(IllegalAction, match="names a ship only when it is sunk"):
+        game.parse_action(state, "report a1 hit cv")
+    state = act(game, state, "report a1 hit", "report b1 hit, c1 hit, d1 hit, e1 sunk cv")
+    assert state.sunk[1] == 1 and game.to_move(state) == 1 and state.due == 4
+
+
+# -- hidden fleets: views, exports, the leak check ------------------------------------------
+
+
+def test_a_seat_sees_its_own_fleet_and_never_the_other() -> None:
+    state = act(GAME, placed(), "fire j1 j2 a10 b10 c10")
+    other = placed(GAME, FLEET1, "cv a8 e, bb f1 e, cr h5 s, sub d4 ne, pt j2 s")
+    other = act(GAME, other, "fire j1 j2 a10 b10 c10")
+    for seat, changed in ((0, other), (None, other)):
+        assert GAME.view(state, seat)["fleets"][1] is None
+        assert GAME.view(state, seat) == GAME.view(changed, seat)
+        assert GAME.render(state, seat, ["a", "b"]) == GAME.render(changed, seat, ["a", "b"])
+    assert GAME.view(state, 1)["fleets"][1]["cv"] == ["a1", "b1", "c1", "d1", "e1"]
+
+
+def test_the_fleet_never_appears_in_the_other_seats_outputs(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "--players", "ann,ben", "-o", str(path))
+    run("move", str(path), f"place {FLEET1}")
+    run("move", str(path), f"place {FLEET2}")
+    run("move", str(path), "fire j1 j2 a10 b10 c10")
+    outputs = [run("show", str(path), "--as", "ann")[1],
+               run("show", str(path), "--as", "ann", "--json")[1],
+               run("export", str(path), "--as", "ann")[1],
+               run("moves", str(path), "--as", "ann")[1],
+               run("replay", str(path), "--as", "ann")[1]]
+    for out in outputs:
+        assert FLEET2 not in out and "bb e4 e" not in out
+    exported = outputs[2]
+    assert "2. ben: place ?" in exported and f"1. ann: place {FLEET1}" in exported
+    # ann's show is the same whatever ben's fleet, as long as the reports agree.
+    other = tmp_path / "h.gtn"
+    run("start", "special-salvo", "--players", "ann,ben", "-o", str(other))
+    run("move", str(other), f"place {FLEET1}")
+    run("move", str(other), "place cv a8 e, bb f1 e, cr h5 s, sub d4 ne, pt j2 s")
+    run("move", str(other), "fire j1 j2 a10 b10 c10")
+    assert run("show", str(other), "--as", "ann")[1] == outputs[0]
+
+
+def test_an_exported_record_cannot_be_replayed_as_a_master(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "-o", str(path))
+    run("move", str(path), f"place {FLEET1}", f"place {FLEET2}")
+    exported = tmp_path / "e.gtn"
+    exported.write_text(run("export", str(path), "--as", "p1")[1])
+    code, out, _ = run("validate", str(exported))
+    assert code == 1 and "exported" in out
+
+
+# -- a whole refereed game, the record, the samples -------------------------------------------
+
+
+def test_a_whole_referee_game_through_the_cli(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "--option", "fleet=classic", "-o", str(path))
+    assert run("move", str(path), "place cv a1 e, bb b3 e, cr c7 s, sub h8 e, pt j2 s")[0] == 0
+    assert run("move", str(path), "place cv a1 e, bb e4 e, cr b5 e, sub c3 e, pt j2 s")[0] == 0
+    play_through_cli(path)
+    assert run("validate", str(path))[0] == 0
+    assert "[Result \"" in path.read_text() and "chance: report" in path.read_text()
+
+
+def test_resign_and_game_over() -> None:
+    state = act(GAME, placed(), RESIGN)
+    assert GAME.outcome(state).result_tag() == "0-1"
+    with pytest.raises(GameError):
+        GAME.parse_action(state, "fire a1")
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES.glob("*.gtn")), ids=lambda p: p.name)
+def test_sample_records_validate_and_are_complete(path: Path) -> None:
+    (verdict,) = check_text(path.read_text(), str(path))
+    assert verdict.ok, verdict.errors
+    session = load_one(path.read_text())
+    assert session.game.is_over(session.state)
+
+
+def test_samples_cover_both_modes_and_both_fleets() -> None:
+    settings = set()
+    for path in SAMPLES.glob("*.gtn"):
+        game = load_one(path.read_text()).game
+        settings.add((game.settings["referee"], game.settings["fleet"]))
+    assert settings >= {("on", "special"), ("on", "classic"), ("off", "special"),
+                        ("off", "classic")}
+
+
+def test_samples_include_a_tie_with_rounds_on() -> None:
+    session = load_one((SAMPLES / "rounds-tie.gtn").read_text())
+    assert session.game.settings["rounds"] == "on"
+    assert session.game.outcome(session.state).result_tag() == "1/2-1/2"
+
+
+def test_a_game_by_mail_ends_and_no_mail_quotes_the_other_placement(tmp_path: Path) -> None:
+    from email.message import EmailMessage
+
+    from gametool.referee import Referee
+
+    ann, ben = "ann@example.org", "ben@example.net"
+    fleets = {ann: FLEET1, ben: FLEET2}
+    ref = Referee(tmp_path / "games", tmp_path / "outbox")
+    match, messages = ref.new("special-salvo", [ann, ben], seed="mail")
+    master = tmp_path / "games" / f"{match}.gtn"
+    for _ in range(200):
+        for message in messages:
+            other = ben if message.to == ann else ann
+            assert fleets[other] not in message.body or "The game is over" in message.body
+        session = load_one(master.read_text())
+        if session.game.is_over(session.state):
+            break
+        mover = session.names[session.to_move()]
+        state = session.state
+        if state.phase == "place":
+            action = f"place {fleets[mover]}"
+        else:
+            free = [SQUARE_NAMES[q] for q in range(100) if not state.fired[state.turn] >> q & 1]
+            action = "fire " + " ".join(free[:state.due])
+        mail = EmailMessage()
+        mail["From"], mail["To"] = mover, "referee@localhost"
+        mail["Subject"] = f"[gametool {match}] move"
+        mail.set_content(f"#ply {session.ply + 1}\n{action}\n")
+        applied, messages = ref.receive(bytes(mail))
+        assert applied, messages[0].body
+    final = load_one(master.read_text())
+    assert final.game.is_over(final.state)
+    assert check_text(master.read_text())[0].ok
+
+
+def test_show_with_the_private_file_draws_the_seats_own_ships(tmp_path: Path) -> None:
+    path, private = commit_reveal_game(tmp_path)
+    code, plain, _ = run("show", str(path), "--as", "ann")
+    code2, mine, _ = run("show", str(path), "--as", "ann", "--private", str(private["ann"]))
+    assert code == code2 == 0
+    row1 = next(line for line in mine.splitlines() if line.startswith(" 1 "))
+    assert row1.split()[1:6] == ["C"] * 5  # the carrier a1-e1 of FLEET1
+    assert "C" not in next(line for line in plain.splitlines() if line.startswith(" 1 "))
+    code, _, err = run("show", str(path), "--as", "ann", "--private", str(private["ben"]))
+    assert code == 1 and "belongs to ben" in err
+    assert run("show", str(path), "--private", str(private["ann"]))[0] == 2
+    assert "commit " in path.read_text() and "Fleet" not in path.read_text()
