@@ -22,6 +22,8 @@ GAMES: dict[str, str] = {
     "gami-seven": "gametool.games.gami:GamiSeven",
     "western-mahjong": "gametool.games.western_mahjong:WesternMahjong",
     "space-cards": "gametool.games.space_cards:SpaceCards",
+    "chess": "gametool.games.chess:Chess",
+    "super-horse-chess": "gametool.games.chess:SuperHorseChess",
     "sapos": "gametool.games.sapos:Sapos",
     "two-headed-dragon": "gametool.games.two_headed_dragon:TwoHeadedDragon",
     "special-salvo": "gametool.games.special_salvo:SpecialSalvo",

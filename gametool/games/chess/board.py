@@ -1,0 +1,340 @@
+"""The chess core: a 64-character board string, precomputed tables and legal move generation.
+
+Squares are numbered ``rank * 8 + file`` (a1 = 0, h8 = 63). The board is an immutable string of
+64 characters: ``.`` empty, ``PNBRQK`` White, ``pnbrqk`` Black, and for Super Horse Chess ``*`` a
+neutral horse, ``H``/``h`` a White/Black owned horse. A horse is neither side's piece: it blocks
+every line and every landing, and nothing captures it.
+
+A move is an int: ``from | to << 6 | promotion << 12`` (promotion 1-4 = N, B, R, Q). Castling is
+the king's two-square move and en passant the pawn's diagonal move to the en-passant square.
+Legal moves are generated directly from the checkers and pins of the king, so no move is tried
+and taken back; only en passant is tested by playing it (it can open a rank to the king).
+"""
+
+from __future__ import annotations
+
+EMPTY = "."
+WHITE_PIECES = "PNBRQK"
+BLACK_PIECES = "pnbrqk"
+HORSES = "*Hh"
+FILES = "abcdefgh"
+PROMO_LETTERS = " NBRQ"
+PROMOS = (4, 3, 2, 1)  # Q, R, B, N: the order moves are listed in
+
+# Castling rights as a bit mask: K=1, Q=2, k=4, q=8.
+WK, WQ, BK, BQ = 1, 2, 4, 8
+
+
+def square_name(sq: int) -> str:
+    return FILES[sq & 7] + str((sq >> 3) + 1)
+
+
+SQUARE_NAMES = tuple(square_name(s) for s in range(64))
+
+
+def _on(f: int, r: int) -> bool:
+    return 0 <= f < 8 and 0 <= r < 8
+
+
+def _steps(deltas: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for s in range(64):
+        f, r = s & 7, s >> 3
+        out.append(tuple((r + dr) * 8 + f + df for df, dr in deltas if _on(f + df, r + dr)))
+    return tuple(out)
+
+
+KNIGHT = _steps(((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)))
+KING = _steps(((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)))
+# Squares from which a White (Black) pawn attacks a square.
+W_PAWN_FROM = _steps(((-1, -1), (1, -1)))
+B_PAWN_FROM = _steps(((-1, 1), (1, 1)))
+# Squares a White (Black) pawn on a square captures on.
+W_PAWN_CAPT = _steps(((-1, 1), (1, 1)))
+B_PAWN_CAPT = _steps(((-1, -1), (1, -1)))
+
+DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    out = []
+    for s in range(64):
+        per = []
+        for df, dr in DIRECTIONS:
+            f, r, ray = (s & 7) + df, (s >> 3) + dr, []
+            while _on(f, r):
+                ray.append(r * 8 + f)
+                f, r = f + df, r + dr
+            per.append(tuple(ray))
+        out.append(tuple(per))
+    return tuple(out)
+
+
+RAYS = _rays()
+ROOK_RAYS = tuple(r[:4] for r in RAYS)
+BISHOP_RAYS = tuple(r[4:] for r in RAYS)
+# For each square, the rays that are not empty, paired with the sliders that use them.
+_ROOKISH = ("RQ", "rq")
+_BISHOPISH = ("BQ", "bq")
+
+# Castling rights kept when a move starts or ends on a square.
+CASTLE_KEEP = [15] * 64
+CASTLE_KEEP[0], CASTLE_KEEP[4], CASTLE_KEEP[7] = 15 & ~WQ, 15 & ~(WK | WQ), 15 & ~WK
+CASTLE_KEEP[56], CASTLE_KEEP[60], CASTLE_KEEP[63] = 15 & ~BQ, 15 & ~(BK | BQ), 15 & ~BK
+CASTLE_KEEP_T = tuple(CASTLE_KEEP)
+
+DARK = tuple(((s & 7) + (s >> 3)) % 2 == 0 for s in range(64))  # a1 is dark
+
+
+def attacked(board: str, sq: int, by_white: bool) -> bool:
+    """Whether a piece of the given side attacks ``sq`` (horses block, never attack)."""
+    if by_white:
+        knight, king, pawn, rq, bq, pawns = "N", "K", "P", "RQ", "BQ", W_PAWN_FROM[sq]
+    else:
+        knight, king, pawn, rq, bq, pawns = "n", "k", "p", "rq", "bq", B_PAWN_FROM[sq]
+    for t in KNIGHT[sq]:
+        if board[t] == knight:
+            return True
+    for t in pawns:
+        if board[t] == pawn:
+            return True
+    for t in KING[sq]:
+        if board[t] == king:
+            return True
+    for ray in ROOK_RAYS[sq]:
+        for t in ray:
+            c = board[t]
+            if c != EMPTY:
+                if c in rq:
+                    return True
+                break
+    for ray in BISHOP_RAYS[sq]:
+        for t in ray:
+            c = board[t]
+            if c != EMPTY:
+                if c in bq:
+                    return True
+                break
+    return False
+
+
+def in_check(board: str, white: bool) -> bool:
+    """Whether the king of the given side is attacked."""
+    return attacked(board, board.index("K" if white else "k"), not white)
+
+
+def legal_moves(board: str, white: bool, castling: int, ep: int) -> list[int]:
+    """Every legal move of the side to move, from the king's checkers and pins."""
+    if white:
+        own, enemy, king = WHITE_PIECES, BLACK_PIECES, "K"
+        erq, ebq, eknight, epawn = "rq", "bq", "n", "p"
+    else:
+        own, enemy, king = BLACK_PIECES, WHITE_PIECES, "k"
+        erq, ebq, eknight, epawn = "RQ", "BQ", "N", "P"
+    ksq = board.index(king)
+    checkers = 0
+    block: set[int] | frozenset[int] | None = None
+    pins: dict[int, frozenset[int]] = {}
+    rays = RAYS[ksq]
+    for d in range(8):
+        sliders = erq if d < 4 else ebq
+        ray = rays[d]
+        pinned = -1
+        i = 0
+        for t in ray:
+            i += 1
+            c = board[t]
+            if c == EMPTY:
+                continue
+            if c in own:
+                if pinned >= 0:
+                    break
+                pinned = t
+                continue
+            if c in sliders:
+                if pinned >= 0:
+                    pins[pinned] = frozenset(ray[:i])
+                else:
+                    checkers += 1
+                    block = frozenset(ray[:i])
+            break
+    for t in KNIGHT[ksq]:
+        if board[t] == eknight:
+            checkers += 1
+            block = frozenset((t,))
+    for t in (W_PAWN_CAPT[ksq] if white else B_PAWN_CAPT[ksq]):
+        if board[t] == epawn:
+            checkers += 1
+            block = frozenset((t,))
+    moves: list[int] = []
+    add = moves.append
+    # King steps; when in check the king's own square must not shield the square behind it.
+    kboard = board if not checkers else board[:ksq] + EMPTY + board[ksq + 1:]
+    for t in KING[ksq]:
+        c = board[t]
+        if (c == EMPTY or c in enemy) and not attacked(kboard, t, not white):
+            add(ksq | t << 6)
+    if checkers > 1:
+        return moves
+    if not checkers and castling:
+        if white:
+            if (castling & WK and board[5] == EMPTY and board[6] == EMPTY
+                    and board[7] == "R" and not attacked(board, 5, False)
+                    and not attacked(board, 6, False)):
+                add(4 | 6 << 6)
+            if (castling & WQ and board[3] == EMPTY and board[2] == EMPTY
+                    and board[1] == EMPTY and board[0] == "R"
+                    and not attacked(board, 3, False) and not attacked(board, 2, False)):
+                add(4 | 2 << 6)
+        else:
+            if (castling & BK and board[61] == EMPTY and board[62] == EMPTY
+                    and board[63] == "r" and not attacked(board, 61, True)
+                    and not attacked(board, 62, True)):
+                add(60 | 62 << 6)
+            if (castling & BQ and board[59] == EMPTY and board[58] == EMPTY
+                    and board[57] == EMPTY and board[56] == "r"
+                    and not attacked(board, 59, True) and not attacked(board, 58, True)):
+                add(60 | 58 << 6)
+    if white:
+        up, start_rank, last_rank, capts = 8, 1, 7, W_PAWN_CAPT
+    else:
+        up, start_rank, last_rank, capts = -8, 6, 0, B_PAWN_CAPT
+    for s, c in enumerate(board):
+        if c == EMPTY or c not in own or c == king:
+            continue
+        mask = block
+        if pins:
+            pin = pins.get(s)
+            if pin is not None:
+                mask = pin if mask is None else pin & mask
+        if c in "Pp":
+            t = s + up
+            for tt in capts[s]:
+                c2 = board[tt]
+                if c2 != EMPTY and c2 in enemy and (mask is None or tt in mask):
+                    if tt >> 3 == last_rank:
+                        for p in PROMOS:
+                            add(s | tt << 6 | p << 12)
+                    else:
+                        add(s | tt << 6)
+                elif tt == ep and c2 == EMPTY and _ep_legal(board, s, tt, white, king):
+                    add(s | tt << 6)
+            if board[t] == EMPTY:
+                if mask is None or t in mask:
+                    if t >> 3 == last_rank:
+                        for p in PROMOS:
+                            add(s | t << 6 | p << 12)
+                    else:
+                        add(s | t << 6)
+                if s >> 3 == start_rank:
+                    t2 = t + up
+                    if board[t2] == EMPTY and (mask is None or t2 in mask):
+                        add(s | t2 << 6)
+        elif c in "Nn":
+            if s in pins:
+                continue
+            for t in KNIGHT[s]:
+                c2 = board[t]
+                if (c2 == EMPTY or c2 in enemy) and (mask is None or t in mask):
+                    add(s | t << 6)
+        else:
+            if c in "Rr":
+                srays = ROOK_RAYS[s]
+            elif c in "Bb":
+                srays = BISHOP_RAYS[s]
+            else:
+                srays = RAYS[s]
+            if mask is None:
+                for ray in srays:
+                    for t in ray:
+                        c2 = board[t]
+                        if c2 == EMPTY:
+                            add(s | t << 6)
+                        else:
+                            if c2 in enemy:
+                                add(s | t << 6)
+                            break
+            else:
+                for ray in srays:
+                    for t in ray:
+                        c2 = board[t]
+                        if c2 == EMPTY:
+                            if t in mask:
+                                add(s | t << 6)
+                        else:
+                            if c2 in enemy and t in mask:
+                                add(s | t << 6)
+                            break
+    return moves
+
+
+def _ep_legal(board: str, s: int, t: int, white: bool, king: str) -> bool:
+    """Play the en-passant capture and see whether the mover's king is left attacked."""
+    victim = t - 8 if white else t + 8
+    b = list(board)
+    b[t], b[s], b[victim] = b[s], EMPTY, EMPTY
+    after = "".join(b)
+    return not attacked(after, after.index(king), not white)
+
+
+def make_move(board: str, m: int, white: bool, castling: int, ep: int
+              ) -> tuple[str, int, int, bool]:
+    """Play a legal move: the new board, castling rights, en-passant square and whether the
+    move resets the halfmove clock (a pawn move or a capture)."""
+    f = m & 63
+    t = (m >> 6) & 63
+    p = board[f]
+    captured = board[t]
+    new_ep = -1
+    zeroing = captured != EMPTY
+    if p == "P" or p == "p":
+        zeroing = True
+        promo = m >> 12
+        diff = t - f
+        if promo:
+            p = PROMO_LETTERS[promo] if white else PROMO_LETTERS[promo].lower()
+        elif diff == 16 or diff == -16:
+            new_ep = (f + t) >> 1
+        elif t == ep and (diff & 7):
+            b = list(board)
+            b[f], b[t], b[t - 8 if white else t + 8] = EMPTY, p, EMPTY
+            return "".join(b), castling, -1, True
+    elif (p == "K" or p == "k") and (t - f == 2 or f - t == 2):
+        b = list(board)
+        b[f], b[t] = EMPTY, p
+        if t > f:
+            b[f + 3], b[f + 1] = EMPTY, b[f + 3]
+        else:
+            b[f - 4], b[f - 1] = EMPTY, b[f - 4]
+        return "".join(b), castling & CASTLE_KEEP_T[f], -1, False
+    if f < t:
+        board = board[:f] + EMPTY + board[f + 1:t] + p + board[t + 1:]
+    else:
+        board = board[:t] + p + board[t + 1:f] + EMPTY + board[f + 1:]
+    if castling:
+        castling &= CASTLE_KEEP_T[f] & CASTLE_KEEP_T[t]
+    return board, castling, new_ep, zeroing
+
+
+def perft(board: str, white: bool, castling: int, ep: int, depth: int) -> int:
+    """Leaf count of the legal move tree (bulk-counted at the last level)."""
+    moves = legal_moves(board, white, castling, ep)
+    if depth <= 1:
+        return len(moves) if depth == 1 else 1
+    total = 0
+    for m in moves:
+        b, c, e, _z = make_move(board, m, white, castling, ep)
+        total += perft(b, not white, c, e, depth - 1)
+    return total
+
+
+def dead_material(board: str) -> bool:
+    """D3: only kings, kings and one knight, or kings and bishops all on one colour."""
+    for c in "PpRrQq":
+        if c in board:
+            return False
+    knights = board.count("N") + board.count("n")
+    bishops = [s for s, c in enumerate(board) if c == "B" or c == "b"]
+    if knights:
+        return knights == 1 and not bishops
+    return len({DARK[s] for s in bishops}) <= 1

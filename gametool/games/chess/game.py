@@ -1,0 +1,283 @@
+"""Chess under the FIDE Laws: the game class joining the core, SAN and FEN to the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import pyparsing as pp
+
+from gametool.engine import RESIGN, Game, Outcome
+from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.games.chess.board import (
+    BK,
+    BQ,
+    FILES,
+    SQUARE_NAMES,
+    WK,
+    WQ,
+    dead_material,
+    make_move,
+)
+from gametool.games.chess.position import _UNSET, START_FEN, Position, read_fen, write_fen
+from gametool.games.chess.san import MOVE, MoveText, resolve, san
+from notation import tokens
+from notation.errors import NotationError
+
+CLAIM = 1 << 16
+"""Bit of a ``claim-draw`` action; alone it is the claim without a move (D1)."""
+MOVE_MASK = CLAIM - 1
+
+CHECKMATE, STALEMATE, DEAD = "checkmate", "stalemate", "dead position"
+FIVEFOLD, SEVENTY_FIVE = "fivefold repetition", "75-move rule"
+THREEFOLD, FIFTY, RESIGNATION = "threefold repetition", "50-move rule", "resignation"
+
+CLAIM_WORD = pp.CaselessKeyword("claim-draw").set_name("'claim-draw'")
+CLAIM_WORD.set_parse_action(lambda: "claim")
+ACTION = ((CLAIM_WORD + pp.Opt(MOVE)) | MOVE).set_name("chess action")
+
+
+def castling_text(rights: int) -> str:
+    return "".join(ch for ch, bit in zip("KQkq", (WK, WQ, BK, BQ), strict=True)
+                   if rights & bit) or "-"
+
+
+def child(pos: Position, m: int) -> Position:
+    """The position after the legal chess move ``m`` (clocks and repetition history kept)."""
+    board, castling, ep, zeroing = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
+    if zeroing:
+        history: tuple[Any, ...] = ()
+        halfmove = 0
+    else:
+        history = (*pos.history, pos.key)
+        halfmove = pos.halfmove + 1
+    return Position(board, not pos.white, castling, ep, halfmove,
+                    pos.fullmove + (not pos.white), history, pos.ply + 1)
+
+
+def ended(pos: Position, end: tuple[str, int | None], after: Position | None = None) -> Position:
+    """``after`` (or ``pos``) marked as ended by resignation or a claim."""
+    base = after or pos
+    return Position(base.board, base.white, base.castling, base.ep, base.halfmove,
+                    base.fullmove, base.history, base.ply + (after is None), end)
+
+
+def claim_reason(pos: Position) -> str | None:
+    """D1: the ground of a draw claim in this position, or None if a claim would fail."""
+    if pos.history and pos.repetitions() >= 3:
+        return THREEFOLD
+    if pos.halfmove >= 100:
+        return FIFTY
+    return None
+
+
+def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
+    """Every valid claim: alone, and with each move after which a claim holds (D1)."""
+    out = [CLAIM] if claim_reason(pos) else []
+    hist = pos.history
+    if pos.halfmove >= 99:
+        board = pos.board
+        for m in moves:
+            if board[(m >> 6) & 63] == "." and board[m & 63] not in "Pp":
+                out.append(CLAIM | m)  # no capture, no pawn move: the clock reaches 100
+        return out
+    if len(hist) < 3:
+        return out
+    same = hist[-1::-2]  # earlier positions with the opponent to move, as after a move
+    if len(set(same)) == len(same):
+        return out
+    twice = {k for k in same if same.count(k) >= 2}
+    board, white, castling = pos.board, pos.white, pos.castling
+    for m in moves:
+        if board[(m >> 6) & 63] != "." or board[m & 63] in "Pp":
+            continue
+        after, rights, _ep, _z = make_move(board, m, white, castling, pos.ep)
+        if (after, not white, rights, -1) in twice:
+            out.append(CLAIM | m)
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def read_action(text: str) -> tuple[bool, MoveText | None]:
+    """(claim?, the move or None) from an action's text (memoised: it needs no position)."""
+    try:
+        parts = tokens.parse_whole(ACTION, text)
+    except NotationError as exc:
+        raise MalformedAction(f"malformed chess action {text!r} (column {exc.column}): "
+                              f"{exc.message}") from None
+    return parts[0] == "claim", parts[-1] if isinstance(parts[-1], MoveText) else None
+
+
+class Chess(Game[Position, Any]):
+    """Standard chess: FIDE move rules, automatic and claimed draws, FEN, SAN."""
+
+    id = "chess"
+    name = "Chess"
+    min_players = 2
+    max_players = 2
+    seat_names = ("white", "black")
+    chance = ""
+    hidden = ""
+    options: ClassVar[tuple] = ()  # D7: no max_plies option
+    # The 75-move rule and the 32 pawns' 96 steps plus 30 captures bound every game.
+    max_plies = 17_700
+    summary = """\
+Chess under the FIDE Laws. White (seat 1) and Black (seat 2) move in turn; White starts from
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1, or from any legal position given as a
+FEN (--position FEN, the record's Position tag; the PGN tag FEN is read too).
+
+Every move rule applies: castling (king and rook unmoved, squares between empty, the king not
+in check and not crossing or landing on an attacked square), en passant on the very next ply,
+promotion to Q, R, B or N (the piece must be named), and no move may leave one's own king in
+check.
+
+The game ends at once on checkmate (win), stalemate, a dead position (only kings; kings and one
+knight; kings and bishops all on one colour: D3), the fifth occurrence of a position (D4: same
+pieces, side, castling rights and legal en-passant captures) or the halfmove clock reaching 150
+(75-move rule, unless that move mates). 'claim-draw' (alone, or before a move: 'claim-draw
+Ng8') draws when the position (after the move, if one is given) has occurred three times or the
+halfmove clock is at least 100 (D1); an invalid claim is rejected. 'resign' loses at once. There
+are no draw offers and no clocks (D2).
+"""
+    notation = """\
+Moves are written in SAN, as in PGN: Nf3, exd5, O-O, O-O-O, e8=Q, Qa1b2 (disambiguation only
+among legal moves: file, else rank, else both), with + for check and # for mate. Input also
+takes long algebraic and UCI (e2e4, Ng1-f3, e7e8q, e1g1 for castling), 0-0 for O-O, an optional
+'x' and '=', extra disambiguation, and ignores + # ! ? marks. The first letter decides: upper-case
+K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
+
+  action = move | "claim-draw" [ move ] | "resign"
+  examples: e4   Nf3   exd6   O-O-O   e8=N+   claim-draw Ng8   resign
+"""
+
+    horse_symbols = ""
+
+    # -- positions ---------------------------------------------------------------------------
+
+    def initial_state(self, nseats: int) -> Position:
+        return read_fen(START_FEN)
+
+    def encode_position(self, state: Position) -> str:
+        return write_fen(state)
+
+    def decode_position(self, text: str, nseats: int) -> Position:
+        return read_fen(text.strip(), self.horse_symbols)
+
+    # -- the rules --------------------------------------------------------------------------
+
+    def to_move(self, state: Position) -> int | None:
+        if self.outcome(state) is not None:
+            return None
+        return 0 if state.white else 1
+
+    def outcome(self, state: Position) -> Outcome | None:
+        status = state._status
+        if status is _UNSET:
+            status = state._status = self._judge(state)
+        return status
+
+    def _judge(self, pos: Position) -> Outcome | None:
+        if pos.end is not None:
+            termination, winner = pos.end
+            return (Outcome.draw(2, termination) if winner is None
+                    else Outcome.win(2, winner, termination))
+        if not pos.moves and pos.in_check():
+            return Outcome.win(2, 1 if pos.white else 0, CHECKMATE)
+        if dead_material(pos.board):  # D3
+            return Outcome.draw(2, DEAD)
+        if not pos.moves:
+            return Outcome.draw(2, STALEMATE)
+        if pos.halfmove >= 150:
+            return Outcome.draw(2, SEVENTY_FIVE)
+        if pos.halfmove >= 8 and pos.repetitions() >= 5:  # D4
+            return Outcome.draw(2, FIVEFOLD)
+        return None
+
+    def legal_actions(self, state: Position) -> list[Any]:
+        moves = state.moves
+        if state.halfmove >= 99 or len(state.history) >= 3:
+            return moves + draw_claims(state, moves)
+        return list(moves)
+
+    def apply(self, state: Position, action: Any) -> Position:
+        if action == RESIGN:
+            return ended(state, (RESIGNATION, 0 if not state.white else 1))
+        if action == CLAIM:
+            return ended(state, (claim_reason(state) or THREEFOLD, None))
+        after = child(state, action & MOVE_MASK)
+        if action & CLAIM:
+            return ended(state, (claim_reason(after) or THREEFOLD, None), after)
+        return after
+
+    # -- text --------------------------------------------------------------------------------
+
+    def format_action(self, state: Position, action: Any) -> str:
+        if action == RESIGN:
+            return RESIGN
+        if action == CLAIM:
+            return "claim-draw"
+        text = san(state, action & MOVE_MASK)
+        return f"claim-draw {text}" if action & CLAIM else text
+
+    def parse_action(self, state: Position, text: str) -> Any:
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over: no more moves")
+        if text.strip().lower() == RESIGN:
+            return RESIGN
+        claim, movetext = read_action(text.strip())
+        if movetext is None:
+            if claim_reason(state) is None:
+                raise IllegalAction(self._no_claim(state, "claim-draw"))
+            return CLAIM
+        m = resolve(state, movetext, text.split(None, 1)[-1] if claim else text)
+        if not claim:
+            return m
+        if claim_reason(child(state, m)) is None:
+            raise IllegalAction(self._no_claim(child(state, m), text.strip()))
+        return CLAIM | m
+
+    @staticmethod
+    def _no_claim(pos: Position, text: str) -> str:
+        return (f"invalid claim {text!r}: the position has occurred {pos.repetitions()} "
+                f"time(s) and the halfmove clock is {pos.halfmove} (D1: a draw claim needs 3 "
+                "occurrences or a clock of 100)")
+
+    # -- presentation --------------------------------------------------------------------------
+
+    def view(self, state: Position, seat: int | None) -> dict[str, Any]:
+        return {
+            "fen": write_fen(state),
+            "side_to_move": "white" if state.white else "black",
+            "castling": castling_text(state.castling),
+            "en_passant": SQUARE_NAMES[state.ep] if state.ep >= 0 else None,
+            "halfmove_clock": state.halfmove,
+            "fullmove": state.fullmove,
+            "in_check": state.in_check(),
+            "repetitions": state.repetitions(),
+        }
+
+    def render(self, state: Position, seat: int | None, names: Sequence[str]) -> str:
+        return render_board(state, names, extra=[])
+
+
+def render_board(state: Position, names: Sequence[str], extra: list[str]) -> str:
+    """The board from White's side with coordinates, then the status lines."""
+    lines = ["    " + " ".join(FILES)]
+    for rank in range(7, -1, -1):
+        row = state.board[rank * 8:rank * 8 + 8]
+        lines.append(f" {rank + 1}  " + " ".join(row) + f"  {rank + 1}")
+    lines.append("    " + " ".join(FILES))
+    side = names[0] if state.white else names[1]
+    colour = "White" if state.white else "Black"
+    lines += [
+        "",
+        f"to move: {side} ({colour}){'  - in check' if state.in_check() else ''}",
+        f"castling: {castling_text(state.castling)}   en passant: "
+        f"{SQUARE_NAMES[state.ep] if state.ep >= 0 else '-'}   halfmove clock: "
+        f"{state.halfmove}   move: {state.fullmove}",
+        *extra,
+        f"FEN: {write_fen(state)}",
+    ]
+    return "\n".join(lines) + "\n"
+

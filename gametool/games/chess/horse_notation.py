@@ -1,0 +1,96 @@
+"""The notation of a Super Horse Chess turn: the chess move, then the horse action.
+
+Grammars are built once; each part of a turn is read apart and memoised, since the same texts
+recur in every position.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import pyparsing as pp
+
+from gametool.errors import MalformedAction
+from gametool.games.chess.horses import HMOVE, NAME_ORDER, PLACES, REMOVE
+from gametool.games.chess.san import MOVE, MoveText, parse_move_text
+from notation import tokens
+from notation.errors import NotationError
+
+
+def _adj(el: pp.ParserElement) -> pp.ParserElement:
+    return el.leave_whitespace()
+
+
+def _horse_grammar() -> pp.ParserElement:
+    sq = tokens.square(8, 8)
+    place = pp.Literal("@").set_name("'@'") + _adj(sq.copy())
+    place.set_parse_action(lambda t: ("place", t[1]))
+    remove = (pp.Literal("-").set_name("'-'") + _adj(sq.copy())
+              + pp.Opt(pp.Literal("-").set_name("'-'") + _adj(sq.copy())))
+    remove.set_parse_action(lambda t: ("remove", *(x for x in t if x != "-")))
+    promo = pp.Opt(pp.Opt(_adj(pp.Literal("=")).suppress())
+                   + _adj(pp.Char("NBRQnbrq").set_name("promotion piece")))
+    hmove = (pp.Literal("H").set_name("'H'") + _adj(sq.copy()) + _adj(pp.Literal("-"))
+             + _adj(sq.copy()) + promo)
+    hmove.set_parse_action(lambda t: ("move", t[1], t[3], t[-1] if len(t) > 4 else ""))
+    return (place | remove | hmove).set_name("horse action")
+
+
+HORSE = _horse_grammar()
+SUFFIX = pp.Opt(pp.Regex(r"[+#]+[!?]*|[!?]+").set_name("check mark")).suppress()
+TURN = (MOVE + pp.Opt(pp.Group(HORSE)) + SUFFIX).set_name("turn")
+CLAIM_WORD = pp.CaselessKeyword("claim-draw").set_name("'claim-draw'")
+CLAIM_WORD.set_parse_action(lambda: "claim")
+HORSE_TAIL = (HORSE + SUFFIX).set_name("horse action")
+ACTION = ((CLAIM_WORD + pp.Opt(TURN)) | TURN).set_name("super horse chess action")
+
+
+def horse_value(written: Any) -> Any:
+    """A parsed horse action as the engine's tuple (position-independent)."""
+    kind = written[0]
+    if kind == "place":
+        return PLACES[square_index(written[1])]
+    if kind == "remove":
+        squares = sorted((square_index(s) for s in written[1:]), key=NAME_ORDER.__getitem__)
+        return (REMOVE, squares[0], squares[1] if len(squares) > 1 else -1)
+    promo = " NBRQ".index(written[3].upper()) if written[3] else 0
+    return (HMOVE, square_index(written[1]), square_index(written[2]), promo)
+
+
+@lru_cache(maxsize=1 << 15)
+def horse_part(text: str) -> Any:
+    return horse_value(tokens.parse_whole(HORSE_TAIL, text)[0])
+
+
+@lru_cache(maxsize=1 << 16)
+def read_turn(text: str) -> tuple[bool, MoveText | None, Any]:
+    """(claim?, chess move, horse action or None) from the text of an action.
+
+    The chess move and the horse action are read apart (each memoised: few distinct texts
+    recur in every position); anything unusual is read again by the whole-turn grammar, whose
+    error gives the column."""
+    words = text.split()
+    claim = bool(words) and words[0].lower() == "claim-draw"
+    rest = words[1:] if claim else words
+    try:
+        if claim and not rest:
+            return True, None, None
+        movetext = parse_move_text(rest[0])
+        return claim, movetext, horse_part(" ".join(rest[1:])) if len(rest) > 1 else None
+    except (MalformedAction, NotationError, IndexError):
+        pass
+    try:
+        parts = tokens.parse_whole(ACTION, text)
+    except NotationError as exc:
+        raise MalformedAction(f"malformed turn {text!r} (column {exc.column}): "
+                              f"{exc.message}") from None
+    movetext = next((p for p in parts if isinstance(p, MoveText)), None)
+    written = parts[-1][0] if isinstance(parts[-1], pp.ParseResults) else None
+    return parts[0] == "claim", movetext, None if written is None else horse_value(written)
+
+
+def square_index(t: tokens.Square) -> int:
+    if t.file > 7 or not 1 <= t.rank <= 8:
+        raise MalformedAction(f"square {t} is off the board")
+    return (t.rank - 1) * 8 + t.file

@@ -1,0 +1,223 @@
+"""Positions of chess and Super Horse Chess: the state object, its repetition key, and FEN.
+
+A :class:`Position` never changes once built; it memoises its legal moves and its key, which
+are functions of its fields. ``history`` holds the keys of the earlier positions since the last
+pawn move or capture (no position before those can recur), for the repetition rules (D4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gametool.errors import GameError
+from gametool.games.chess.board import (
+    BK,
+    BLACK_PIECES,
+    BQ,
+    EMPTY,
+    FILES,
+    SQUARE_NAMES,
+    WHITE_PIECES,
+    WK,
+    WQ,
+    attacked,
+    legal_moves,
+)
+
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+_UNSET: Any = object()
+
+
+class Position:
+    """One position: board, side to move, castling rights, en-passant square, clocks, the
+    repetition history, the ply count from the record's start, and an ending by resignation or
+    claim (``end`` = (termination, winning seat or None))."""
+
+    __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "history", "ply",
+                 "end", "_moves", "_key", "_status", "_turns", "_memo")
+
+    def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
+                 fullmove: int, history: tuple[Any, ...] = (), ply: int = 0,
+                 end: tuple[str, int | None] | None = None) -> None:
+        self.board = board
+        self.white = white
+        self.castling = castling
+        self.ep = ep
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.history = history
+        self.ply = ply
+        self.end = end
+        self._moves: list[int] | None = None
+        self._key: tuple[Any, ...] | None = None
+        self._status: Any = _UNSET
+        self._turns: Any = None
+        self._memo: dict[Any, Any] | None = None
+
+    @property
+    def memo(self) -> dict[Any, Any]:
+        """A scratch memo for text work on this position (SAN of a move, a resolved move)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        return memo
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.board, self.white, self.castling, self.ep, self.halfmove, self.fullmove,
+                self.history, self.ply, self.end)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Position({write_fen(self)!r})"
+
+    @property
+    def moves(self) -> list[int]:
+        """The legal chess moves of the side to move (horses as obstacles)."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = legal_moves(self.board, self.white, self.castling, self.ep)
+        return moves
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """D4: pieces (and horses), side, castling rights, and the en-passant square only when
+        an en-passant capture is legal."""
+        key = self._key
+        if key is None:
+            ep = self.ep
+            if ep >= 0 and not self.ep_capturable():
+                ep = -1
+            key = self._key = (self.board, self.white, self.castling, ep)
+        return key
+
+    def ep_capturable(self) -> bool:
+        ep = self.ep
+        if ep < 0:
+            return False
+        pawn = "P" if self.white else "p"
+        board = self.board
+        return any((m >> 6) & 63 == ep and board[m & 63] == pawn and (m ^ ep) & 7
+                   for m in self.moves)
+
+    def in_check(self) -> bool:
+        king = "K" if self.white else "k"
+        return attacked(self.board, self.board.index(king), not self.white)
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred, this time included."""
+        return self.history.count(self.key) + 1 if self.history else 1
+
+
+def _square(text: str) -> int:
+    if len(text) != 2 or text[0] not in FILES or text[1] not in "12345678":
+        raise ValueError(text)
+    return (int(text[1]) - 1) * 8 + FILES.index(text[0])
+
+
+def read_fen(text: str, horse_symbols: str = "") -> Position:
+    """A position from FEN (D5: the clocks may be left out), checked as D6 says.
+
+    ``horse_symbols`` lists the extra piece-field symbols allowed: ``*`` for neutral horses,
+    ``Hh`` for owned ones (Super Horse Chess).
+    """
+    fields = text.split()
+    if len(fields) not in (4, 6):
+        raise GameError(f"FEN {text.strip()!r}: expected 6 fields (or 4, without the clocks)")
+    rows = fields[0].split("/")
+    if len(rows) != 8:
+        raise GameError(f"FEN piece field {fields[0]!r}: expected 8 ranks separated by '/'")
+    ranks: list[str] = []
+    allowed = WHITE_PIECES + BLACK_PIECES + horse_symbols
+    for index, row in enumerate(rows):
+        run: list[str] = []
+        for ch in row:
+            if ch in "12345678":
+                run.extend(EMPTY * int(ch))
+            elif ch in allowed:
+                run.append(ch)
+            else:
+                raise GameError(f"FEN rank {8 - index} {row!r}: unknown symbol {ch!r}")
+        if len(run) != 8:
+            raise GameError(f"FEN rank {8 - index} {row!r}: {len(run)} squares, not 8")
+        ranks.append("".join(run))
+    board = "".join(reversed(ranks))  # FEN gives rank 8 first; the board starts at a1
+    if fields[1] not in ("w", "b"):
+        raise GameError(f"FEN side to move {fields[1]!r}: expected w or b")
+    white = fields[1] == "w"
+    castling = 0
+    if fields[2] != "-":
+        for ch in fields[2]:
+            bit = {"K": WK, "Q": WQ, "k": BK, "q": BQ}.get(ch)
+            if bit is None or castling & bit:
+                raise GameError(f"FEN castling field {fields[2]!r}: expected a subset of KQkq")
+            castling |= bit
+    ep = -1
+    if fields[3] != "-":
+        try:
+            ep = _square(fields[3])
+        except ValueError:
+            raise GameError(f"FEN en-passant field {fields[3]!r}: expected a square or -") from None
+    halfmove, fullmove = 0, 1
+    if len(fields) == 6:
+        if not (fields[4].isdigit() and fields[5].isdigit()) or int(fields[5]) < 1:
+            raise GameError(f"FEN clocks {fields[4]!r} {fields[5]!r}: expected whole numbers "
+                            "(the move number from 1)")
+        halfmove, fullmove = int(fields[4]), int(fields[5])
+    _check_legal(board, white, castling, ep)
+    return Position(board, white, castling, ep, halfmove, fullmove)
+
+
+def _check_legal(board: str, white: bool, castling: int, ep: int) -> None:
+    """D6: the positions the rules reject."""
+    for king, side in (("K", "White"), ("k", "Black")):
+        if board.count(king) != 1:
+            raise GameError(f"FEN: {side} must have exactly one king, not {board.count(king)}")
+    for sq in (*range(8), *range(56, 64)):
+        if board[sq] in "Pp":
+            raise GameError(f"FEN: a pawn on {SQUARE_NAMES[sq]} (pawns never stand on rank 1 "
+                            "or 8)")
+    other_king = board.index("k" if white else "K")
+    if attacked(board, other_king, white):
+        raise GameError("FEN: the side not to move is in check")
+    needs = ((WK, 4, 7, "K", "R"), (WQ, 4, 0, "K", "R"), (BK, 60, 63, "k", "r"),
+             (BQ, 60, 56, "k", "r"))
+    for bit, ksq, rsq, king, rook in needs:
+        if castling & bit and (board[ksq] != king or board[rsq] != rook):
+            raise GameError(f"FEN: castling right {'KQkq'[[WK, WQ, BK, BQ].index(bit)]} needs "
+                            f"the king on {SQUARE_NAMES[ksq]} and the rook on {SQUARE_NAMES[rsq]}")
+    if ep >= 0:
+        rank, pawn_sq, pawn = (5, ep - 8, "p") if white else (2, ep + 8, "P")
+        if ep >> 3 != rank:
+            raise GameError(f"FEN: en-passant square {SQUARE_NAMES[ep]} must be on rank "
+                            f"{rank + 1} with {'White' if white else 'Black'} to move")
+        # A horse may stand on the passed-over square (Super Horse Chess D8).
+        if board[pawn_sq] != pawn or board[ep] in WHITE_PIECES + BLACK_PIECES:
+            raise GameError(f"FEN: en-passant square {SQUARE_NAMES[ep]} needs the pawn that "
+                            f"just advanced on {SQUARE_NAMES[pawn_sq]}")
+
+
+def write_fen(pos: Position) -> str:
+    """D5: the en-passant square is written after every two-square advance."""
+    rows = []
+    board = pos.board
+    for rank in range(7, -1, -1):
+        row, run = "", 0
+        for ch in board[rank * 8:rank * 8 + 8]:
+            if ch == EMPTY:
+                run += 1
+                continue
+            if run:
+                row += str(run)
+                run = 0
+            row += ch
+        rows.append(row + (str(run) if run else ""))
+    rights = "".join(ch for ch, bit in zip("KQkq", (WK, WQ, BK, BQ), strict=True)
+                     if pos.castling & bit) or "-"
+    ep = SQUARE_NAMES[pos.ep] if pos.ep >= 0 else "-"
+    return (f"{'/'.join(rows)} {'w' if pos.white else 'b'} {rights} {ep} "
+            f"{pos.halfmove} {pos.fullmove}")

@@ -1,0 +1,258 @@
+"""Chess moves as text: canonical SAN out; SAN, long algebraic and UCI in.
+
+The grammar (pyparsing, built once) reads a move into a :class:`MoveText`; :func:`resolve`
+finds the one legal move it names, or says why there is none or more than one. Formatting uses
+the legal moves only, so disambiguation ignores pinned pieces (as PGN does).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import pyparsing as pp
+
+from gametool.errors import AmbiguousAction, IllegalAction, MalformedAction
+from gametool.games.chess.board import (
+    EMPTY,
+    FILES,
+    PROMO_LETTERS,
+    SQUARE_NAMES,
+    in_check,
+    legal_moves,
+    make_move,
+)
+from gametool.games.chess.position import Position
+from notation import tokens
+
+PIECE_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+
+
+class MoveText(NamedTuple):
+    """A move as written: its form and the parts it names (None: not named)."""
+
+    kind: str  # "castle", "piece", "pawn" or "long"
+    piece: str | None  # upper-case piece letter; "P" for a pawn move
+    from_file: int | None
+    from_rank: int | None
+    to: int | None
+    promo: int  # 0: none named; 1-4: N, B, R, Q
+    kingside: bool = False
+
+
+def _square(t: tokens.Square) -> int:
+    if t.file > 7 or not 1 <= t.rank <= 8:
+        raise pp.ParseException("", 0, f"square {t} is off the board")
+    return (t.rank - 1) * 8 + t.file
+
+
+def _sq(name: str, adjacent: bool = True) -> pp.ParserElement:
+    el = tokens.square(8, 8).set_name(f"square ({name})")
+    return el.leave_whitespace() if adjacent else el
+
+
+def _char(chars: str, label: str, adjacent: bool = True) -> pp.ParserElement:
+    el = pp.Char(chars).set_name(label)
+    return el.leave_whitespace() if adjacent else el
+
+
+def _promotion() -> pp.ParserElement:
+    return pp.Opt(pp.Opt(_char("=", "'='")) + _char("QRBNqrbn", "promotion piece")("promo"))
+
+
+def _build(parts: pp.ParseResults, kind: str) -> MoveText:
+    # Squares are taken in order (a named tuple does not survive as a named result).
+    squares = [_square(t) for t in parts if isinstance(t, tokens.Square)]
+    promo = " NBRQ".index(parts["promo"].upper()) if "promo" in parts else 0
+    frm = squares[0] if len(squares) == 2 else None
+    to = squares[-1]
+    ff = FILES.index(parts["ff"]) if "ff" in parts else (frm & 7 if frm is not None else None)
+    fr = int(parts["fr"]) - 1 if "fr" in parts else (frm >> 3 if frm is not None else None)
+    piece = parts.get("piece")
+    if kind == "pawn":
+        piece = "P"
+    return MoveText(kind, piece, ff, fr, to, promo)
+
+
+def _builder(kind: str):  # noqa: ANN202
+    def build(parts: pp.ParseResults) -> MoveText:
+        return _build(parts, kind)
+
+    return build
+
+
+def _castle(parts: pp.ParseResults) -> MoveText:
+    text = parts[0].upper().replace("0", "O")
+    return MoveText("castle", "K", None, None, None, 0, kingside=text == "O-O")
+
+
+def move_grammar() -> pp.ParserElement:
+    """One chess move with optional check and annotation marks (ignored)."""
+    piece = _char("KQRBN", "piece letter", adjacent=False)("piece")
+    capture = pp.Opt(_char("xX", "'x'"))
+    # The first character decides: an upper-case K Q R B N is always a piece letter.
+    not_piece = pp.NotAny(pp.Char("KQRBN"))
+    sep = pp.Opt(_char("-xX", "'-' or 'x'"))
+    castle = pp.Regex(r"(O-O-O|O-O|0-0-0|0-0|o-o-o|o-o)(?![-\w])").set_name("castling")
+    castle.set_parse_action(_castle)
+    forms = [
+        (piece + _sq("from") + sep + _sq("to"), "long"),
+        (not_piece + _sq("from", adjacent=False) + sep + _sq("to") + _promotion(), "long"),
+        (piece + _char(FILES, "file")("ff") + capture + _sq("to"), "piece"),
+        (piece + _char("12345678", "rank")("fr") + capture + _sq("to"), "piece"),
+        (piece + capture + _sq("to"), "piece"),
+        (_char(FILES, "file", adjacent=False)("ff") + capture + _sq("to") + _promotion(), "pawn"),
+        (not_piece + _sq("to", adjacent=False) + _promotion(), "pawn"),
+    ]
+    alternatives = [castle]
+    for element, kind in forms:
+        element = element.copy()
+        element.set_parse_action(_builder(kind))
+        alternatives.append(element)
+    marks = pp.Opt(pp.Regex(r"[+#]+[!?]*|[!?]+").leave_whitespace().set_name("check mark"))
+    move = pp.MatchFirst(alternatives).set_name("chess move")
+    return (move + marks.suppress()).set_name("chess move")
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def san_body(pos: Position, m: int) -> str:
+    """SAN without the check suffix (Super Horse Chess writes the suffix after the turn)."""
+    board = pos.board
+    f, t, promo = m & 63, (m >> 6) & 63, m >> 12
+    piece = board[f].upper()
+    if piece == "K" and abs(t - f) == 2:
+        return "O-O" if t > f else "O-O-O"
+    target = SQUARE_NAMES[t]
+    if piece == "P":
+        text = f"{FILES[f & 7]}x{target}" if (f ^ t) & 7 else target
+        return text + (f"={PROMO_LETTERS[promo]}" if promo else "")
+    same = board[f]
+    rivals = [o & 63 for o in pos.moves
+              if (o >> 6) & 63 == t and o & 63 != f and board[o & 63] == same]
+    where = ""
+    if rivals:
+        if all((r ^ f) & 7 for r in rivals):
+            where = FILES[f & 7]
+        elif all(r >> 3 != f >> 3 for r in rivals):
+            where = str((f >> 3) + 1)
+        else:
+            where = SQUARE_NAMES[f]
+    capture = "x" if board[t] != EMPTY else ""
+    return f"{piece}{where}{capture}{target}"
+
+
+def check_suffix(board: str, white: bool, castling: int, ep: int) -> str:
+    """``#`` if the side to move is mated, ``+`` if in check, else nothing."""
+    if not in_check(board, white):
+        return ""
+    return "+" if legal_moves(board, white, castling, ep) else "#"
+
+
+def san(pos: Position, m: int) -> str:
+    """Canonical SAN with its check suffix."""
+    board, castling, ep, _z = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
+    return san_body(pos, m) + check_suffix(board, not pos.white, castling, ep)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def resolve(pos: Position, mt: MoveText, text: str) -> int:
+    """The one legal move ``mt`` names; IllegalAction or AmbiguousAction otherwise."""
+    board, moves = pos.board, pos.moves
+    side = "White" if pos.white else "Black"
+    quoted = repr(text.strip())
+    if mt.kind == "castle":
+        rank = 0 if pos.white else 56
+        m = (rank + 4) | (rank + (6 if mt.kingside else 2)) << 6
+        if m in moves:
+            return m
+        name = "kingside" if mt.kingside else "queenside"
+        raise IllegalAction(
+            f"illegal move {quoted}: {side} cannot castle {name} here (castling needs the king "
+            "and rook unmoved, the squares between them empty, and the king not in check, not "
+            "passing through or landing on an attacked square)")
+    cands = []
+    for m in moves:
+        f = m & 63
+        if (m >> 6) & 63 != mt.to:
+            continue
+        kind = board[f].upper()
+        if mt.kind == "long":
+            if f & 7 != mt.from_file or f >> 3 != mt.from_rank:
+                continue
+            if mt.piece is not None and kind != mt.piece:
+                continue
+        else:
+            if kind != mt.piece:
+                continue
+            if mt.from_file is not None and f & 7 != mt.from_file:
+                continue
+            if mt.from_rank is not None and f >> 3 != mt.from_rank:
+                continue
+            if kind == "P" and mt.from_file is None and (f ^ mt.to) & 7:
+                continue  # a pawn capture names the pawn's file
+        cands.append(m)
+    if cands and any(m >> 12 for m in cands):
+        if not mt.promo:
+            raise IllegalAction(f"illegal move {quoted}: a promotion must name the piece "
+                                "(=Q, =R, =B or =N)")
+        cands = [m for m in cands if m >> 12 == mt.promo]
+    elif cands and mt.promo:
+        raise IllegalAction(f"illegal move {quoted}: only a pawn reaching the last rank "
+                            "promotes")
+    if len(cands) == 1:
+        return cands[0]
+    if not cands:
+        what = PIECE_NAMES.get(mt.piece or "", "piece")
+        if mt.kind == "long":
+            what = "piece"
+        why = (" (it would leave the king in check)" if _pseudo_reaches(pos, mt)
+               else "")
+        check = f"; {side} is in check" if pos.in_check() and not why else ""
+        raise IllegalAction(f"illegal move {quoted}: no {what} of {side} can legally move "
+                            f"to {SQUARE_NAMES[mt.to or 0]}{why}{check}")
+    options = sorted(san(pos, m) for m in cands)
+    raise AmbiguousAction(f"ambiguous move {quoted}: it fits {', '.join(options)}", options)
+
+
+def _pseudo_reaches(pos: Position, mt: MoveText) -> bool:
+    """Whether a matching move exists once king safety is ignored (for the error message).
+
+    Generated for the same board with the own king moved off-board is not possible, so this
+    asks the simpler question: does a matching piece attack or step to the square ignoring
+    pins? A knight, bishop, rook or queen that could reach the square on an empty line."""
+    if mt.kind != "piece" or mt.piece in ("K", "P") or mt.to is None:
+        return False
+    from gametool.games.chess.board import BISHOP_RAYS, KNIGHT, RAYS, ROOK_RAYS
+
+    board = pos.board
+    letter = mt.piece if pos.white else mt.piece.lower()
+    target = mt.to
+    if board[target] != EMPTY and (board[target] in ("PNBRQK" if pos.white else "pnbrqk")
+                                   or board[target] in "*Hh"):
+        return False
+    if mt.piece == "N":
+        return any(board[s] == letter for s in KNIGHT[target])
+    rays = {"R": ROOK_RAYS, "B": BISHOP_RAYS, "Q": RAYS}[mt.piece][target]
+    for ray in rays:
+        for s in ray:
+            if board[s] != EMPTY:
+                if board[s] == letter:
+                    return True
+                break
+    return False
+
+
+MOVE = move_grammar()
+
+
+@lru_cache(maxsize=1 << 14)
+def parse_move_text(text: str) -> MoveText:
+    """Read one chess move (memoised); MalformedAction with the column when it is not one."""
+    try:
+        return tokens.parse_whole(MOVE, text)[0]
+    except Exception as exc:  # NotationError, or an off-board square
+        raise MalformedAction(f"malformed move {text.strip()!r}: {exc}") from None
