@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gametool.auto import random_game
 from gametool.chance import SeedRng
 from gametool.cli import cli
 from gametool.engine import RESIGN, perft
@@ -255,6 +256,20 @@ def test_a_move_beyond_the_edge_is_never_generated() -> None:
     assert texts(game, state, "h8") == {"h8-f8", "h8-f6"}
 
 
+def test_ne_and_sw_moves_are_generated_d3() -> None:
+    # e5 sees d6 (NW) and f4 (SE): sight 2. NE and SW add no sight but carry moves.
+    game, state = position(["e5", "d6", "f4", "a1"], ["i9"])
+    listed = texts(game, state, "e5")
+    assert {"e5-g7", "e5-c3"} <= listed  # NE and SW
+    assert listed == {"e5-e7", "e5-e3", "e5-g5", "e5-c5", "e5-g7", "e5-c3", "e5-g3", "e5-c7"}
+
+
+def test_a_move_must_leave_its_square() -> None:
+    game = Assembly()
+    with pytest.raises(IllegalAction, match="must leave its square"):
+        game.parse_action(game.initial_state(2), "d1-d1")
+
+
 def test_landing_on_a_friendly_figure_is_illegal() -> None:
     game = Assembly()
     state = game.initial_state(2)
@@ -363,6 +378,14 @@ def test_a_connection_on_the_capping_ply_takes_precedence() -> None:
     outcome = game.outcome(after)
     assert outcome is not None and outcome.termination == "connection"
     assert outcome.results[0].result == "win"
+
+
+def test_max_plies_above_the_default_is_the_bound_of_automatic_play_d9() -> None:
+    game = Assembly({"max_plies": "1000"})
+    assert game.max_plies == 1000 and Assembly().max_plies == 600
+    session = random_game("assembly", "s28", options={"max_plies": "1000"})
+    outcome = session.game.outcome(session.state)
+    assert session.ply == 605 and outcome is not None and outcome.termination == "connection"
 
 
 def test_the_initial_position_has_neither_side_connected() -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from gametool.auto import random_game
 from gametool.chance import SeedRng
 from gametool.cli import cli
 from gametool.engine import RESIGN, perft
@@ -261,6 +263,12 @@ def test_rejected_sequences(prefix: int, text: str, words: str) -> None:
         game.parse_action(state, text)
 
 
+def test_there_is_no_pass() -> None:
+    game = Sapos()
+    with pytest.raises(MalformedAction, match="Sapos has no pass"):
+        game.parse_action(game.initial_state(2), "pass")
+
+
 @pytest.mark.parametrize("text", ["d2-d4+c5+c6", "d2", "d2-d4+", "d2-i4+c5", "d2_d4"])
 def test_malformed_sequences(text: str) -> None:
     game = Sapos()
@@ -392,6 +400,67 @@ def test_the_semicolon_form_is_refused_with_a_hint() -> None:
         game.parse_action(state, "d7-d5+c4;e7-c5+b4")
 
 
+@pytest.mark.parametrize(("text", "words"), [
+    ("d7-d5+c4 e7-c5+b4", "join the two sequences of Light's first turn with a comma"),
+    ("d7-d5+c4,", "the comma joins two sequences, FIRST,SECOND"),
+    (",e7-c5+b4", "the comma joins two sequences, FIRST,SECOND"),
+    ("d7-d5+", r"two sequences joined by a comma, e\.g\. d7-d5\+c4,e7-c5\+b4"),
+])
+def test_lights_first_turn_malformed_forms_point_to_the_comma(text: str, words: str) -> None:
+    game = Sapos()
+    state = play(game, "e2-e4+e5")
+    with pytest.raises(MalformedAction, match=words):
+        game.parse_action(state, text)
+
+
+def test_a_semicolon_outside_lights_first_turn_is_not_called_a_first_turn() -> None:
+    game = Sapos()
+    with pytest.raises(MalformedAction, match="';' is not part of a turn"):
+        game.parse_action(game.initial_state(2), "d2-d4+c5;")
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("d7-d5+c4,d5-d7+c8", r"\(second sequence\): no return"),
+    ("d7-d5+c4,d5-d3+c2", r"\(second sequence\): a hop passes over a friendly piece; d4"),
+    ("e6-e4+f4,d7-d5+c4", r"\(first sequence\): e5 is an enemy"),
+])
+def test_errors_in_lights_first_turn_name_the_sequence(text: str, words: str) -> None:
+    game = Sapos()
+    state = play(game, "e2-e4+e5")
+    with pytest.raises(IllegalAction, match=words):
+        game.parse_action(state, text)
+
+
+def test_a_semicolon_in_a_record_line_points_to_the_comma(tmp_path: Path) -> None:
+    # ';' starts a comment, so the reader sees only the first sequence: the error says why.
+    head = '[Game "sapos"]\n[Players "Dark; Light"]\n\n1. Dark: e2-e4+e5\n'
+    verdicts = check_text(head + "2. Light: d7-d5+c4;e7-c5+b4\n", "r.gtn")
+    errors = [str(e) for v in verdicts for e in v.errors]
+    assert len(errors) == 1 and "joined by a comma" in errors[0] and "';'" in errors[0]
+    blank = check_text(head + "2. Light: d7-d5+c4 e7-c5+b4\n", "r.gtn")
+    assert "with a comma" in str(blank[0].errors[0])
+    assert all(v.ok for v in check_text(head + "2. Light: d7-d5+c4, e7-c5+b4\n", "r.gtn"))
+    runner = CliRunner()
+    record = tmp_path / "s.gtn"
+    runner.invoke(cli, ["start", "sapos", "--no-seed", "-o", str(record)])
+    runner.invoke(cli, ["move", str(record), "e2-e4+e5"])
+    bad = runner.invoke(cli, ["move", str(record), "d7-d5+c4;e7-c5+b4"])
+    assert bad.exit_code == 1 and "with a comma, e.g. d7-d5+c4,e7-c5+b4" in bad.output
+
+
+def test_the_documented_first_turn_form_and_example() -> None:
+    summary, notation = (" ".join(text.split()) for text in (Sapos.summary, Sapos.notation))
+    assert "FIRST,SECOND with a comma" in summary
+    assert "joined by a comma" in notation and "';' starts a comment in a record" in notation
+    # the example of Light's first turn in the notation text is a legal one
+    example = re.search(r"(\S+,\S+) \(Light's first turn, after (\S+)\)", notation)
+    assert example is not None
+    game = Sapos()
+    state = play(game, example.group(2))
+    assert game.format_action(state, game.parse_action(state, example.group(1))) == \
+        example.group(1)
+
+
 # -- end of the game (D7, D10) ----------------------------------------------------------------
 
 
@@ -428,6 +497,14 @@ def test_a_starvation_win_on_the_capping_turn_stands() -> None:
     assert game.outcome(after).termination == "starvation"
 
 
+def test_max_plies_above_the_default_is_the_bound_of_automatic_play_d10() -> None:
+    game = Sapos({"max_plies": "1000"})
+    assert game.max_plies == 1000 and Sapos().max_plies == 400
+    session = random_game("sapos", "s7", options={"max_plies": "1000"})
+    outcome = session.game.outcome(session.state)
+    assert session.ply == 871 and outcome is not None and outcome.termination == "starvation"
+
+
 def test_resign_loses() -> None:
     game = Sapos()
     state = play(game, "e2-e4+e5")
@@ -444,7 +521,12 @@ def test_perft_of_the_start_position() -> None:
     game = Sapos()
     state = game.initial_state(2)
     assert perft(game, state, 1) == 106
-    assert perft(game, state, 2) == 888142  # Light's first turns counted as whole pairs
+    # Light's first turn is one action (both sequences), so perft 2 is the number of those
+    # actions after each of Dark's 106 turns; counted at the leaves, without applying them.
+    assert sum(len(game.legal_actions(game.apply(state, action)))
+               for action in game.legal_actions(state)) == 888142
+    after = game.apply(state, game.parse_action(state, "e2-e4+e5"))
+    assert perft(game, after, 1) == 5172  # Light's first turns after the worked opening's ply 1
 
 
 # -- the command line and the sample records --------------------------------------------------
@@ -462,6 +544,11 @@ def test_show_and_a_double_turn_on_the_command_line(tmp_path: Path) -> None:
     assert "   a b c d e f g h" in shown.output
     assert "5  . . L L D . . .  5" in shown.output
     assert "Light (L)" in shown.output
+    start = tmp_path / "t.gtn"
+    runner.invoke(cli, ["start", "sapos", "--no-seed", "-o", str(start)])
+    runner.invoke(cli, ["move", str(start), "e2-e4+e5"])
+    assert "two sequences joined by a comma, FIRST,SECOND" in runner.invoke(
+        cli, ["show", str(start)]).output
     bad = runner.invoke(cli, ["move", str(record), "d2-d4"])
     assert bad.exit_code == 1 and "incomplete turn" in bad.output
 

@@ -92,6 +92,7 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
         super().__init__(options)
         self.upto = self.settings["distance"] == "upto"
         self.cap = self.settings["max_plies"]
+        self.max_plies = self.cap  # type: ignore[misc]  # D9: the bound self-play relies on
         self._tables = TABLES[self.upto]
 
     # -- positions --------------------------------------------------------------------------
@@ -269,6 +270,8 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
         if cells[frm] != mine:
             held = "empty" if cells[frm] == EMPTY else f"a {COLOUR_NAME[cells[frm]]} figure"
             raise IllegalAction(f"{text!r}: {sq_name(frm)} is {held}; {who} is to move")
+        if frm == to:
+            raise IllegalAction(f"{text!r}: a move must leave its square")
         if cells[to] == mine:
             raise IllegalAction(f"{text!r}: {sq_name(to)} holds a friendly figure (D5)")
         captures = cells[to] != EMPTY

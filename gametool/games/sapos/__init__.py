@@ -47,6 +47,17 @@ SEQUENCE = pp.Group(_square + pp.OneOrMore(_sep + _square) + pp.Optional(_spawn)
     "sequence")
 _PARSED: dict[str, Action] = {}
 """Sequences already read, by their text."""
+_COMMA_HINT = ("join the two sequences of Light's first turn with a comma, e.g. "
+               "d7-d5+c4,e7-c5+b4 (';' starts a comment in a record)")
+
+
+def _is_sequence(text: str) -> bool:
+    """Whether ``text`` reads as one sequence (to explain a turn split by a blank)."""
+    try:
+        tokens.parse_whole(SEQUENCE, text)
+    except NotationError:
+        return False
+    return True
 
 
 class Sapos(Game[SaposState, Any]):
@@ -77,8 +88,9 @@ piece. A turn is one or more hops then one spawn, or zero or more hops then one 
 
 Knot rule: if at the start of the turn four of the mover's pieces fill a 2x2 block, the active
 piece must be one of the pieces of such a block. Light's first turn (the second turn of the game)
-is two sequences of hops and a spawn, without jumps; the knot rule binds the first, and the second
-may use any Light piece. Only complete turns count; there is no pass.
+is two sequences of hops and a spawn, without jumps, written FIRST,SECOND with a comma; the knot
+rule binds the first, and the second may use any Light piece. Only complete turns count; there
+is no pass.
 
 After every turn, if the opponent has no complete legal turn, the player who just moved wins by
 starvation. After max_plies turns (default 400, Light's double turn counting as one) without a
@@ -95,13 +107,15 @@ square     = file rank, file a-h, rank 1-8
 The first square is where the active piece starts, each later square a landing square reached
 by a hop (-) or a jump (x); the square after + receives the spawned piece. Examples:
 d3-d5-f5+e6 (two hops and a spawn), e5xe7xc7 (two jumps), d3-d5xd7 (a hop then a jump),
-d6-d4+c5,e7-e5+f4 (Light's first turn). The two sequences of Light's first turn are joined by a
-comma, not by the semicolon of the rules text, because ';' starts a comment in a record."""
+d7-d5+c4,e7-c5+b4 (Light's first turn, after e2-e4+e5). The two sequences of Light's first turn
+are joined by a comma (no blank needed), not by the semicolon of the rules text, because ';'
+starts a comment in a record."""
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
         super().__init__(options)
         self.drains = self.settings["capture_drains_victim_reserve"] == "on"
         self.cap = self.settings["max_plies"]
+        self.max_plies = self.cap  # type: ignore[misc]  # D10: the bound self-play relies on
         self._cache: dict[SaposState, frozenset[Turn]] = {}
 
     # -- positions --------------------------------------------------------------------------
@@ -222,34 +236,41 @@ comma, not by the semicolon of the rules text, because ';' starts a comment in a
         raw = text.strip()
         if raw.lower() == RESIGN:
             return RESIGN
+        if raw.lower() == "pass":
+            raise MalformedAction("malformed turn 'pass': Sapos has no pass; a player without "
+                                  "a complete turn has lost by starvation (D7)")
+        first_turn = state.light_first_turn
         if ";" in raw:
-            raise MalformedAction(
-                f"malformed turn {raw!r}: join the two sequences of Light's first turn with a "
-                "comma, e.g. d7-d5+c4,e7-c5+b4 (';' starts a comment in a record)")
+            raise MalformedAction(f"malformed turn {raw!r}: {_COMMA_HINT}" if first_turn else
+                                  f"malformed turn {raw!r}: ';' is not part of a turn (it "
+                                  "starts a comment in a record)")
         parts = raw.split(",")
         if len(parts) > 2:
             raise MalformedAction(f"malformed turn {raw!r}: at most two sequences (Light's "
                                   "first turn) joined by a comma")
-        turn = tuple(self._read_sequence(part.strip(), raw) for part in parts)
-        if state.light_first_turn and len(turn) != 2:
+        if len(parts) == 2 and not all(part.strip() for part in parts):
+            raise MalformedAction(f"malformed turn {raw!r}: the comma joins two sequences, "
+                                  "FIRST,SECOND, e.g. d7-d5+c4,e7-c5+b4")
+        turn = tuple(self._read_sequence(part.strip(), raw, first_turn) for part in parts)
+        if first_turn and len(turn) != 2:
             raise IllegalAction(f"{raw!r}: Light's first turn is two sequences of hops and a "
                                 "spawn joined by a comma, FIRST,SECOND (D4; in a record ';' "
                                 "starts a comment)")
-        if not state.light_first_turn and len(turn) != 1:
+        if not first_turn and len(turn) != 1:
             raise IllegalAction(f"{raw!r}: only Light's first turn has two sequences")
         me = state.seat + 1
         reserve = state.reserves[state.seat]
         explain_sequence(state.cells, me, reserve, turn[0], raw, knot=True,
-                      first_turn=state.light_first_turn)
+                         first_turn=first_turn, where=" (first sequence)" * first_turn)
         if len(turn) == 2:
             board, _ = after_sequence(state.cells, me, turn[0])
             explain_sequence(board, me, reserve - 1, turn[1], raw, knot=False, first_turn=True,
-                          history=turn[0][0])
+                             history=turn[0][0], where=" (second sequence)")
         if turn not in self._legal_set(state):  # a safeguard: the checks mirror the generator
             raise IllegalAction(f"{raw!r} is not a legal turn here")
         return turn
 
-    def _read_sequence(self, text: str, raw: str) -> Action:
+    def _read_sequence(self, text: str, raw: str, first_turn: bool = False) -> Action:
         """One sequence of the turn ``raw``, read by the grammar (and remembered: the text
         alone fixes the squares, legality is checked every time)."""
         action = _PARSED.get(text)
@@ -257,8 +278,13 @@ comma, not by the semicolon of the rules text, because ';' starts a comment in a
             try:
                 parsed = tokens.parse_whole(SEQUENCE, text)
             except NotationError as exc:
+                words = text.split()
+                if first_turn and len(words) == 2 and all(_is_sequence(w) for w in words):
+                    raise MalformedAction(f"malformed turn {raw!r}: {_COMMA_HINT}") from None
+                example = ("two sequences joined by a comma, e.g. d7-d5+c4,e7-c5+b4"
+                           if first_turn else "e.g. d3-d5-f5+e6 or e5xe7xc7")
                 raise MalformedAction(f"malformed turn {raw!r}: {exc.message} "
-                                      "(write e.g. d3-d5-f5+e6 or e5xe7xc7)") from None
+                                      f"(write {example})") from None
             action = self._sequence(list(parsed[0]), raw)
             if len(_PARSED) > 50_000:
                 _PARSED.clear()
@@ -313,7 +339,8 @@ comma, not by the semicolon of the rules text, because ';' starts a comment in a
         notes = [f"turns completed: {state.turns}"]
         if state.result is None:
             if state.light_first_turn:
-                notes.append("Light's first turn: two sequences, FIRST,SECOND")
+                notes.append("Light's first turn: two sequences joined by a comma, "
+                             "FIRST,SECOND")
             knot = knot_pieces(state.cells, state.seat + 1)
             if knot is not None:
                 notes.append("knot rule: the active piece must be one of "

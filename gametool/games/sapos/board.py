@@ -154,21 +154,23 @@ def after_sequence(cells: bytes, me: int, action: Action) -> tuple[bytes, int]:
 
 
 def explain_sequence(board: bytes, me: int, reserve: int, action: Action, raw: str, knot: bool,
-             first_turn: bool, history: tuple[int, ...] = ()) -> None:
-    """Raise IllegalAction naming the rule that forbids a sequence, if one does."""
+                     first_turn: bool, history: tuple[int, ...] = (), where: str = "") -> None:
+    """Raise IllegalAction naming the rule that forbids a sequence, if one does; ``where``
+    names the sequence within Light's first turn."""
+    raw = f"{raw!r}{where}"
     path, hops, spawn = action
     cells = bytearray(board)
     who = COLOUR[me - 1]
     start = path[0]
     if cells[start] != me:
-        raise IllegalAction(f"{raw!r}: {sq_name(start)} holds no {who} piece")
+        raise IllegalAction(f"{raw}: {sq_name(start)} holds no {who} piece")
     if knot:
         pieces = knot_pieces(board, me)
         if pieces is not None and start not in pieces:
-            raise IllegalAction(f"{raw!r}: knot rule: the active piece must be one of "
+            raise IllegalAction(f"{raw}: knot rule: the active piece must be one of "
                                 f"{' '.join(sq_name(s) for s in sorted(pieces))} (D3)")
     if first_turn and hops < len(path) - 1:
-        raise IllegalAction(f"{raw!r}: Light's first turn has no jumps (D4)")
+        raise IllegalAction(f"{raw}: Light's first turn has no jumps (D4)")
     seen = {start, *(history if history and start == history[-1] else ())}
     cells[start] = EMPTY
     enemy = 3 - me
@@ -178,40 +180,40 @@ def explain_sequence(board: bytes, me: int, reserve: int, action: Action, raw: s
         mid = here + df // 2 + (dr // 2) * N
         kind = "hop" if i <= hops else "jump"
         if max(abs(df), abs(dr)) != 2 or df % 2 or dr % 2:
-            raise IllegalAction(f"{raw!r}: {sq_name(here)} to {sq_name(land)} is not a "
+            raise IllegalAction(f"{raw}: {sq_name(here)} to {sq_name(land)} is not a "
                                 f"{kind} (it passes over exactly one neighbouring square)")
         if kind == "hop":
             if cells[mid] == enemy:
-                raise IllegalAction(f"{raw!r}: {sq_name(mid)} is an enemy, so that is a "
+                raise IllegalAction(f"{raw}: {sq_name(mid)} is an enemy, so that is a "
                                     "jump (x), not a hop")
             if cells[mid] != me:
-                raise IllegalAction(f"{raw!r}: a hop passes over a friendly piece; "
+                raise IllegalAction(f"{raw}: a hop passes over a friendly piece; "
                                     f"{sq_name(mid)} is empty")
             if land in seen:
-                raise IllegalAction(f"{raw!r}: no return: the active piece already stood "
+                raise IllegalAction(f"{raw}: no return: the active piece already stood "
                                     f"on {sq_name(land)} this turn (D5)")
         else:
             if df and dr:
-                raise IllegalAction(f"{raw!r}: jumps are orthogonal only")
+                raise IllegalAction(f"{raw}: jumps are orthogonal only")
             if cells[mid] != enemy:
                 what = "friendly" if cells[mid] == me else "empty"
-                raise IllegalAction(f"{raw!r}: {sq_name(mid)} is {what}, a jump needs an "
+                raise IllegalAction(f"{raw}: {sq_name(mid)} is {what}, a jump needs an "
                                     "enemy")
             cells[mid] = EMPTY
         if cells[land] != EMPTY:
-            raise IllegalAction(f"{raw!r}: the landing square {sq_name(land)} is occupied")
+            raise IllegalAction(f"{raw}: the landing square {sq_name(land)} is occupied")
         seen.add(land)
     jumped = hops < len(path) - 1
     if spawn >= 0:
         if jumped:
-            raise IllegalAction(f"{raw!r}: no spawn follows a jump (D1)")
+            raise IllegalAction(f"{raw}: no spawn follows a jump (D1)")
         if reserve < 1:
-            raise IllegalAction(f"{raw!r}: {who}'s reserve is empty, no spawn is possible")
+            raise IllegalAction(f"{raw}: {who}'s reserve is empty, no spawn is possible")
         if spawn not in NEIGHBOURS[path[-1]]:
-            raise IllegalAction(f"{raw!r}: the spawn square {sq_name(spawn)} does not "
+            raise IllegalAction(f"{raw}: the spawn square {sq_name(spawn)} does not "
                                 f"neighbour the final square {sq_name(path[-1])} (D9)")
         if cells[spawn] != EMPTY:
-            raise IllegalAction(f"{raw!r}: the spawn square {sq_name(spawn)} is occupied")
+            raise IllegalAction(f"{raw}: the spawn square {sq_name(spawn)} is occupied")
     elif not jumped:
-        raise IllegalAction(f"{raw!r}: incomplete turn: hops must end with a spawn "
+        raise IllegalAction(f"{raw}: incomplete turn: hops must end with a spawn "
                             "(+square) or a jump (D1)")
