@@ -243,9 +243,41 @@ def test_quiet_stone_placement_d1_near_or_far() -> None:
     state = game.initial_state(2)
     assert {"b2-d4/d6", "b2-d4/e5", "b2-d4/d7", "b2-d4/d1", "b2-d4/a1"} <= texts(game, state)
     assert "b2-d4/g7" not in texts(game, state)  # f6 holds a pawn
-    assert "f6" in rejected(game, state, "b2-d4/f6")
+    assert "f6 holds a White pawn (D1)" in rejected(game, state, "b2-d4/f6")
     assert "b6" in rejected(game, state, "b2-b7/c7")
     assert "one line" in rejected(game, state, "b2-d4/e6")
+
+
+def test_quiet_stone_cannot_go_on_the_pawns_new_square() -> None:
+    game = Desdemona()
+    state = game.initial_state(2)
+    message = rejected(game, state, "b2-d4/d4")
+    assert "the pawn stands there (D1)" in message and "D10" not in message
+
+
+def test_capture_stone_cannot_go_on_the_pawns_new_square() -> None:
+    game = Desdemona()
+    state = example_state(2)
+    message = rejected(game, state, "d4-d5xd5")
+    assert "where the pawn stands" in message and "not on a line" not in message
+
+
+def test_quiet_stone_may_go_beyond_the_vacated_square() -> None:
+    # D1: the vacated square is empty, so the line through it runs on to the next blocker.
+    game = Desdemona()
+    state = position(game, """
+. . . . . . W
+. . . . . . .
+. . . . . . .
+. . . . . . .
+. . B . . . .
+. w . . . . .
+W . . . . . B
+""")
+    moves = texts(game, state)
+    assert {"c3-e5/c3", "c3-e5/d4", "c3-f6/c3", "c3-d4/c3"} <= moves
+    assert "c3-e5/b2" not in moves and "c3-e5/a1" not in moves  # b2 holds a stone
+    assert "c3-d4/b2" not in moves
 
 
 def test_first_move_has_no_capture_and_places_a_stone() -> None:
@@ -428,12 +460,25 @@ def test_bad_size_option_is_refused() -> None:
         Desdemona({"size": "9"})
 
 
-@pytest.mark.parametrize("text", ["b2d4/d6", "h1-h2/h3", "b2-d4/", "b2-d4-d6", "b2-d4?d6", "", "x"])
+@pytest.mark.parametrize("text", ["b2d4/d6", "h1-h2/h3", "b2-d4/", "b2-d4-d6", "b2-d4?d6", "", "x",
+                                  "b2 -d4/d6", "b2-d4 /d6", "b2-d4/ d6", "b2 - d4 / d6"])
 def test_malformed_notation(text: str) -> None:
     game = Desdemona()
     with pytest.raises(MalformedAction) as info:
         game.parse_action(game.initial_state(2), text)
     assert "\n" not in str(info.value)
+
+
+def test_notation_help_examples_are_legal_where_they_apply() -> None:
+    # The quiet example is a first move, the capture is move 3 of the worked example and the
+    # slide is the first move with first_move_stone=off.
+    examples = dict(line.split()[:2] for line in Desdemona.notation.splitlines() if line.strip()
+                    and not line.startswith("Squares"))
+    game = Desdemona()
+    assert examples["quiet"] in texts(game, game.initial_state(2))
+    assert examples["capture"] in texts(game, example_state(2))
+    off = Desdemona({"first_move_stone": "off"})
+    assert examples["slide"] in texts(off, off.initial_state(2))
 
 
 def test_separator_must_match_the_kind_of_move() -> None:
@@ -528,6 +573,24 @@ def test_differential_engine_agrees_with_reference(options: dict[str, str], game
         engine = [game.format_action(state, a) for a in game.legal_actions(state)]
         assert len(engine) == len(set(engine))
         assert set(engine) == reference_turns(game, state), game.render(state, None, [])
+
+
+@pytest.mark.parametrize("size", [7, 8, 10])
+def test_differential_pawns_in_the_corners(size: int) -> None:
+    # Corner squares sit on one-square diagonals and at the ends of every line.
+    game = Desdemona({"size": str(size)})
+    rows = [["."] * size for _ in range(size)]
+    rows[0][0], rows[size - 1][size - 1] = "B", "B"
+    rows[0][size - 1], rows[size - 1][0] = "W", "W"
+    rows[1][1], rows[2][2], rows[1][size - 2], rows[size - 2][1] = "w", "w", "b", "w"
+    rows[size - 2][size - 2] = "w"
+    state = position(game, "\n".join(" ".join(row) for row in rows))
+    for turn in (0, 1):
+        state = state._replace(turn=turn)
+        engine = [game.format_action(state, a) for a in game.legal_actions(state)]
+        assert len(engine) == len(set(engine))
+        assert set(engine) == reference_turns(game, state)
+        assert any("x" in text for text in engine)
 
 
 def test_differential_covers_at_least_300_positions_on_all_sizes() -> None:

@@ -2,7 +2,8 @@
 
 The board is a flat ``bytes`` of ``size * size`` cells (index = rank * size + file, rank 0 at the
 bottom). An action is a small int ``s | t << 7 | u << 14 | kind << 21`` (pawn from, pawn to, stone
-square, kind), ``PASS`` or ``RESIGN``; ints keep move generation, the hot path, cheap.
+square, kind), ``PASS`` or ``RESIGN``; ints keep move generation, the hot path, cheap. Turn
+lists are sliced out of precomputed per-line action tuples (see ``Tables``).
 """
 
 from __future__ import annotations
@@ -64,6 +65,140 @@ def rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return tuple(out)
 
 
+# -- move-generation tables -------------------------------------------------------------------
+#
+# Every square lies on four lines (rank, file, two diagonals). On a line, the empty run around a
+# position is looked up from the line's occupancy (the board's occupancy int masked to the line,
+# see ``LineRuns``): the slice, in the line's squares with that position left out, of the squares
+# a slide from it reaches. The same slice picks a pawn's slide targets and, for each target, the
+# stone squares on that line (the vacated square lies inside the run, D1); the target's three
+# other lines do not contain the vacated square, so their runs come from the position as it
+# stands. Actions are precomputed per (pawn square, target, line) as tuples, so a turn list is
+# built by slicing tuples rather than by walking squares one at a time.
+
+# Cells to the digits of a binary numeral, read by int(..., 2): square i is bit N - 1 - i of the
+# result (N squares). OCCUPIED marks anything on a square, FOE_STONES[me] the opponent's stones.
+OCCUPIED = bytes(b"0" + b"1" * 255)
+FOE_STONES = (bytes(49 if c == WHITE_STONE else 48 for c in range(256)),
+              bytes(49 if c == BLACK_STONE else 48 for c in range(256)))
+_new_state = tuple.__new__
+
+
+def _runs(length: int) -> dict[bytes, tuple[slice, ...]]:
+    """For every 0/1 pattern of this length: per position, the slice of the empty run around it
+    (the position itself ignored and left out of the indexing)."""
+    slices: dict[tuple[int, int], slice] = {}
+    out = {}
+    for bits in range(1 << length):
+        pattern = bytes((bits >> i) & 1 for i in range(length))
+        row = []
+        for q in range(length):
+            lo = q
+            while lo > 0 and not pattern[lo - 1]:
+                lo -= 1
+            hi = q
+            while hi < length - 1 and not pattern[hi + 1]:
+                hi += 1
+            row.append(slices.setdefault((lo, hi), slice(lo, hi)))
+        out[pattern] = tuple(row)
+    return out
+
+
+class LineRuns(dict[int, tuple[slice, ...]]):
+    """One line's runs keyed by the board's occupancy int masked to the line; filled on use."""
+
+    def __init__(self, line: tuple[int, ...], top: int,
+                 runs: dict[bytes, tuple[slice, ...]]) -> None:
+        super().__init__()
+        self.line = line
+        self.top = top
+        self.runs = runs
+
+    def __missing__(self, key: int) -> tuple[slice, ...]:
+        pattern = bytes((key >> self.top - sq) & 1 for sq in self.line)
+        value = self[key] = self.runs[pattern]
+        return value
+
+
+class Tables:
+    """Line geometry of one board size, and the per-pawn-square action tuples (built lazily)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        lines: list[tuple[int, ...]] = []
+        for start, step in ([(r * size, 1) for r in range(size)]  # ranks, eastwards
+                            + [(f, size) for f in range(size)]  # files, northwards
+                            + [(f, size + 1) for f in range(size)]  # diagonals, north-east
+                            + [(r * size, size + 1) for r in range(1, size)]
+                            + [(f, size - 1) for f in range(size)]  # anti-diagonals, north-west
+                            + [(r * size + size - 1, size - 1) for r in range(1, size)]):
+            squares = [start]
+            while True:
+                sq = squares[-1]
+                f, r = sq % size, sq // size
+                df = {1: 1, size: 0, size + 1: 1, size - 1: -1}[step]
+                dr = 0 if step == 1 else 1
+                if not (0 <= f + df < size and 0 <= r + dr < size):
+                    break
+                squares.append(sq + step)
+            lines.append(tuple(squares))
+        self.lines = tuple(lines)
+        where: list[list[tuple[int, int]]] = [[] for _ in range(size * size)]
+        for lid, squares in enumerate(lines):
+            for q, sq in enumerate(squares):
+                where[sq].append((lid, q))
+        self.where = tuple(tuple(w) for w in where)  # per square: (line, position) x 4
+        # A line's occupancy is read from the board's occupancy int (a bit per square) by a mask.
+        top = size * size - 1
+        self.masks = tuple(sum(1 << top - sq for sq in line) for line in lines)
+        runs: dict[bytes, tuple[slice, ...]] = {}
+        for length in range(1, size + 1):
+            runs.update(_runs(length))
+        self.line_runs = tuple(LineRuns(line, top, runs) for line in lines)
+        self.neighbours = tuple(
+            sum(1 << top - n for n in range(size * size)
+                if n != sq and abs(n % size - sq % size) <= 1 and abs(n // size - sq // size) <= 1)
+            for sq in range(size * size))
+        # Per square: the ray in each direction, keyed by the bit of the neighbour it starts at.
+        self.rays_by_bit = tuple({1 << top - ray[0]: ray for ray in sq_rays}
+                                 for sq_rays in rays(size))
+        self._pawn: list[Any] = [None] * (size * size)
+
+    def pawn(self, s: int) -> tuple[Any, ...]:
+        """For a pawn on s, per line through s: (runs, mask, position, records of the other
+        squares of the line in order). A record holds the target t; its three other lines as
+        (runs, mask, position, quiet actions along the line); the quiet actions along the
+        pawn's line; the neighbour mask of t, its rays by neighbour bit and the capture base."""
+        cached = self._pawn[s]
+        if cached is not None:
+            return cached
+        lines, where, runs, masks = self.lines, self.where, self.line_runs, self.masks
+        out = []
+        for lid, q in where[s]:
+            records = []
+            for t in lines[lid][:q] + lines[lid][q + 1:]:
+                base = s | t << 7
+                other = []
+                own: tuple[int, ...] = ()
+                for tlid, tq in where[t]:
+                    squares = lines[tlid][:tq] + lines[tlid][tq + 1:]
+                    acts = tuple(base | u << 14 for u in squares)
+                    if tlid == lid:
+                        own = acts
+                    else:
+                        other += [runs[tlid], masks[tlid], tq, acts]
+                records.append((t, *other, own, self.neighbours[t], self.rays_by_bit[t],
+                                base | CAPTURE << 21))
+            out.append((runs[lid], masks[lid], q, tuple(records)))
+        cached = self._pawn[s] = tuple(out)
+        return cached
+
+
+@cache
+def tables(size: int) -> Tables:
+    return Tables(size)
+
+
 def encode(s: int, t: int, u: int = 0, kind: int = QUIET) -> int:
     return s | t << 7 | u << 14 | kind << 21
 
@@ -122,7 +257,7 @@ Two passes in a row end the game. Each side scores the stones showing its colour
 score wins and equal scores draw. A resigning player loses.
 """
     notation = """\
-quiet    b2-d4/f6    pawn from b2 to d4, then an opponent stone on f6
+quiet    b2-d4/d6    pawn from b2 to d4, then an opponent stone on d6
 capture  d4-d5xd7    pawn from d4 to d5, own stone on d7; the stones between d5 and d7 turn
 slide    b2-d4       Black's first move with first_move_stone=off only
 pass     pass        only without any legal move
@@ -137,6 +272,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         self.captures_only: bool = self.settings["captures_only_when_opponent_stuck"] == "on"
         self.first_stone: bool = self.settings["first_move_stone"] == "on"
         self.rays = rays(self.size)
+        self.tables = tables(self.size)
         self._cache: tuple[DesdemonaState, frozenset[Any]] | None = None
 
     # -- squares --------------------------------------------------------------------------------
@@ -162,9 +298,10 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         return DesdemonaState(bytes(cells), (pawns[0], pawns[1]), 0)
 
     def to_move(self, state: DesdemonaState) -> int | None:
-        if state.passes >= 2 or state.resigned is not None:
+        _, _, turn, passes, _, resigned = state
+        if passes >= 2 or resigned is not None:
             return None
-        return state.turn
+        return turn
 
     def can_slide(self, cells: bytes | bytearray, pawns: Sequence[int]) -> bool:
         """Whether any of these pawns has a slide (an empty neighbour)."""
@@ -176,76 +313,81 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         return self.captures_only and not self.can_slide(state.cells, state.pawns[1 - state.turn])
 
     def legal_actions(self, state: DesdemonaState) -> list[Any]:
-        if state.passes >= 2 or state.resigned is not None:
+        cells, pawns, me, passes, ply, resigned = state
+        if passes >= 2 or resigned is not None:
             return []
-        me = state.turn
-        cells = bytearray(state.cells)
-        rays_ = self.rays
+        tab = self.tables
+        occupied = int(cells.translate(OCCUPIED), 2)
         out: list[int] = []
-        if state.ply == 0 and not self.first_stone:  # D9 off: a slide alone
-            for s in state.pawns[0]:
-                for ray in rays_[s]:
-                    for t in ray:
-                        if cells[t]:
-                            break
-                        out.append(s | t << 7 | SLIDE << 21)
+        if ply == 0 and not self.first_stone:  # D9 off: a slide alone
+            for s in pawns[0]:
+                for runs, mask, q, records in tab.pawn(s):
+                    targets = records[runs[occupied & mask][q]]
+                    out += [rec[-1] & 0x3FFF | SLIDE << 21 for rec in targets]
             return out
-        quiet = not self.captures_only_now(state)
+        quiet = True
+        if self.captures_only:  # D5: judged afresh at the start of each turn
+            quiet = False
+            neighbours = tab.neighbours
+            for p in pawns[1 - me]:
+                if occupied & neighbours[p] != neighbours[p]:
+                    quiet = True
+                    break
         foe = STONE[1 - me]
-        captures = foe in cells
+        foes = int(cells.translate(FOE_STONES[me]), 2) if foe in cells else 0
         append = out.append
-        for s in state.pawns[me]:
-            cells[s] = EMPTY  # D1: the vacated square counts as empty
-            for ray in rays_[s]:
-                for t in ray:
-                    if cells[t]:
-                        break
-                    base = s | t << 7
+        for s in pawns[me]:
+            for runs, mask, q, records in tab.pawn(s):
+                run = runs[occupied & mask][q]
+                for (_t, ra, ma, qa, aa, rb, mb, qb, ab, rc, mc, qc, ac, own, near, by_bit,
+                     cbase) in records[run]:
                     if quiet:
-                        for line in rays_[t]:
-                            for u in line:
-                                if cells[u]:
-                                    break
-                                append(base | u << 14)
-                    if captures:
-                        cbase = base | CAPTURE << 21
-                        for line in rays_[t]:
-                            if cells[line[0]] != foe:
-                                continue
-                            for e in line:  # D3: opponent stones, then at once an empty square
+                        out += own[run]  # D1: the run holds the vacated square
+                        out += aa[ra[occupied & ma][qa]]
+                        out += ab[rb[occupied & mb][qb]]
+                        out += ac[rc[occupied & mc][qc]]
+                    hits = foes & near
+                    if hits:
+                        # D2, D3: per direction, foe stones then at once an empty square. The
+                        # vacated square never matters: toward it lie only the empty squares
+                        # the pawn slid over.
+                        while hits:
+                            bit = hits & -hits
+                            hits ^= bit
+                            for e in by_bit[bit]:
                                 c = cells[e]
                                 if c != foe:
                                     if not c:
                                         append(cbase | e << 14)
                                     break
-            cells[s] = PAWN[me]
         if not out:
             out.append(PASS)  # D6
         return out
 
     def apply(self, state: DesdemonaState, action: Any) -> DesdemonaState:
-        me = state.turn
-        if action == RESIGN:
-            return state._replace(resigned=me, ply=state.ply + 1)
+        cells, pawns, me, passes, ply, resigned = state
+        if action.__class__ is not int:
+            if action == RESIGN:
+                return state._replace(resigned=me, ply=ply + 1)
+            raise ValueError(f"not a Desdemona action: {action!r}")
         if action == PASS:
-            return DesdemonaState(state.cells, state.pawns, 1 - me, state.passes + 1,
-                                  state.ply + 1)
+            return _new_state(DesdemonaState, (cells, pawns, 1 - me, passes + 1, ply + 1, None))
         s, t, u, kind = action & 127, (action >> 7) & 127, (action >> 14) & 127, action >> 21
-        cells = bytearray(state.cells)
-        cells[s] = EMPTY
-        cells[t] = PAWN[me]
+        board = bytearray(cells)
+        board[s] = EMPTY
+        board[t] = PAWN[me]
         if kind == QUIET:
-            cells[u] = STONE[1 - me]
+            board[u] = STONE[1 - me]
         elif kind == CAPTURE:
-            size = self.size
-            step = _step(t, u, size)
+            step = _step(t, u, self.size)
             own = STONE[me]
             for sq in range(t + step, u + step, step):
-                cells[sq] = own
-        mine = state.pawns[me]
-        moved = tuple(t if p == s else p for p in mine)
-        pawns = (moved, state.pawns[1]) if me == 0 else (state.pawns[0], moved)
-        return DesdemonaState(bytes(cells), pawns, 1 - me, 0, state.ply + 1)
+                board[sq] = own
+        mine = pawns[me]
+        i = mine.index(s)
+        moved = (*mine[:i], t, *mine[i + 1:])
+        return _new_state(DesdemonaState, (bytes(board), (moved, pawns[1]) if me == 0 else
+                                           (pawns[0], moved), 1 - me, 0, ply + 1, None))
 
     def stone_counts(self, state: DesdemonaState) -> tuple[int, int]:
         return state.cells.count(BLACK_STONE), state.cells.count(WHITE_STONE)
@@ -284,6 +426,10 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
     def parse_action(self, state: DesdemonaState, text: str) -> Any:
         if self.to_move(state) is None:
             raise GameOver("the game is over: no more actions")
+        if len(text.split()) > 1:
+            raise MalformedAction(
+                f"malformed action {text.strip()!r}: no blanks inside an action; expected e.g. "
+                "b2-d4/d6, d4-d5xd7 or pass")
         try:
             parsed = parse_whole(GRAMMAR, text)
         except NotationError as exc:
@@ -334,6 +480,8 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         if kind == QUIET:
             if self.captures_only_now(state):
                 return f"captures only: none of {foe}'s pawns can slide (D5)"
+            if u == t:
+                return f"the stone cannot go on {self.sq_name(u)}: the pawn stands there (D1)"
             blocked = self._line_block(cells, t, u)
             if blocked is not None:
                 return f"the stone cannot go on {self.sq_name(u)}: {blocked} (D1)"
@@ -360,8 +508,11 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
 
     def _why_no_capture(self, state: DesdemonaState, cells: bytearray, t: int, e: int) -> str:
         size, foe = self.size, STONE[1 - state.turn]
+        if e == t:
+            return (f"the new stone cannot go on {self.sq_name(e)}, where the pawn stands: it goes "
+                    "on the empty square after the captured stones (D3)")
         step = _step(t, e, size)
-        if step == 0 or e == t:
+        if step == 0:
             return f"{self.sq_name(e)} is not on a line from {self.sq_name(t)}"
         if cells[e]:
             return f"{self.sq_name(e)} is not empty: it holds {self.content(cells[e])}"
