@@ -249,9 +249,35 @@ class Session:
                         self.record.body = body
                         return
                     skipped += 1
-        for step in self._forced_chance():
-            body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
+        # At the end, only a record that says the game is over lacks its last forced action; an
+        # unfinished one waits for it to be typed or drawn.
+        if (self.record.get("Result") or "*").strip() != "*":
+            for step in self._forced_chance():
+                body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
         self.record.body = body
+
+    def _forced_before(self, text: str, seat: int | None) -> None:
+        """Add the forced chance actions due before a player's typed action (as the reader
+        does for a record that leaves them out), unless ``text`` is that chance action."""
+        if self.game.to_move(self.state) != CHANCE or seat == CHANCE:
+            return
+        if seat is None:
+            # Typed with no seat: the forced actions come first only if the text reads as an
+            # action of the position after them; otherwise it is read as the chance action.
+            state = self.state
+            while self.game.to_move(state) == CHANCE:
+                outcomes = self.game.chance_outcomes(state)
+                if outcomes is None or len(outcomes) != 1:
+                    break
+                state = self.game.apply(state, outcomes[0])
+            if state is self.state or self.game.to_move(state) == CHANCE:
+                return
+            try:
+                self.game.parse_action(state, text)
+            except GameError:
+                return
+        for step in self._forced_chance():
+            self._append_to_body(step)
 
     def _forced_chance(self) -> list[Step]:
         """Apply the chance actions that are due and have one possible outcome; return them."""
@@ -349,6 +375,7 @@ class Session:
         start = len(self.steps)
         self.draw_chance()
         for text in texts:
+            self._forced_before(text, seat)
             acting = self.game.to_move(self.state) if seat is None else seat
             if acting is None:
                 acting = 0

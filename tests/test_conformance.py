@@ -151,6 +151,14 @@ def test_resign_ends_the_game_for_the_seat_to_move(gid: str) -> None:
         session.push(game.sample_chance(session.state, SeedRng("x", session.ply)))
     seat = game.to_move(session.state)
     session.play(["resign"])
+    if len(session.names) > 2 and not game.is_over(session.state):
+        # With three or more seats the resigner leaves and the others play on (where the
+        # rules allow); it never acts again and loses in the end.
+        ply = 0
+        while not game.is_over(session.state):
+            assert game.to_move(session.state) != seat
+            session.push(random_action(game, session.state, SeedRng("after-resign", ply)))
+            ply += 1
     outcome = game.outcome(session.state)
     assert outcome is not None
     assert outcome.results[seat].result == "loss"

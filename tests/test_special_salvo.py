@@ -95,7 +95,7 @@ def test_illegal_placements_name_the_rule(text: str, reason: str) -> None:
 
 
 def test_an_unknown_ship_code_is_rejected() -> None:
-    with pytest.raises(MalformedAction, match="Expected ship position"):
+    with pytest.raises(IllegalAction, match="'dd' is no ship of the fleet"):
         GAME.parse_action(GAME.initial_state(2), "place cv a1 e, bb j10 s, cr c5 e, sub f8 se, "
                                                  "dd a10 s")
 
@@ -200,8 +200,10 @@ def test_a_salvo_must_use_its_full_count() -> None:
         GAME.parse_action(state, "fire a1 b2 c3 d4 e5 f6")
     with pytest.raises(IllegalAction, match="a1 is named twice"):
         GAME.parse_action(state, "fire a1 a1 b2 c3 d4")
-    with pytest.raises(MalformedAction, match="k1 is off the ocean"):
+    with pytest.raises(IllegalAction, match="k1 is off the ocean"):  # illegal, as the rules say
         GAME.parse_action(state, "fire k1 a1 b2 c3 d4")
+    with pytest.raises(MalformedAction, match="Expected direction"):
+        GAME.parse_action(GAME.initial_state(2), "place cv a1 x")
 
 
 def test_a_salvo_may_be_fired_one_shot_at_a_time() -> None:
@@ -372,15 +374,21 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def play_through_cli(path: Path, private: dict[str, Path] | None = None) -> None:
+def play_through_cli(path: Path, private: dict[str, Path] | None = None,
+                     refused_reveal: bool = False, aim: bool = False) -> str:
     """Play to the end: salvos are the first squares 'moves' lists; reports come from
-    'answer' with the private files (commit-reveal) or from the tool (referee)."""
+    'answer' with the private files (commit-reveal) or from the tool (referee). With
+    ``refused_reveal``, stop at the first reveal the tool refuses and return its error; with
+    ``aim``, fire as :func:`next_salvo` does (ann aims at FLEET_B)."""
     for _ in range(500):
         data = json.loads(run("show", str(path), "--json")[1])
         seat, phase = data["to_move"], data["position"]["phase"]
         if seat is None:
-            return
-        if phase == "fire":
+            assert not refused_reveal, "every reveal was accepted"
+            return ""
+        if phase == "fire" and aim:
+            code, _, err = run("move", str(path), next_salvo(path, data))
+        elif phase == "fire":
             listed = run("moves", str(path))[1].split()
             squares = [w for w in listed if w != "fire"][:data["position"]["due"]
                                                          - len(data["position"]["salvo"])]
@@ -389,6 +397,8 @@ def play_through_cli(path: Path, private: dict[str, Path] | None = None) -> None
             assert private is not None, phase
             code, _, err = run("answer", str(path), "--as", seat, "--private",
                                str(private[seat]))
+            if code and refused_reveal and phase == "reveal":
+                return err
         assert code == 0, err
     raise AssertionError("the game did not end")
 
@@ -430,7 +440,31 @@ def test_a_false_miss_is_rejected_naming_the_liar(tmp_path: Path) -> None:
     forged.write_text("\n".join(lines) + "\n")
     code, out, err = run("validate", str(forged))
     assert code == 1
-    assert f"{liar} lied: reported" in out + err
+    # Here the false miss leaves too few hits for the sinking reported later: caught at once.
+    assert f"a false report by {liar}" in out + err
+
+
+def test_a_false_miss_caught_only_by_the_reveal_names_the_liar(tmp_path: Path) -> None:
+    """ann calls two of her carrier's squares misses (a count no fleet rules out), plays on
+    and loses; her tool refuses her reveal, and a record with it added fails validation."""
+    path, private = commit_reveal_game(tmp_path)
+    assert run("move", str(path), MISSES)[0] == 0
+    assert run("answer", str(path), "--as", "ben", "--private", str(private["ben"]))[0] == 0
+    assert run("move", str(path), "fire a1 b1 c1 d1 e1")[0] == 0
+    lie = "report a1 miss, b1 hit, c1 hit, d1 hit, e1 miss"  # truly a1-e1 hit, e1 sunk cv
+    code, _, err = run("move", str(path), "--as", "ann", lie)
+    assert code == 0, err
+    refusal = play_through_cli(path, private, refused_reveal=True)
+    assert "player 1 lied: reported a1 miss on salvo 1 of player 2, but the revealed fleet " \
+           "gives a1 hit" in refusal
+    secret = dict(line.split(": ", 1) for line in private["ann"].read_text().splitlines()
+                  if ": " in line and not line.startswith("#"))
+    text = path.read_text()
+    ply = len(load_one(text).steps) + 1
+    path.write_text(text + f"{ply}. ann: reveal {secret['Fleet']} salt {secret['Salt']}\n")
+    code, out, _ = run("validate", str(path))
+    assert code == 1
+    assert "player 1 lied: reported a1 miss on salvo 1 of player 2" in out
 
 
 def test_a_committed_fleet_that_breaks_the_rules_is_caught_at_the_reveal() -> None:
@@ -469,6 +503,13 @@ def test_commit_and_answer_refuse_the_wrong_seat_or_file(tmp_path: Path) -> None
     assert code == 1 and "already exists" in err and fresh.read_bytes() == before
 
 
+def test_a_copied_commitment_is_refused() -> None:
+    game = option(referee="off")
+    state = act(game, game.initial_state(2), "commit " + "ab" * 32)
+    with pytest.raises(IllegalAction, match="this is player 1's commitment"):
+        game.parse_action(state, "commit " + "AB" * 32)
+
+
 def test_commit_in_referee_mode_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "g.gtn"
     run("start", "special-salvo", "-o", str(path))
@@ -483,11 +524,16 @@ def test_commit_reveal_defender_reports_may_be_listed_and_typed() -> None:
                 "fire a1 b1 c1 d1 e1")
     assert game.to_move(state) == 1
     listed = [game.format_action(state, a) for a in game.legal_actions(state)]
-    assert listed[:2] == ["report a1 miss", "report a1 hit"] and "report a1 sunk pt" in listed
+    assert listed == ["report a1 miss", "report a1 hit"]  # no ship is sunk by its first hit
     with pytest.raises(IllegalAction, match="in that order"):
         game.parse_action(state, "report b1 miss")
     with pytest.raises(IllegalAction, match="names a ship only when it is sunk"):
         game.parse_action(state, "report a1 hit cv")
+    with pytest.raises(IllegalAction, match="the cv .5 squares. is sunk by the hit on its last"):
+        game.parse_action(state, "report a1 sunk cv")
+    after = act(game, state, "report a1 hit")
+    assert [game.format_action(after, a) for a in game.legal_actions(after)] == [
+        "report b1 miss", "report b1 hit", "report b1 sunk pt"]
     state = act(game, state, "report a1 hit", "report b1 hit, c1 hit, d1 hit, e1 sunk cv")
     assert state.sunk[1] == 1 and game.to_move(state) == 1 and state.due == 4
 
@@ -630,3 +676,272 @@ def test_show_with_the_private_file_draws_the_seats_own_ships(tmp_path: Path) ->
     assert code == 1 and "belongs to ben" in err
     assert run("show", str(path), "--private", str(private["ann"]))[0] == 2
     assert "commit " in path.read_text() and "Fleet" not in path.read_text()
+
+
+@pytest.mark.parametrize("prefer", ["miss", "hit", "any"])
+@pytest.mark.parametrize("settings", [
+    {"shots": "squares"}, {"shots": "ships", "report": "ships"},
+    {"shots": "fixed5", "rounds": "on"}, {"shots": "squares", "report": "ships", "rounds": "on"},
+])
+def test_commit_reveal_claims_can_never_stall_the_game(settings: dict[str, str],
+                                                       prefer: str) -> None:
+    """Defenders who call every shot a miss, or a hit that sinks nothing, or anything at
+    random, never leave a salvo of no shots (all squares fired, or 17 - hits <= 0 under
+    shots=squares) or a seat with nothing to play: a claim must fit some fleet (by counting)."""
+    game = option(referee="off", **settings)
+    rng = SeedRng("claims", 0)
+    for _ in range(4 if prefer != "any" else 15):
+        state = act(game, game.initial_state(2), "commit " + "0" * 64, "commit " + "1" * 64)
+        for _ply in range(game.max_plies):
+            if state.phase == "reveal":
+                break
+            listed = game.legal_actions(state)
+            assert listed, f"{state.phase} with nothing to play"
+            if state.phase == "fire":
+                assert state.due >= 1
+            texts = [game.format_action(state, a) for a in listed]
+            liked = [a for a, t in zip(listed, texts, strict=True) if f" {prefer}" in t]
+            pool = liked or listed
+            action = pool[rng.randbelow(len(pool))]
+            assert game.parse_action(state, game.format_action(state, action)) == action
+            state = game.apply(state, action)
+        assert state.phase == "reveal" and fl.ALL_SUNK in state.sunk
+
+
+# -- the leak check at every ply, both modes ------------------------------------------------
+
+FLEET_B = "cv a8 e, bb f1 e, cr h5 s, sub d4 ne, pt j2 s"  # shares no ship position with FLEET1
+B_SQUARES = [SQUARE_NAMES[q] for p in GAME.parse_action(GAME.initial_state(2),
+                                                        f"place {FLEET_B}")[1]
+             for q in fl.ship_squares(*p)]
+
+
+def next_salvo(path: Path, data: dict) -> str:
+    """ann aims at ben's ships (a short game), ben at the last squares 'moves' lists."""
+    free = [w for w in run("moves", str(path))[1].split() if w != "fire"]
+    due = data["position"]["due"]
+    if data["to_move"] == "ann":
+        aimed = [q for q in B_SQUARES if q in free][:due]
+        return "fire " + " ".join(aimed + [q for q in free if q not in aimed][:due - len(aimed)])
+    return "fire " + " ".join(free[-due:])
+
+
+def assert_nothing_of_the_other_fleet(path: Path, seat: str, other: str, fleet: str,
+                                      extra: tuple[str, ...] = ()) -> None:
+    """Every output for ``seat`` (show, show --json, moves, export, at this ply) hides the
+    fleet ``fleet`` of ``other``: no ship position of it, no fleet in the JSON, and nothing
+    drawn on the other ocean but ``seat``'s own shots."""
+    shown = run("show", str(path), "--as", seat, *extra)
+    data = run("show", str(path), "--as", seat, "--json", *extra)
+    listed = run("moves", str(path), "--as", seat)
+    listed_json = run("moves", str(path), "--as", seat, "--json")
+    exported = run("export", str(path), "--as", seat)
+    for code, out, _ in (shown, data, listed, listed_json, exported):
+        assert code == 0
+        for ship in fleet.split(", "):
+            assert ship not in out, (ship, out)
+    position = json.loads(data[1])["position"]
+    index = 0 if seat == "ann" else 1
+    assert position["fleets"][1 - index] is None
+    mine = set(position["shots"][index])
+    rows = [line.split() for line in shown[1].splitlines()
+            if len(line.split()) == 22 and line.split()[0].isdigit()]
+    assert len(rows) == 10
+    for row in rows:
+        rank = row[0]
+        for file, cell in zip(fl.FILES, row[12:], strict=True):
+            assert cell == "." or f"{file}{rank}" in mine, (f"{file}{rank}", cell)
+    assert f"{other}: place {fleet}" not in exported[1]
+
+
+def test_no_fleet_leaks_to_the_other_seat_at_any_ply_referee_mode(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "--players", "ann,ben", "--seed", "leak", "-o", str(path))
+    fleets = {"ann": FLEET1, "ben": FLEET_B}
+    for seat in ("ann", "ben"):
+        assert_nothing_of_the_other_fleet(path, "ben" if seat == "ann" else "ann", seat,
+                                          fleets[seat])
+        assert run("move", str(path), f"place {fleets[seat]}")[0] == 0
+    for _ in range(200):
+        for seat, other in (("ann", "ben"), ("ben", "ann")):
+            assert_nothing_of_the_other_fleet(path, seat, other, fleets[other])
+        data = json.loads(run("show", str(path), "--json")[1])
+        if data["over"]:
+            assert data["result"]["tag"] == "1-0"
+            break
+        assert run("move", str(path), next_salvo(path, data))[0] == 0
+    else:
+        raise AssertionError("the game did not end")
+    session = load_one(path.read_text())
+    for ply in range(session.ply + 1):
+        for seat, other in (("ann", "ben"), ("ben", "ann")):
+            for extra in (["--ply", str(ply)], ["--ply", str(ply), "--json"]):
+                out = run("show", str(path), "--as", seat, *extra)[1]
+                assert all(ship not in out for ship in fleets[other].split(", "))
+    replayed = run("replay", str(path), "--as", "ann", "--json")[1]
+    assert all(ship not in replayed for ship in FLEET_B.split(", "))
+
+
+def test_no_fleet_leaks_to_the_other_seat_before_the_reveal_commit_reveal(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "--option", "referee=off", "--players", "ann,ben", "-o",
+        str(path))
+    fleets = {"ann": FLEET1, "ben": FLEET_B}
+    private = {seat: tmp_path / f"{seat}.fleet" for seat in fleets}
+    for seat in fleets:
+        code, _, err = run("commit", str(path), "--as", seat, "--private", str(private[seat]),
+                           "--fleet", fleets[seat])
+        assert code == 0, err
+    for _ in range(300):
+        data = json.loads(run("show", str(path), "--json")[1])
+        phase = data["position"]["phase"]
+        if phase in ("reveal", "over"):
+            break
+        for seat, other in (("ann", "ben"), ("ben", "ann")):
+            assert_nothing_of_the_other_fleet(path, seat, other, fleets[other])
+            assert_nothing_of_the_other_fleet(path, seat, other, fleets[other],
+                                              ("--private", str(private[seat])))
+        assert fleets["ann"] not in path.read_text() and fleets["ben"] not in path.read_text()
+        mover = data["to_move"]
+        if phase == "fire":
+            code, _, err = run("move", str(path), next_salvo(path, data))
+        else:
+            code, _, err = run("answer", str(path), "--as", mover, "--private",
+                               str(private[mover]))
+        assert code == 0, err
+    else:
+        raise AssertionError("the game did not reach the reveals")
+    play_through_cli(path, private)
+    assert run("validate", str(path))[0] == 0
+
+
+# -- validate catches a fleet that breaks the placement rules ---------------------------------
+
+
+@pytest.mark.parametrize(("fleet", "reason"), [
+    ("cv a1 e, bb j10 s, cr c3 s, sub f8 se, pt a10 s", "overlaps another ship on c1 (D3)"),
+    ("cv a1 e, bb j10 s, cr c5 e, sub d4 e, pt a10 s", "the submarine runs diagonally (D2"),
+    ("cv g1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s", "runs off the ocean to 'k1'"),
+])
+def test_validate_catches_an_illegal_placement_in_a_referee_record(
+        tmp_path: Path, fleet: str, reason: str) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text('[Game "special-salvo"]\n[Players "ann; ben"]\n[Result "*"]\n\n'
+                    f"1. ann: place {FLEET_B}\n2. ben: place {fleet}\n")
+    code, out, _ = run("validate", str(path))
+    assert code == 1 and "g.gtn:6:" in out and "ply 2" in out and reason in out
+
+
+def test_validate_catches_a_committed_fleet_that_breaks_the_rules(tmp_path: Path) -> None:
+    """ann commits to a fleet with a straight submarine (a hand-made private file and a typed
+    commit), plays to the end answering from it; her reveal is refused, and validate names
+    her. (An overlapping fleet is caught sooner: its answers fit no fleet by counting.)"""
+    bad = "cv a1 e, bb j10 s, cr c5 e, sub d4 e, pt a10 s"  # D2: the submarine is diagonal
+    path = tmp_path / "g.gtn"
+    run("start", "special-salvo", "--option", "referee=off", "--players", "ann,ben", "-o",
+        str(path))
+    mine = tmp_path / "ann.fleet"
+    mine.write_text(f"Game: special-salvo\nSeat: ann\nFleet: {bad}\nSalt: 00ff\n")
+    code, _, err = run("commit", str(path), "--as", "ann", "--private", str(mine))
+    assert code == 1 and "submarine runs diagonally" in err  # the tool will not commit it
+    placements = nt_read_fleet(bad)
+    assert run("move", str(path), "--as", "ann",
+               f"commit {fl.commitment(placements, '00ff')}")[0] == 0
+    theirs = tmp_path / "ben.fleet"
+    assert run("commit", str(path), "--as", "ben", "--private", str(theirs), "--fleet",
+               FLEET_B)[0] == 0
+    refusal = play_through_cli(path, {"ann": mine, "ben": theirs}, refused_reveal=True,
+                               aim=True)
+    assert "player 1 lied: the committed fleet breaks the placement rules" in refusal
+    text = path.read_text()
+    ply = len(load_one(text).steps) + 1
+    path.write_text(text + f"{ply}. ann: reveal {bad} salt 00ff\n")
+    code, out, _ = run("validate", str(path))
+    assert code == 1
+    assert "player 1 lied: the committed fleet breaks the placement rules" in out
+    assert "sub d4 e: the submarine runs diagonally (D2, fleet=special)" in out
+
+
+def nt_read_fleet(text: str) -> tuple[fl.Placement, ...]:
+    """A fleet as written in a placement, read without the placement rules."""
+    from gametool.games.special_salvo import notation as nt
+
+    return nt.read(f"place {text}")[1]
+
+
+def test_a_commit_reveal_game_mailed_back_and_forth(tmp_path: Path) -> None:
+    """Each seat keeps its own folder: its private file and its copy of the record. It acts on
+    its copy with its own file only, then mails the record (a copy) to the other seat. The
+    game ends with both reveals, and no mail carries a fleet before its owner's reveal."""
+    folders = {seat: tmp_path / seat for seat in ("ann", "ben")}
+    for folder in folders.values():
+        folder.mkdir()
+    fleets = {"ann": FLEET1, "ben": FLEET_B}
+    copy = {seat: folders[seat] / "game.gtn" for seat in folders}
+    mine = {seat: folders[seat] / "mine.fleet" for seat in folders}
+    assert run("start", "special-salvo", "--option", "referee=off", "--players", "ann,ben",
+               "-o", str(copy["ann"]))[0] == 0
+    seat = "ann"
+    for _ in range(400):
+        path = copy[seat]
+        data = json.loads(run("show", str(path), "--as", seat, "--json")[1])
+        if data["over"]:
+            break
+        assert data["to_move"] == seat
+        phase = data["position"]["phase"]
+        if phase == "place":
+            args = ["commit", str(path), "--as", seat, "--private", str(mine[seat]), "--fleet",
+                    fleets[seat]]
+        elif phase == "fire":
+            args = ["move", str(path), "--as", seat, next_salvo(path, data)]
+        else:
+            args = ["answer", str(path), "--as", seat, "--private", str(mine[seat])]
+        code, _, err = run(*args)
+        assert code == 0, err
+        mover = seat
+        seat = json.loads(run("show", str(path), "--json")[1])["to_move"] or seat
+        text = path.read_text()
+        if f"{mover}: reveal" not in text:
+            assert fleets[mover] not in text
+        if seat != mover:
+            copy[seat].write_text(text)  # the mail
+    else:
+        raise AssertionError("the game did not end")
+    final = copy[seat].read_text()
+    assert final.count("reveal ") == 2 and '[Result "1-0"]' in final
+    assert run("validate", str(copy[seat]))[0] == 0
+
+
+def test_a_record_without_reports_validates_and_moves_through_the_cli(tmp_path: Path) -> None:
+    """D11: the reports left out of a record (seed or not, ply numbers counting them or not)
+    are added by the reader: validate accepts it and move writes them in."""
+    full = (SAMPLES / "referee-special.gtn").read_text()
+    bare = [line for line in full.splitlines() if "chance: report" not in line]
+    number = iter(range(1, 1000))
+    renumbered = [f"{next(number)}.{line.split('.', 1)[1]}" if line[:1].isdigit() else line
+                  for line in bare if not line.startswith("[Seed")]
+    for name, lines in (("gapped.gtn", bare), ("renumbered.gtn", renumbered)):
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
+        code, out, _ = run("validate", str(path))
+        assert code == 0, out
+    # The opening of the unseeded record, with its result tags removed, then one more salvo.
+    head = [line for line in renumbered if not line.startswith(("[Result", "[Termination"))]
+    path = tmp_path / "open.gtn"
+    path.write_text("\n".join(head[:head.index("") + 5]) + "\n")
+    assert "report" not in path.read_text()
+    data = json.loads(run("show", str(path), "--json")[1])
+    # The report of ply 4 is added; the last one (ply 6) waits for the next player's action.
+    assert data["ply"] == 5 and data["to_move"] == "chance"
+    code, _, err = run("move", str(path), "fire a1 b1 c1 d1 e1")
+    assert code == 0, err
+    written = path.read_text()
+    assert "4. chance: report j6 miss, h4 miss, g3 miss, e2 miss, g8 miss" in written
+    assert "7. ann: fire a1 b1 c1 d1 e1" in written
+    assert "6. chance: report" in written and "8. chance" not in written
+    assert run("validate", str(path))[0] == 0
+    lie = written.replace("4. chance: report j6 miss", "4. chance: report j6 hit")
+    path.write_text(lie)
+    code, out, _ = run("validate", str(path))
+    assert code == 1 and "wrong call j6 hit; the fleet gives j6 miss (D11)" in out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from gametool.errors import IllegalAction
 
@@ -61,8 +62,10 @@ def allowed_directions(ship: int, classic: bool) -> tuple[int, ...]:
     return STRAIGHT
 
 
+@cache
 def placement_table(classic: bool) -> tuple[tuple[tuple[int, Placement], ...], ...]:
-    """For each ship, every (mask, placement) that lies wholly inside the ocean."""
+    """For each ship, every (mask, placement) that lies wholly inside the ocean (built once
+    per fleet option: every record a command reads makes a game)."""
     table = []
     for ship in range(len(SHIPS)):
         rows = []

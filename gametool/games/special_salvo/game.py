@@ -102,9 +102,22 @@ class SpecialSalvo(Game[SalvoState, Action]):
                     for code in self._claims(state)]
         return []  # commit and reveal come from the seat's private file (gametool commit/answer)
 
+    def _tally(self, state: SalvoState) -> tuple[int, int, list[int], int]:
+        """Commit-reveal, for the next shot of the salvo: the defender's ships reported sunk,
+        squares reported hit, hits reported per ship, and the squares the attacker can still
+        fire at after this shot."""
+        attacker = state.attacker
+        sunk, hits, named = rp.tally(state.sunk[1 - attacker],
+                                     state.hits[1 - attacker].bit_count(),
+                                     rp.named_hits(state.log[attacker]), state.answers)
+        later = (100 - state.fired[attacker].bit_count()
+                 + len(state.salvo) - len(state.answers) - 1)
+        return sunk, hits, named, later
+
     def _claims(self, state: SalvoState) -> list[int]:
         """Commit-reveal: the results the defender may claim for the next shot of the salvo."""
-        return rp.claims(state.sunk[1 - state.attacker], state.answers, self.name_hits)
+        sunk, hits, named, later = self._tally(state)
+        return rp.claims(sunk, hits, named, later, self.name_hits)
 
     def chance_outcomes(self, state: SalvoState) -> list[Action] | None:
         if state.turn != CHANCE:
@@ -275,6 +288,10 @@ class SpecialSalvo(Game[SalvoState, Action]):
                                     "names the whole fleet, or one ship at a time (D4)")
             return ("place", tuple(sorted(data)))
         if kind == "commit":
+            if data == state.commits[1 - state.turn]:
+                # Copied, it would be opened by the other seat's reveal, which comes first.
+                raise IllegalAction(f"{said!r}: this is player {2 - state.turn}'s commitment; "
+                                    "a seat commits to its own fleet and salt")
             return ("commit", data)
         return self._parse_reveal(state, data)
 
@@ -334,19 +351,41 @@ class SpecialSalvo(Game[SalvoState, Action]):
                                 f"{' '.join(SQUARE_NAMES[s] for s in pending)} in that order (D8)")
         probe = state
         for sq, code in pairs:
+            if (code == nt.HIT) == self.name_hits and code < nt.SUNK and code != nt.MISS:
+                raise IllegalAction(f"{said!r}: {SQUARE_NAMES[sq]} {nt.result_text(code)}: "
+                                    + self._claim_rule(probe, code))
             if code not in self._claims(probe):
-                raise IllegalAction(f"{said!r}: {SQUARE_NAMES[sq]} {nt.result_text(code)} "
-                                    "cannot be claimed here (" + self._claim_rule(code) + ")")
+                raise IllegalAction(
+                    f"{said!r}: a false report by player {2 - state.attacker}: "
+                    f"{SQUARE_NAMES[sq]} {nt.result_text(code)} fits no fleet: "
+                    + self._claim_rule(probe, code))
             probe = replace(probe, answers=probe.answers + (code,))
         return ("report", tuple(pairs))
 
-    def _claim_rule(self, code: int) -> str:
+    def _claim_rule(self, state: SalvoState, code: int) -> str:
+        """Why the defender may not claim ``code`` for the next shot (commit-reveal)."""
+        sunk, hits, named, later = self._tally(state)
+        ship = (code - nt.SUNK if code >= nt.SUNK
+                else code - nt.HIT_SHIP if code >= nt.HIT_SHIP else None)
+        if code == nt.HIT and self.name_hits:
+            return "report=ships names the ship on every hit (D7)"
+        if nt.HIT_SHIP <= code < nt.SUNK and not self.name_hits:
+            return "report=sunk names a ship only when it is sunk (D7)"
+        if ship is not None and sunk >> ship & 1:
+            return f"the {SHIPS[ship]} was reported sunk already"
+        left = fl.FLEET_SQUARES - hits
+        if code == nt.MISS or left - 1 > later:
+            return (f"the ships afloat have {left} squares not yet reported hit, and only "
+                    f"{later} shots are left after this one to find them")
+        length = fl.LENGTHS[ship] if ship is not None else 0
         if code >= nt.SUNK:
-            return "that ship was reported sunk already"
-        if self.name_hits:
-            return "report=ships names the ship on every hit" if code == nt.HIT else \
-                "that ship was reported sunk already"
-        return "report=sunk names a ship only when it is sunk (D7)"
+            return (f"the {SHIPS[ship]} ({length} squares) is sunk by the hit on its last "
+                    f"square, after {length - 1} hits reported on it")
+        if ship is not None:
+            return (f"the {SHIPS[ship]} has {named[ship]} of its {length} squares reported "
+                    "hit; the hit on its last square sinks it")
+        return ("every ship afloat has all but its last square reported hit; the next hit "
+                "sinks one")
 
     def _parse_reveal(self, state: SalvoState, data: Any) -> Action:
         placements, salt = data

@@ -11,7 +11,7 @@ from typing import Any
 
 import pyparsing as pp
 
-from gametool.errors import MalformedAction
+from gametool.errors import IllegalAction, MalformedAction
 from gametool.games.special_salvo.fleet import REVERSED, SHIPS, SIZE, SQUARE_NAMES, canonical
 from notation import tokens
 from notation.errors import NotationError
@@ -42,10 +42,12 @@ def _choice(words: tuple[str, ...], name: str) -> pp.ParserElement:
 def grammar() -> pp.ParserElement:
     """``place``, ``fire``, ``report``, ``commit``, ``reveal`` and ``resign``."""
     square = tokens.square()
-    ship = _choice(SHIPS, "ship code (cv, bb, cr, sub, pt)")
+    # Any word is read as a ship code, so that an unknown code is an illegal placement (as
+    # the rules file says), not an unreadable one; _ship() checks it.
+    ship = pp.Regex(r"[A-Za-z]+\b").set_name("ship code (cv, bb, cr, sub, pt)")
     direction = _choice(("e", "s", "se", "ne", *REVERSED), "direction (e, s, se, ne, w, n, "
                                                            "nw, sw)")
-    ship_pos = pp.Group(ship + square + direction).set_name("ship position")
+    ship_pos = pp.Group(ship - square - direction).set_name("ship position")
     comma = pp.Suppress(",")
     fleet = pp.Group(ship_pos + pp.ZeroOrMore(comma - ship_pos)).set_name("ships")
     place = tokens.keyword("place") - fleet
@@ -63,10 +65,19 @@ def grammar() -> pp.ParserElement:
 
 
 def square_index(square: tokens.Square, text: str) -> int:
+    """The index of a square; a square off the ocean is illegal (rules: 'fire k1 ...' is
+    illegal, because k1 is off the board)."""
     if not (0 <= square.file < SIZE and 1 <= square.rank <= SIZE):
-        raise MalformedAction(f"malformed action {text.strip()!r}: {square} is off the ocean "
-                              "(files a-j, ranks 1-10)")
+        raise IllegalAction(f"{text.strip()!r}: {square} is off the ocean (files a-j, ranks "
+                            "1-10)")
     return (square.rank - 1) * SIZE + square.file
+
+
+def _ship(code: str, text: str) -> int:
+    if code.lower() not in SHIPS:
+        raise IllegalAction(f"{text.strip()!r}: {code!r} is no ship of the fleet (cv, bb, cr, "
+                            "sub, pt)")
+    return SHIPS.index(code.lower())
 
 
 def read(text: str) -> tuple[str, Any]:
@@ -78,8 +89,8 @@ def read(text: str) -> tuple[str, Any]:
 def _read(text: str) -> tuple[str, Any]:
     """The kind of an action and its pieces, as numbers; MalformedAction if it is not one.
 
-    Off-ocean ship positions raise IllegalAction (the position is well formed but breaks a
-    placement rule).
+    Squares off the ocean, ship positions running off it and unknown ship codes raise
+    IllegalAction (the text is well formed but breaks a rule).
     """
     if "?" in text:
         raise MalformedAction(f"hidden value '?' in {text.strip()!r}: this record was exported "
@@ -110,9 +121,9 @@ def _read(text: str) -> tuple[str, Any]:
         if word == "miss":
             pairs.append((sq, MISS))
         elif word == "sunk":
-            pairs.append((sq, SUNK + SHIPS.index(words[1].lower())))
+            pairs.append((sq, SUNK + _ship(words[1], text)))
         elif len(words) > 1:
-            pairs.append((sq, HIT_SHIP + SHIPS.index(words[1].lower())))
+            pairs.append((sq, HIT_SHIP + _ship(words[1], text)))
         else:
             pairs.append((sq, HIT))
     return kind, tuple(pairs)
@@ -121,6 +132,6 @@ def _read(text: str) -> tuple[str, Any]:
 def _placements(groups: Any, text: str) -> tuple[tuple[int, int, int], ...]:
     out = []
     for code, square, word in groups:
-        ship = SHIPS.index(code.lower())
+        ship = _ship(code, text)
         out.append(canonical(ship, square_index(square, text), word.lower()))
     return tuple(out)
