@@ -23,6 +23,8 @@ GAMES: dict[str, str] = {
     "western-mahjong": "gametool.games.western_mahjong:WesternMahjong",
     "space-cards": "gametool.games.space_cards:SpaceCards",
     "chess": "gametool.games.chess:Chess",
+    "tawula": "gametool.games.race:Tawula",
+    "track-gammon": "gametool.games.race:TrackGammon",
     "super-horse-chess": "gametool.games.chess:SuperHorseChess",
     "sapos": "gametool.games.sapos:Sapos",
     "two-headed-dragon": "gametool.games.two_headed_dragon:TwoHeadedDragon",

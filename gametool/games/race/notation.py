@@ -1,0 +1,102 @@
+"""Race-game notation: ``h/6``, ``bar/25``, ``13/19*``, ``30/off``, ``14/18(2)``, ``pass``.
+
+The grammar is built once from the shared token pieces; it reads text into sub-move specs
+(source, target) in 0-based spaces, with ``HAND``/``BAR`` sources and ``OFF`` as target. Formatting
+turns a listed turn (track positions of the mover) back into canonical text.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import pyparsing as pp
+
+from gametool.errors import MalformedAction
+from gametool.games.race.geometry import BAR, HAND, Geometry
+from notation.errors import NotationError
+from notation.tokens import keyword, parse_whole, roll
+
+OFF = -3
+
+
+class Spec(NamedTuple):
+    """One typed sub-move: 0-based spaces, or HAND/BAR as source and OFF as target."""
+
+    source: int
+    target: int
+    text: str
+
+
+def _number(tokens: pp.ParseResults) -> int:
+    return int(tokens[0])
+
+
+_SPACE = pp.Regex(r"[0-9]{1,2}").set_name("space").set_parse_action(_number)
+_HAND = keyword("h").set_parse_action(lambda: HAND)
+_BAR = keyword("bar").set_parse_action(lambda: BAR)
+_OFF = keyword("off").set_parse_action(lambda: OFF)
+_SOURCE = (_SPACE | _BAR | _HAND).set_name("source (space, h or bar)")
+_TARGET = (_SPACE | _OFF).set_name("target (space or off)")
+_COUNT = (pp.Suppress("(") - pp.Regex(r"[2-4]").set_name("count 2-4").set_parse_action(_number)
+          + pp.Suppress(")")).set_name("(count)")
+_SUBMOVE = pp.Group(
+    _SOURCE("source") + pp.Suppress("/") - _TARGET("target")
+    + pp.Optional(pp.Literal("*"))("hit") + pp.Optional(_COUNT)("count")
+).set_name("sub-move")
+_PREFIX = (pp.Char(pp.alphas)("player") + pp.Suppress(":")).set_name("player prefix")
+_WORD = (keyword("pass") | keyword("resign")).set_name("pass or resign")
+ACTION = (pp.Optional(_PREFIX) + (_WORD("word") | pp.OneOrMore(_SUBMOVE)("turn"))).set_name(
+    "race action")
+CHANCE = roll(2, 6)
+
+
+class Parsed(NamedTuple):
+    player: str | None
+    word: str | None
+    specs: list[Spec]
+
+
+def read_action(text: str) -> Parsed:
+    """The typed player action, or MalformedAction with a one-line message."""
+    try:
+        result = parse_whole(ACTION, text)
+    except NotationError as exc:
+        raise MalformedAction(
+            f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None
+    player = result.get("player")
+    player = player.upper() if player else None
+    if "word" in result:
+        return Parsed(player, str(result["word"]).lower(), [])
+    specs: list[Spec] = []
+    for group in result["turn"]:
+        source, target = group["source"], group["target"]
+        count = group.get("count")
+        repeat = int(count[0]) if count else 1
+        label = "h" if source == HAND else "bar" if source == BAR else str(source)
+        written = f"{label}/{'off' if target == OFF else target}"
+        for _ in range(repeat):
+            specs.append(Spec(source if source < 0 else source - 1,
+                              target if target == OFF else target - 1, written))
+    return Parsed(player, None, specs)
+
+
+def read_roll(text: str) -> tuple[int, int] | None:
+    """The two dice of ``roll A-B`` in the order typed, or None if the text is no roll."""
+    try:
+        values = parse_whole(CHANCE, text)[0].values
+    except NotationError:
+        return None
+    return values[0], values[1]
+
+
+def format_turn(geo: Geometry, seat: int, turn: Any) -> str:
+    """Canonical text of a listed turn: each sub-move separately, ``*`` on every hit."""
+    if not turn:
+        return "pass"
+    track = geo.tracks[seat]
+    parts = []
+    for source, target, hit in turn:
+        src = "h" if source == HAND else "bar" if source == BAR else str(track[source] + 1)
+        dst = "off" if target >= geo.spaces else str(track[target] + 1)
+        parts.append(f"{src}/{dst}{'*' if hit else ''}")
+    return " ".join(parts)

@@ -1,0 +1,605 @@
+"""Tawula: every decision, worked example and edge case of rules/tawula.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from race_reference import engine_turns, play, pos, random_positions, reference_turns, texts
+
+from gametool.cli import cli
+from gametool.engine import CHANCE, RESIGN
+from gametool.errors import GameError, IllegalAction, MalformedAction
+from gametool.games.race import Tawula
+from gametool.record import Session, check_text
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "tawula"
+
+
+def game(**options: str) -> Tawula:
+    return Tawula(options)
+
+
+def targets(text: str) -> list[str]:
+    """The target of every sub-move of a turn's text."""
+    return [sub.split("/")[1].rstrip("*") for sub in text.split()]
+
+
+def roll(g: Tawula, state, text: str):
+    return g.apply(state, g.parse_action(state, text))
+
+
+def illegal(g: Tawula, state, text: str, *words: str) -> str:
+    with pytest.raises(IllegalAction) as info:
+        g.parse_action(state, text)
+    message = str(info.value)
+    for word in words:
+        assert word in message, message
+    return message
+
+
+# -- setup and the opening (D2, D3) -----------------------------------------------------------
+
+
+def test_setup_two_on_each_start_point_and_thirteen_in_hand() -> None:
+    g = game()
+    s = g.initial_state(2)
+    assert s.counts[0][0] == 2 and s.counts[1][12] == 2
+    assert sum(s.counts[0]) == 2 and sum(s.counts[1]) == 2
+    assert s.hand == (13, 13)
+    assert g.to_move(s) == CHANCE
+
+
+def test_opening_roll_higher_die_moves_first_with_both_numbers() -> None:
+    g = game()
+    s = roll(g, g.initial_state(2), "roll 5-3")
+    assert g.to_move(s) == 0 and s.dice == (5, 3)
+    s = play(g, s, "h/6 h/4")
+    assert s.counts[0][5] == 1 and s.counts[0][3] == 1
+
+
+def test_opening_roll_3_5_gives_white_the_first_turn_without_a_new_roll() -> None:
+    g = game()
+    s = roll(g, g.initial_state(2), "roll 3-5")
+    assert g.to_move(s) == 1 and s.dice == (5, 3)
+    assert "h/18 h/16" in texts(g, s)
+
+
+def test_tied_opening_roll_is_void_and_rolled_again() -> None:
+    g = game()
+    s = roll(g, g.initial_state(2), "roll 4-4")
+    assert g.to_move(s) == CHANCE and s.opening
+    s = roll(g, s, "roll 2-2")
+    assert g.to_move(s) == CHANCE
+    assert len(g.chance_outcomes(s)) == 36  # the opening roll keeps its order
+
+
+def test_opening_black_starts_with_an_ordinary_roll() -> None:
+    g = game(opening="black")
+    s = g.initial_state(2)
+    assert len(g.chance_outcomes(s)) == 21
+    s = roll(g, s, "roll 3-5")
+    assert g.to_move(s) == 0 and s.dice == (5, 3)
+    s = roll(g, g.initial_state(2), "roll 4-4")
+    assert g.to_move(s) == 0 and s.dice == (4, 4)
+
+
+def test_dice_of_an_ordinary_roll_may_be_typed_in_either_order() -> None:
+    g = game(opening="black")
+    s = g.initial_state(2)
+    assert g.parse_action(s, "roll 4-6") == g.parse_action(s, "ROLL 6-4") == ("roll", 6, 4)
+    assert g.format_action(s, ("roll", 6, 4)) == "roll 6-4"
+
+
+def test_a_roll_must_be_possible() -> None:
+    g = game()
+    with pytest.raises(MalformedAction):
+        g.parse_action(g.initial_state(2), "roll 7-1")
+    with pytest.raises(IllegalAction):
+        g.parse_action(g.initial_state(2), "h/6 h/4")
+
+
+def test_white_entries_after_roll_6_1() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, seat="W", dice=(6, 1))
+    assert "h/19 h/14" in texts(g, s)
+
+
+# -- start point (D4) and its limit ------------------------------------------------------------
+
+
+def test_start_point_frozen_while_figures_are_in_hand() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 3))
+    illegal(g, s, "1/6", "frozen", "D4")
+    assert not any(t.startswith("1/") for t in texts(g, s))
+
+
+def test_start_point_moves_once_the_hand_is_empty() -> None:
+    g = game()
+    board = {"B": {1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1,
+                   12: 3}, "W": {13: 2}}
+    s = pos(g, board, hand={"B": 0}, dice=(6, 6))
+    assert any("1/7" in t for t in texts(g, s)) is False  # 7 is taken by a Black figure
+    s = pos(g, {"B": {1: 2, 12: 13}, "W": {13: 2}}, hand={"B": 0}, dice=(5, 3))
+    assert "1/6 1/4" in texts(g, s)
+
+
+def test_start_point_frozen_also_counts_figures_beyond_the_first_two() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 1, 12: 1}, "W": {13: 2}}, bar={"B": 0}, dice=(5, 3))
+    illegal(g, s, "1/6 h/4", "D4")
+
+
+def test_reentry_with_a_one_onto_a_full_start_point_is_illegal() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, bar={"B": 1}, dice=(4, 1))
+    illegal(g, s, "bar/1 bar/4", "at most 2")
+    assert texts(g, s) == {"bar/4 h/2", "bar/4 4/5"}
+
+
+def test_reentry_onto_the_start_point_is_legal_with_room() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 1}, "W": {13: 2}}, bar={"B": 1}, dice=(4, 1))
+    assert any(t.startswith("bar/1") for t in texts(g, s))
+
+
+# -- packing, blocking, hitting (D12) ----------------------------------------------------------
+
+
+def test_packing_limit_one_figure_on_points_2_to_11() -> None:
+    g = game()
+    for point in range(2, 12):
+        s = pos(g, {"B": {1: 2, point: 1, 12: 1}, "W": {13: 2}}, hand={"B": 11})
+        for t in texts(g, s):
+            assert str(point) not in targets(t), (point, t)
+
+
+def test_no_limit_on_the_head_and_beyond() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 6: 1, 8: 1, 12: 4, 20: 3}, "W": {13: 2}}, hand={"B": 4},
+            dice=(6, 2))
+    assert "6/12 h/3" in texts(g, s) and "12/18 20/22" in texts(g, s)
+    s2 = pos(g, {"B": {1: 2, 12: 3, 14: 2}, "W": {13: 2}}, hand={"B": 8}, dice=(2, 2))
+    assert any("12/14 12/14" in t for t in texts(g, s2))
+
+
+def test_a_point_with_two_white_figures_is_closed_to_black() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2, 5: 2}}, dice=(4, 4))
+    illegal(g, s, "h/5", "closed", "White")
+    assert all("/5" not in t for t in texts(g, s))
+
+
+def test_black_entry_hits_a_lone_white_figure_which_goes_to_the_bar() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2, 5: 1}}, dice=(4, 2))
+    assert "h/5* h/3" in texts(g, s)
+    after = play(g, s, "h/5 h/3")
+    assert after.bar == (0, 1) and after.hand == (11, 12) and after.counts[1][4] == 0
+
+
+def test_move_hits_a_lone_white_figure() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 7: 1}, "W": {13: 2, 10: 1}}, dice=(3, 1))
+    assert any(t.startswith("7/10*") or " 7/10*" in t for t in texts(g, s))
+
+
+def test_both_dice_on_one_figure_need_the_intermediate_point_open() -> None:
+    g = game()
+    board = {"B": {1: 2, 5: 1, 12: 12}, "W": {13: 2, 8: 2}}
+    s = pos(g, board, hand={"B": 0}, dice=(4, 3))
+    illegal(g, s, "5/8 8/12", "closed")
+    assert all(not t.startswith("5/8") for t in texts(g, s))
+    board["W"] = {13: 2}
+    s = pos(g, board, hand={"B": 0}, dice=(4, 3))
+    assert g.parse_action(s, "5/8 8/12") in g.legal_actions(s)
+
+
+def test_worked_example_double_three_with_entry_between_moves() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 4: 1, 6: 1}, "W": {13: 2}}, dice=(3, 3))
+    assert g.parse_action(s, "4/7 h/4 7/10 4/7") in g.legal_actions(s)
+    illegal(g, s, "h/4 4/7 7/10 10/13", "packing limit")
+
+
+# -- using the dice (D5) -------------------------------------------------------------------
+
+
+def _higher_die(extra_white: dict[int, int]) -> tuple[Tawula, object]:
+    g = game()
+    white = {13: 2, 12: 2, **extra_white}
+    return g, pos(g, {"B": {2: 1, 24: 14}, "W": white}, hand={"B": 0}, dice=(6, 4))
+
+
+def test_higher_die_must_be_played_when_only_one_can_be() -> None:
+    g, s = _higher_die({})
+    assert texts(g, s) == {"2/8"}
+    illegal(g, s, "2/6", "higher die 6", "D5")
+
+
+def test_lower_die_when_the_higher_cannot_be_played() -> None:
+    g, s = _higher_die({8: 2})
+    assert texts(g, s) == {"2/6"}
+
+
+def test_both_dice_must_be_used_when_possible() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 3))
+    illegal(g, s, "h/6", "2 can be played", "D5")
+
+
+def test_double_gives_four_sub_moves() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 12: 1}, "W": {13: 2}}, dice=(2, 2))
+    assert all(len(t.split()) == 4 for t in texts(g, s))
+
+
+def test_double_when_only_three_can_be_played_exactly_three_must_be() -> None:
+    g = game()
+    s = pos(g, {"B": {12: 1, 24: 14}, "W": {13: 2, 20: 2}}, hand={"B": 0}, dice=(2, 2))
+    assert texts(g, s) == {"12/14 14/16 16/18"}
+    illegal(g, s, "12/14 14/16", "3 can be played")
+
+
+def test_pass_when_no_sub_move_is_possible() -> None:
+    g = game()
+    s = pos(g, {"B": {12: 1, 24: 14}, "W": {13: 2, 17: 2}}, hand={"B": 0}, dice=(5, 5))
+    assert g.legal_actions(s) == [()]
+    assert texts(g, s) == {"pass"}
+    after = play(g, s, "pass")
+    assert after.seat == 1 and after.plies == 1
+    s2 = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 5))
+    illegal(g, s2, "pass", "D11")
+
+
+# -- bar priority (D6) ---------------------------------------------------------------------
+
+
+def test_white_reentry_before_entry_from_hand() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, bar={"W": 1}, seat="W", dice=(4, 2))
+    assert g.parse_action(s, "bar/16 h/15") in g.legal_actions(s)
+    illegal(g, s, "h/15 bar/16", "re-enter first", "D6")
+
+
+def test_bar_priority_board_allows_entries_from_hand_first() -> None:
+    s_all = pos(game(), {"B": {1: 2}, "W": {13: 2}}, bar={"B": 1}, dice=(4, 3))
+    illegal(game(), s_all, "h/5 bar/3", "D6")
+    g = game(bar_priority="board")
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, bar={"B": 1}, dice=(4, 3))
+    assert g.parse_action(s, "h/5 bar/3") in g.legal_actions(s)
+
+
+def test_bar_priority_board_still_holds_back_board_figures() -> None:
+    g = game(bar_priority="board")
+    s = pos(g, {"B": {1: 2, 8: 1}, "W": {13: 2, 4: 2, 3: 2}}, bar={"B": 1}, dice=(4, 3))
+    assert all("8/" not in t for t in texts(g, s))
+
+
+def test_no_open_reentry_point_means_pass_even_with_entries_possible() -> None:
+    g = game()
+    board = {"B": {1: 2}, "W": {13: 2, 5: 2, 3: 2}}
+    s = pos(g, board, bar={"B": 1}, dice=(5, 3))
+    assert texts(g, s) == {"pass"}
+    assert "pass" not in texts(game(bar_priority="board"),
+                                pos(game(bar_priority="board"), board, bar={"B": 1},
+                                    dice=(5, 3)))
+
+
+def test_a_hit_figure_reenters_from_the_bar_never_from_the_hand() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 12: 1}, "W": {13: 2, 15: 1}}, dice=(3, 1))
+    after = play(g, s, "12/15 h/2")
+    assert after.bar[1] == 1 and after.hand[1] == 12
+
+
+# -- bearing off (D7, D8) ------------------------------------------------------------------
+
+
+def test_bear_off_farthest_back_with_a_larger_die_and_exact() -> None:
+    g = game()
+    s = pos(g, {"B": {20: 7, 23: 6}, "W": {13: 2}}, off={"B": 2}, dice=(6, 2))
+    assert g.parse_action(s, "20/off 23/off") in g.legal_actions(s)
+
+
+@pytest.mark.parametrize("where", ["board", "hand", "bar"])
+def test_no_bear_off_while_a_figure_is_outside_the_home_table(where: str) -> None:
+    g = game()
+    board = {"B": {20: 7, 24: 6}, "W": {13: 2}}
+    kwargs: dict = {"off": {"B": 1}}
+    if where == "board":
+        board["B"][18] = 1
+        kwargs["hand"] = {"B": 0}
+    elif where == "hand":
+        kwargs["hand"] = {"B": 1}
+    else:
+        kwargs["hand"] = {"B": 0}
+        kwargs["bar"] = {"B": 1}
+    s = pos(g, board, dice=(1, 2), **kwargs)
+    assert all(not t.startswith("24/off") for t in texts(g, s))
+    with pytest.raises(IllegalAction):
+        g.parse_action(s, "24/off 20/22")
+    if where != "board":
+        assert all("off" not in t for t in texts(g, s))
+
+
+def test_bear_off_later_in_the_turn_once_the_last_figure_is_home() -> None:
+    g = game()
+    s = pos(g, {"B": {18: 1, 20: 7, 24: 6}, "W": {13: 2}}, off={"B": 1}, hand={"B": 0},
+            dice=(2, 1))
+    assert g.parse_action(s, "18/20 24/off") in g.legal_actions(s)
+    illegal(g, s, "24/off 18/20", "D7")
+
+
+def test_larger_die_bears_off_the_farthest_back_only() -> None:
+    g = game()
+    s = pos(g, {"B": {19: 1, 22: 1}, "W": {13: 2}}, off={"B": 13}, dice=(6, 4))
+    assert g.parse_action(s, "19/off 22/off") in g.legal_actions(s)
+    s = pos(g, {"B": {19: 1, 22: 1}, "W": {13: 2}}, off={"B": 13}, dice=(4, 1))
+    assert all("22/off" not in t for t in texts(g, s))
+    assert g.parse_action(s, "19/23 23/24") in g.legal_actions(s)
+    illegal(g, s, "22/off", "farthest-back")
+
+
+def test_bear_off_either_die_could_make_uses_the_lower() -> None:
+    g = game()
+    s = pos(g, {"B": {23: 1, 24: 2}, "W": {13: 2}}, off={"B": 12}, dice=(6, 5))
+    # 23/off needs a 2: both dice are larger, D8 takes the 5 and leaves the 6 for 24/off.
+    action = g.parse_action(s, "23/off 24/off")
+    assert action in g.legal_actions(s)
+
+
+# -- courtesy (D9) ---------------------------------------------------------------------------
+
+
+def _courtesy(option: str, black_extra: dict[int, int] | None = None):
+    g = game(courtesy=option)
+    black = {13: 2, 14: 2, 15: 2, 16: 2, 17: 2, 18: 1, 12: 1, 3: 1, **(black_extra or {})}
+    s = pos(g, {"B": black, "W": {1: 2, 2: 1}}, hand={"B": 0}, off={"B": 2}, bar={"W": 1},
+            dice=(6, 3))
+    return g, s
+
+
+def test_courtesy_forbids_shutting_out_an_opponent_on_the_bar() -> None:
+    g, s = _courtesy("on")
+    illegal(g, s, "12/18 3/6", "courtesy", "D9")
+    assert "12/18 3/6" not in texts(g, s) and "3/6 12/18" not in texts(g, s)
+
+
+def test_courtesy_allows_it_when_another_reentry_point_is_left_open() -> None:
+    g, s = _courtesy("on")
+    assert g.parse_action(s, "12/18 13/16") in g.legal_actions(s)
+
+
+def test_courtesy_off_allows_the_shut_out() -> None:
+    g, s = _courtesy("off")
+    assert g.parse_action(s, "12/18 3/6") in g.legal_actions(s)
+
+
+def test_courtesy_does_not_forbid_what_was_already_so() -> None:
+    g = game(courtesy="on")
+    black = {13: 2, 14: 2, 15: 2, 16: 2, 17: 2, 18: 2, 3: 1}
+    s = pos(g, {"B": black, "W": {1: 2, 2: 1}}, hand={"B": 0}, off={"B": 2}, bar={"W": 1},
+            dice=(6, 3))
+    assert g.legal_actions(s) != [()]
+    assert any("3/9" in t for t in texts(g, s))
+
+
+# -- the end (D10, D11, D13, D14) and resigning ------------------------------------------------
+
+
+def test_bearing_off_the_15th_figure_wins_at_once_even_with_dice_left() -> None:
+    g = game()
+    s = pos(g, {"B": {24: 1}, "W": {13: 2}}, off={"B": 14}, dice=(6, 6))
+    assert texts(g, s) == {"24/off"}
+    after = play(g, s, "24/off")
+    assert g.to_move(after) is None
+    outcome = g.outcome(after)
+    assert outcome.result_tag() == "1-0" and outcome.termination == "borne off"
+    s = pos(g, {"B": {13: 2}, "W": {12: 1}}, off={"W": 14}, seat="W", dice=(3, 1))
+    assert g.outcome(play(g, s, "12/off")).result_tag() == "0-1"
+
+
+def test_ply_cap_draws_after_the_4th_player_action() -> None:
+    g = game(max_plies="4", opening="black")
+    s = g.initial_state(2)
+    actions = 0
+    while g.to_move(s) is not None:
+        if g.to_move(s) == CHANCE:
+            s = roll(g, s, "roll 2-1")
+        else:
+            s = g.apply(s, g.legal_actions(s)[0])
+            actions += 1
+    assert actions == 4
+    assert g.outcome(s).result_tag() == "1/2-1/2" and g.outcome(s).termination == "max_plies"
+
+
+def test_a_player_can_lock_itself_out_without_ending_the_game() -> None:
+    g = game()
+    # Black: a figure on the bar, 2 frozen on 1 and one on each of 2-6: no roll re-enters.
+    black = {1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}
+    s = pos(g, {"B": black, "W": {13: 2, 7: 1}}, bar={"B": 1}, seat="W", dice=(6, 1))
+    after = play(g, s, "7/8 h/19")
+    assert g.outcome(after) is None  # White can still move
+    assert after.seat == 0 and g.legal_actions(roll(g, after, "roll 6-5")) == [()]
+
+
+def test_dead_position_when_nobody_can_move() -> None:
+    g = game()
+    black = {1: 2, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1}
+    white = {13: 2, 14: 1, 15: 1, 16: 1, 17: 1, 7: 1}
+    s = pos(g, {"B": black, "W": white}, bar={"B": 1}, seat="W", dice=(5, 5))
+    assert g.legal_actions(s) != [()]
+    locked = pos(g, {"B": black, "W": {13: 2, 14: 1, 15: 1, 16: 1, 17: 1, 18: 1}},
+                 bar={"B": 1, "W": 1}, seat="W", dice=(3, 2))
+    assert texts(g, locked) == {"pass"}
+    after = play(g, locked, "pass")
+    outcome = g.outcome(after)
+    assert outcome is not None and outcome.termination == "dead position"
+    assert outcome.result_tag() == "1/2-1/2"
+
+
+def test_resign_hands_the_win_to_the_opponent() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(6, 4))
+    assert g.parse_action(s, "resign") == RESIGN
+    assert RESIGN not in g.legal_actions(s)
+    after = g.apply(s, RESIGN)
+    assert g.outcome(after).result_tag() == "0-1"
+    assert g.outcome(after).termination == "resignation"
+
+
+# -- notation --------------------------------------------------------------------------------
+
+
+def test_repeat_count_and_repeated_sub_moves_read_alike() -> None:
+    g = game()
+    s = pos(g, {"B": {14: 2}, "W": {13: 2, 22: 2}}, off={"B": 13}, dice=(4, 4))
+    a = g.parse_action(s, "14/18(2)")
+    assert a == g.parse_action(s, "14/18 14/18")
+    assert g.format_action(s, a) == "14/18 14/18"
+
+
+def test_hit_star_is_optional_on_input_and_written_on_output() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 7: 1}, "W": {13: 2, 10: 1}}, dice=(3, 1))
+    action = g.parse_action(s, "7/10 h/2")
+    assert g.format_action(s, action) == "7/10* h/2"
+    assert g.parse_action(s, " 7/10* H/2 ") == action
+
+
+def test_player_prefix_must_name_the_player_to_move() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 7: 1}, "W": {13: 2, 10: 1}}, seat="W", dice=(3, 1))
+    illegal(g, s, "B: 7/10", "White's turn")
+    s = pos(g, {"B": {1: 2, 7: 1}, "W": {13: 2, 10: 1}}, dice=(3, 1))
+    assert g.parse_action(s, "b: 7/10 h/2") == g.parse_action(s, "7/10 h/2")
+    with pytest.raises(MalformedAction):
+        g.parse_action(s, "G: 7/10 h/2")
+
+
+def test_output_has_no_player_prefix() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 3))
+    assert all(":" not in t for t in texts(g, s))
+
+
+def test_a_sub_move_must_match_an_unused_die() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 3))
+    illegal(g, s, "h/5 h/4", "needs a 4")
+    illegal(g, s, "h/6 h/6", "needs a 5")
+
+
+@pytest.mark.parametrize("text", ["", "h/", "25x", "h/6 / 3", "bar/off", "x: h/6", "roll"])
+def test_malformed_actions_give_one_line_errors(text: str) -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 3))
+    with pytest.raises(GameError) as info:
+        g.parse_action(s, text)
+    assert "\n" not in str(info.value)
+
+
+def test_every_listed_turn_is_unique_by_position() -> None:
+    g = game()
+    for s in random_positions(g, "unique", 200):
+        reached = engine_turns(g, s)
+        assert len(reached) == len(g.legal_actions(s))
+
+
+# -- the differential test -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"bar_priority": "board"}, {"courtesy": "on"}])
+def test_engine_matches_the_reference_generator(options: dict[str, str]) -> None:
+    g = game(**options)
+    positions = random_positions(g, f"diff-{sorted(options.items())}", 320, every=2)
+    assert len(positions) >= 300
+    for s in positions:
+        assert engine_turns(g, s) == reference_turns(g, s), s
+
+
+# -- the CLI and records ---------------------------------------------------------------------
+
+
+def _run(args: list[str]) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, args)
+    return result.exit_code, result.output
+
+
+def test_show_draws_the_board_hands_bars_and_last_roll(tmp_path: Path) -> None:
+    f = tmp_path / "g.gtn"
+    code, _ = _run(["start", "tawula", "--no-seed", "-o", str(f)])
+    assert code == 0
+    assert _run(["move", str(f), "roll 5-3", "h/6 h/4", "roll 2-1"])[0] == 0
+    code, out = _run(["show", str(f)])
+    assert code == 0
+    assert "B2" in out and "W2" in out and "B1" in out
+    assert "last roll: 2-1" in out and "hand" in out and "bar" in out and "off" in out
+    code, out = _run(["show", "--json", str(f)])
+    assert code == 0 and '"last_roll"' in out and '"hand"' in out
+
+
+def test_moves_lists_whole_turns_without_duplicates(tmp_path: Path) -> None:
+    f = tmp_path / "g.gtn"
+    _run(["start", "tawula", "--no-seed", "-o", str(f)])
+    _run(["move", str(f), "roll 4-2"])
+    code, out = _run(["moves", str(f)])
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == len(set(lines))
+    assert "h/5 h/3" in lines
+    # h/5 5/7 and h/3 3/7 reach the same position: one turn, listed once
+    assert ("h/5 5/7" in lines) != ("h/3 3/7" in lines)
+
+
+RECORD = """[Game "tawula"]
+[Players "Black; White"]
+[Result "*"]
+
+1. chance: roll 5-3
+2. Black: {move}
+"""
+
+
+def _validate(tmp_path: Path, body: str) -> tuple[int, str]:
+    f = tmp_path / "bad.gtn"
+    f.write_text(RECORD.replace("{move}", body))
+    return _run(["validate", str(f)])
+
+
+def test_validate_accepts_typed_dice(tmp_path: Path) -> None:
+    code, out = _validate(tmp_path, "h/6 h/4")
+    assert code == 0, out
+
+
+def test_validate_rejects_a_wrong_die_at_its_line_and_column(tmp_path: Path) -> None:
+    code, out = _validate(tmp_path, "h/6 h/5")
+    assert code == 1
+    assert ":6:11: ply 2:" in out and "needs a 4" in out
+
+
+def test_validate_rejects_an_unforced_sub_move_at_its_line_and_column(tmp_path: Path) -> None:
+    code, out = _validate(tmp_path, "h/6")
+    assert code == 1
+    assert ":6:11: ply 2:" in out and "D5" in out
+
+
+def test_chance_action_contradicting_the_seed_is_rejected() -> None:
+    session = Session.start("tawula", seed="abc")
+    text = session.text()
+    first = text.index("chance: roll ") + len("chance: roll ")
+    wrong = "6-6" if text[first:first + 3] != "6-6" else "5-5"
+    verdicts = check_text(text[:first] + wrong + text[first + 3:], "x.gtn")
+    assert any(v.errors for v in verdicts)
+
+
+def test_sample_records_are_complete_and_valid() -> None:
+    files = sorted(SAMPLES.glob("*.gtn"))
+    assert len(files) >= 2
+    for f in files:
+        verdicts = check_text(f.read_text(), str(f))
+        assert all(not v.errors for v in verdicts), [str(e) for v in verdicts for e in v.errors]
+        session = Session.load(__import__("notation.record").record.parse(f.read_text())[0])
+        assert session.game.outcome(session.state) is not None, f
