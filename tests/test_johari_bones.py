@@ -245,14 +245,16 @@ def test_chance_actions_are_checked_for_being_possible() -> None:
     assert game.parse_action(state, "DEAL P1: 4-2 5-4 1-1 6-3") == (
         "deal", 0, ((2, 4), (4, 5), (1, 1), (3, 6)))
     dealt = worked_states()[2]
-    assert "chance is to move" not in rejected(game, dealt, "drawn 5-5")
+    assert "drawn only after p1: draw" in rejected(game, dealt, "drawn 5-5")
+    assert "p1 is to move" in rejected(game, worked_states()[4], "drawn 3-4")
     drawing = worked_states()[3]
     assert "not in the pile" in rejected(game, drawing, "drawn 2-4")
     assert "chance is to move" in rejected(game, drawing, "swap up p2")
 
 
 @pytest.mark.parametrize("text", ["", "draw>", "swap", "score yahtzee", "drawn 7-1", "deal p1",
-                                  "draw>me", "swap up", "x"])
+                                  "draw>me", "swap up", "x", "swap up p5", "draw>p9.up",
+                                  "deal p1: 2-4 4-5 1-1", "drawn 5-5 6-6"])
 def test_malformed_actions(text: str) -> None:
     game = JohariBones()
     with pytest.raises(MalformedAction) as info:
@@ -412,6 +414,16 @@ def test_ten_hands_fill_every_box_and_the_highest_total_wins() -> None:
         assert result.rank == 1 + sum(1 for t in totals if t > total)
 
 
+def test_the_finished_game_shows_the_dealer_and_first_player_of_hand_10() -> None:
+    # With 3 players hand 10 is dealt by p3 and started by p1 (hands 1, 4, 7 and 10 alike).
+    game = JohariBones()
+    state = play_game(3, "last-hand")
+    assert game.to_move(state) is None and state.revealed
+    view = game.view(state, None)
+    assert (view["hand"], view["dealer"], view["first"]) == (10, "p3", "p1")
+    assert "hand 10 of 10, dealer p3, first p1" in game.render(state, None, [])
+
+
 def test_equal_highest_totals_share_the_win() -> None:
     game = JohariBones()
     state = play_game(3, "tie")
@@ -557,6 +569,52 @@ def test_randomized_hidden_bones_keep_every_view() -> None:
             assert sorted(every) == sorted(ALL_BONES)  # the same 28 bones, only moved
 
 
+def test_randomized_hidden_bones_depend_only_on_what_the_seat_sees() -> None:
+    # Two states that differ only in what a seat cannot see give the same sample from the same
+    # stream: a computer player can never read a hidden bone through its sample.
+    game = JohariBones()
+    states = list(worked_states())
+    for index in range(3):
+        session = Session.start("johari-bones", [f"p{i + 1}" for i in range(2 + index)],
+                                seed=f"blind-{index}")
+        for ply in range(60):
+            session.push(SeedRng("blind", ply).choice(session.game.legal_actions(session.state)))
+        states += session.states[::2]
+    for index, state in enumerate(states):
+        for seat in (None, *range(state.nseats)):
+            other = game.randomize_hidden(state, seat, SeedRng("other", index))
+            assert game.view(other, seat) == game.view(state, seat)
+            assert (game.randomize_hidden(state, seat, SeedRng("same", index))
+                    == game.randomize_hidden(other, seat, SeedRng("same", index))), (index, seat)
+
+
+def test_randomized_hidden_bones_move_every_kind_of_unseen_bone() -> None:
+    # p2 after "p1: draw>p2.out" (worked state 9): p2 cannot see the pile, the set-aside bones,
+    # the down bones, p1's in and its own out; over a few samples each of them changes.
+    game = JohariBones()
+    state = worked_states()[9]
+    samples = [game.randomize_hidden(state, 1, SeedRng("kinds", k)) for k in range(20)]
+    assert any(s.pile != state.pile for s in samples)
+    assert any(s.aside != state.aside for s in samples)
+    for owner, pos in ((0, 1), (1, 1), (0, 2), (1, 3)):
+        assert any(s.positions[owner][pos] != state.positions[owner][pos] for s in samples)
+    for owner, pos in ((0, 0), (1, 0), (0, 3), (1, 2)):  # seen by p2: never moved
+        assert all(s.positions[owner][pos] == state.positions[owner][pos] for s in samples)
+
+
+def test_a_drawing_turn_is_three_record_entries() -> None:
+    # The rules' "chance: drawn 5-5   p1: draw>me.in" with the player's choice to draw written
+    # out, each entry belonging to one seat or to chance; the notation text says so.
+    session = Session.start("johari-bones", ["p1", "p2"], seed=None)
+    session.play(DEAL)
+    for seat, text in WORKED[:3]:
+        session.play([text], as_seat=seat)
+    lines = [line.strip() for line in session.text().splitlines() if line[:1].isdigit()]
+    assert lines[2:] == ["3. p1: draw", "4. chance: drawn 5-5", "5. p1: draw>me.in"]
+    notation = JohariBones.notation
+    assert "three record entries" in notation and "chance: drawn 5-5" in notation
+
+
 # -- the command line and samples ------------------------------------------------------------
 
 
@@ -580,16 +638,30 @@ def test_cli_show_as_seat_draws_positions_and_score_sheet(tmp_path: Path) -> Non
                                                    "out": "?"}
     out = runner.invoke(cli, ["show", str(path), "--as", "p2"]).stdout
     assert "fullhouse" in out and "27" in out and "total" in out
+    assert "last: p2: score run4  (scores 10)" in out
     bad = runner.invoke(cli, ["move", str(path), "score fullhouse"])
     assert bad.exit_code == 1 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_show_notes_the_score_written_in_under_the_players_name() -> None:
+    session = Session.start("johari-bones", ["ann", "ben"], seed=None)
+    session.play(DEAL)
+    for seat, text in WORKED:
+        session.play([text], as_seat="ann" if seat == "p1" else "ben" if seat == "p2" else seat)
+    session.play(["score fullhouse"])
+    assert render.show_data(session, None, "ben")["last"] == "ann: score fullhouse  (scores 27)"
 
 
 def test_sample_records_validate_and_are_complete() -> None:
     files = sorted(SAMPLES.glob("*.gtn"))
     assert len(files) >= 2
+    terminations = set()
     for file in files:
         text = file.read_text()
         for verdict in check_text(text, str(file)):
             assert not verdict.errors, verdict.errors
         session = load_one(text, str(file))
-        assert session.game.outcome(session.state) is not None
+        outcome = session.game.outcome(session.state)
+        assert outcome is not None
+        terminations.add(outcome.termination)
+    assert terminations == {"10 hands", "resignation"}  # each way the game can end

@@ -11,11 +11,13 @@ from click.testing import CliRunner
 
 from gametool import render
 from gametool.auto import random_game
+from gametool.chance import SeedRng
 from gametool.cli import cli
 from gametool.engine import CHANCE, RESIGN
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.two_headed_dragon import (
     ALL_TILES,
+    TILES_IN_USE,
     DragonState,
     TwoHeadedDragon,
     hand_scores,
@@ -176,8 +178,9 @@ def test_deals_are_checked(game: TwoHeadedDragon) -> None:
     fresh = game.initial_state(4)
     with pytest.raises(IllegalAction, match="p1 is dealt now"):
         game.parse_action(fresh, "deal p2: 0-0 0-1 0-2 0-3 0-4 0-5 0-6")
-    with pytest.raises(IllegalAction, match="7 tiles"):
-        game.parse_action(fresh, "deal p1: 0-0 0-1")
+    for short_or_long in ("deal p1: 0-0 0-1", "deal p1: 0-0 0-1 0-2 0-3 0-4 0-5 0-6 1-1"):
+        with pytest.raises(MalformedAction, match="column"):  # the grammar has 7 tiles
+            game.parse_action(fresh, short_or_long)
     with pytest.raises(IllegalAction, match="named twice"):
         game.parse_action(fresh, "deal p1: 0-0 0-1 1-0 0-3 0-4 0-5 0-6")
     after = game.apply(fresh, game.parse_action(fresh, "deal p1: 0-0 0-1 0-2 0-3 0-4 0-5 0-6"))
@@ -251,10 +254,21 @@ def test_sheep_only_without_a_match_and_then_any_tile(game: TwoHeadedDragon) -> 
 
 def test_a_tile_not_in_hand_is_rejected(game: TwoHeadedDragon) -> None:
     state = dealt(3, ["5-1 6-6", "1-3 2-2", "4-4 3-3"], 0)
-    with pytest.raises(IllegalAction, match="holds no 2-3"):
+    with pytest.raises(IllegalAction, match="p1 holds no 2-3"):
         game.parse_action(state, "lead 2-3 open 2")
     with pytest.raises(IllegalAction, match="starts the hand"):
         game.parse_action(state, "play 5-1")
+    with pytest.raises(IllegalAction, match="starts the hand"):
+        game.parse_action(state, "sheep 2-3")  # not in hand, but the lead is due first
+
+
+def test_a_second_lead_is_refused_for_what_it_is(game: TwoHeadedDragon) -> None:
+    state = dealt(3, ["5-1 6-6", "1-3 2-2", "4-4 3-3"], 0)
+    led = game.apply(state, game.parse_action(state, "lead 5-1 open 1"))
+    with pytest.raises(IllegalAction, match="led already"):
+        game.parse_action(led, "lead 2-2 open 2")  # p2 holds 2-2: the phase is what is wrong
+    with pytest.raises(IllegalAction, match="3 is not on 1-5"):
+        game.parse_action(state, "lead 5-1 open 3")
 
 
 # -- scoring (D7, D8) -----------------------------------------------------------------------------
@@ -407,6 +421,67 @@ def test_cli_show_as_seat_and_json(tmp_path: Path) -> None:
     assert set(data["scores"]) == {"p1", "p2", "p3", "p4"}
     bad = runner.invoke(cli, ["move", str(path), "sheep 9-9"])
     assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1
+
+
+def test_show_draws_the_chain_in_order_between_its_open_and_closed_ends(
+        game: TwoHeadedDragon) -> None:
+    states = run(game, WORKED)
+    names = ["ann", "ben", "cy"]
+    # Round 1 of the worked hand: 5-1 led open 1, 1-3 on the 1, 5-2 on the 5.
+    assert "chain: [closed 5] 5-1 [open 1]" in game.render(states[5], 0, names)
+    assert "chain: [open 5] 5-1 1-3 [closed 3]" in game.render(states[6], 0, names)
+    assert "chain: [closed 2] 2-5 5-1 1-3 [open 3]" in game.render(states[7], 0, names)
+    after_round_5 = states[len(DEALS) + 15]  # the chain ends 1 and 6, open 1
+    view = game.view(after_round_5, None)
+    line = view["line"].split()
+    assert len(line) == 10 and view["leader"] == "p1"  # 10 tiles played, 5 sheep
+    assert all(a[-1] == b[0] for a, b in zip(line, line[1:], strict=False))  # halves touch
+    assert {line[0][0], line[-1][-1]} == {"1", "6"}
+    open_half = line[-1][-1] if view["open_end"] == "right" else line[0][0]
+    assert open_half == "1" == str(view["open"])
+
+
+# -- randomize_hidden: what computer players may assume ----------------------------------------
+
+
+def test_randomize_hidden_depends_only_on_what_the_seat_sees() -> None:
+    # Two positions that differ only in what a seat cannot see give the same sample for the same
+    # stream, so a computer player never reads a hidden tile through its sample.
+    for index in range(4):
+        names = ["a", "b", "c"] if index % 2 else ["a", "b", "c", "d"]
+        session = random_game("two-headed-dragon", f"blind-{index}", names=names,
+                              max_plies=70)
+        game = session.game
+        for ply in range(0, session.ply + 1, 3):
+            state = session.states[ply]
+            for seat in [None, *range(len(names))]:
+                other = game.randomize_hidden(state, seat, SeedRng("other", ply))
+                assert game.view(other, seat) == game.view(state, seat)
+                assert (game.randomize_hidden(state, seat, SeedRng("same", ply))
+                        == game.randomize_hidden(other, seat, SeedRng("same", ply))), (ply, seat)
+
+
+def test_randomize_hidden_resamples_every_unseen_tile_including_undealt_ones(
+        game: TwoHeadedDragon) -> None:
+    # Mid-deal (p1 and p2 dealt), p3 has seen nothing: p1's sampled hand may hold any of the
+    # 21 tiles, not only the 14 already dealt.
+    states = run(game, DEALS[:2])
+    mid = states[-1]
+    drawn = set()
+    for k in range(30):
+        sample = game.randomize_hidden(mid, 2, SeedRng("undealt", k))
+        assert sample.dealt == 2 and [len(h) for h in sample.hands] == [7, 7, 0]
+        assert len(set(sample.hands[0]) | set(sample.hands[1])) == 14
+        drawn |= set(sample.hands[0])
+    assert drawn == set(TILES_IN_USE[3])
+    # In play: the seat's own hand, the chain and the sheep stay; the others' hands change.
+    state = run(game, WORKED[:12])[-1]
+    sample = game.randomize_hidden(state, 0, SeedRng("play", 0))
+    assert sample.hands[0] == state.hands[0] and sample.chain == state.chain
+    assert sample.sheep == state.sheep
+    assert sorted(sample.hands[1] + sample.hands[2]) == sorted(state.hands[1] + state.hands[2])
+    assert any(game.randomize_hidden(state, 0, SeedRng("play", k)).hands[1] != state.hands[1]
+               for k in range(5))
 
 
 # -- leaks ---------------------------------------------------------------------------------------

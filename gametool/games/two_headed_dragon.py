@@ -66,6 +66,31 @@ def hand_scores(sheep: Sequence[Sequence[Tile]]) -> tuple[int, ...]:
     return tuple(factor * base for base in bases)
 
 
+@lru_cache(maxsize=4096)
+def chain_line(chain: tuple[tuple[int, Tile, int], ...]) -> tuple[tuple[str, ...], bool]:
+    """The chain laid out left to right, each tile written with its touching halves adjacent
+    (``2-1 1-1``), and whether the open end is on the right.
+
+    The lead lies with its closed half on the left; every played tile joins the open end (D4).
+    """
+    line: list[str] = []
+    open_right = True
+    for k, (_seat, tile, after) in enumerate(chain):
+        if k == 0:
+            closed = tile[1] if tile[0] == after else tile[0]
+            line.append(f"{closed}-{after}")
+            continue
+        # The tile joins the open end; its other half faces outwards.
+        joined = int(line[-1][-1]) if open_right else int(line[0][0])
+        outer = tile[1] if tile[0] == joined else tile[0]
+        if open_right:
+            line.append(f"{joined}-{outer}")
+        else:
+            line.insert(0, f"{outer}-{joined}")
+        open_right = not open_right
+    return tuple(line), open_right
+
+
 def next_leader(scores: Sequence[int], leader: int) -> int:
     """The lowest hand score leads; ties go to the first counting from the leader (D8)."""
     n = len(scores)
@@ -85,7 +110,7 @@ _ACTION = (
     | (keyword("play") - _TILE("tile"))
     | (keyword("sheep") - _TILE("tile"))
     | (keyword("deal") - _SEAT("seat") - pp.Suppress(":").set_name("':'")
-       - pp.Group(pp.OneOrMore(_TILE))("tiles"))
+       - pp.Group(_TILE * HAND_SIZE)("tiles"))
     | (keyword("leader") - _SEAT("seat"))
     | keyword("resign")
 ).set_name("action (lead T open N, play T, sheep T, resign, deal, leader)")
@@ -139,6 +164,10 @@ sheep 6-6               expose a tile as a sheep (only without a match)
 resign
 chance: deal p1: 5-1 6-6 1-1 1-4 4-4 5-5 4-6   each player's 7 tiles, every hand
 chance: leader p1                               the leader of hand 1
+
+Canonical forms write the touching half first (play 1-3 on an open 1); input takes the halves
+in either order. show draws the chain left to right, each tile's touching halves side by side,
+between the marks [open N] and [closed N].
 """
 
 
@@ -290,16 +319,17 @@ class TwoHeadedDragon(Game[DragonState, Any]):
             return RESIGN
         hand = state.hands[seat]
         tile = parts[0] if word == "lead" else parts
-        if tile not in hand:
-            raise IllegalAction(f"{written!r}: the hand holds no {tile_text(tile)}")
-        if word == "lead":
-            if state.ends is not None:
-                raise IllegalAction(f"{written!r}: the hand has been led already; play or sheep")
-            if parts[1] not in tile:
-                raise IllegalAction(f"{written!r}: the open value must be on the tile (D3)")
-            return ("lead", tile, parts[1])
-        if state.ends is None:
+        if word == "lead" and state.ends is not None:
+            raise IllegalAction(f"{written!r}: the hand has been led already; play or sheep")
+        if word != "lead" and state.ends is None:
             raise IllegalAction(f"{written!r}: the leader starts the hand with lead T open N")
+        if tile not in hand:
+            raise IllegalAction(f"{written!r}: p{seat + 1} holds no {tile_text(tile)}")
+        if word == "lead":
+            if parts[1] not in tile:
+                raise IllegalAction(f"{written!r}: {parts[1]} is not on {tile_text(tile)}; the "
+                                    "open value must be one of the led tile's halves (D3)")
+            return ("lead", tile, parts[1])
         open_value = state.ends[0]
         if word == "play":
             if open_value not in tile:
@@ -329,8 +359,6 @@ class TwoHeadedDragon(Game[DragonState, Any]):
                                 "deal comes after the hand is scored")
         if seat != state.dealt:
             raise IllegalAction(f"{label}: p{state.dealt + 1} is dealt now (seat order)")
-        if len(tiles) != HAND_SIZE:
-            raise IllegalAction(f"{label}: 7 tiles are dealt, not {len(tiles)}")
         if len(set(tiles)) != len(tiles):
             raise IllegalAction(f"{label}: a tile is named twice")
         undealt = set(self._undealt(state))
@@ -377,12 +405,15 @@ class TwoHeadedDragon(Game[DragonState, Any]):
 
     def view(self, state: DragonState, seat: int | None) -> dict[str, Any]:
         n = state.nseats
+        line, open_right = chain_line(state.chain)
         return {
             "hand": state.hand_no,
-            "leader": state.leader,
+            "leader": None if state.leader is None else f"p{state.leader + 1}",
             "open": state.ends[0] if state.ends else None,
             "closed": state.ends[1] if state.ends else None,
             "chain": [f"p{s + 1} {tile_text(t)} open {v}" for s, t, v in state.chain],
+            "line": " ".join(line),
+            "open_end": None if not line else "right" if open_right else "left",
             "hands": [" ".join(tile_text(t) for t in state.hands[i]) if i == seat else None
                       for i in range(n)],
             "hand_sizes": [len(state.hands[i]) for i in range(n)],
@@ -399,18 +430,20 @@ class TwoHeadedDragon(Game[DragonState, Any]):
             lines.append("chain: empty (the leader leads)")
         else:
             open_value, closed = state.ends
-            played = "  ".join(f"{tile_text(t)}" for _s, t, _v in state.chain)
-            lines.append(f"chain: {played}")
-            lines.append(f"ends: open {open_value}, closed {closed}")
+            line, open_right = chain_line(state.chain)
+            left, right = (f"[closed {closed}]", f"[open {open_value}]") if open_right else (
+                f"[open {open_value}]", f"[closed {closed}]")
+            lines.append(f"chain: {left} {' '.join(line)} {right}")
         lines.append("")
         # The table holds public facts only, so every viewer of a position shares it (cached).
-        rows = tuple((names[i], str(state.totals[i]), str(len(state.hands[i])),
-                      " ".join(tile_text(t) for t in state.sheep[i]) or "-") for i in range(n))
-        lines.append(_table(("seat", "total", "tiles in hand", "sheep"), rows))
+        rows = tuple((names[i], str(len(state.hands[i])),
+                      " ".join(tile_text(t) for t in state.sheep[i]) or "-",
+                      str(sum(pips(t) for t in state.sheep[i]))) for i in range(n))
+        lines.append(_table(("seat", "tiles in hand", "sheep", "sheep pips"), rows))
         if seat is not None:
             own = " ".join(tile_text(t) for t in state.hands[seat]) or "-"
             lines += ["", f"hand of {names[seat]}: {own}"]
-        if state.sheets:
+        if state.sheets:  # the running totals follow in show's score table
             sheet = tuple((str(k), names[lead], *map(str, scores))
                           for k, (lead, scores) in enumerate(state.sheets, start=1))
             lines += ["", _table(("hand", "leader", *names[:n]), sheet)]
@@ -418,10 +451,18 @@ class TwoHeadedDragon(Game[DragonState, Any]):
 
     def randomize_hidden(self, state: DragonState, seat: int | None,
                          rng: SeedRng) -> DragonState:
-        hidden = [i for i in range(state.nseats) if i != seat and i < state.dealt]
-        pool = rng.shuffled([t for i in hidden for t in state.hands[i]])
+        """Deal every tile ``seat`` cannot see afresh to the hands it cannot see.
+
+        The unseen tiles (others' hands and, mid-deal, the tiles not dealt yet) are the tiles in
+        use less the seat's own hand, the chain and the sheep: they are taken in a fixed order
+        before the shuffle, so the result depends only on the seat's view and ``rng``.
+        """
+        own = set(state.hands[seat]) if seat is not None else set()
+        seen = own | {t for _s, t, _v in state.chain} | {t for s in state.sheep for t in s}
+        pool = rng.shuffled([t for t in TILES_IN_USE[state.nseats] if t not in seen])
         hands = list(state.hands)
-        for i in hidden:
-            size = len(hands[i])
-            hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
+        for i in range(state.dealt):
+            if i != seat:
+                size = len(hands[i])
+                hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
         return state._replace(hands=tuple(hands))

@@ -36,7 +36,7 @@ from notation.tokens import domino, keyword, parse_whole
 
 def _grammar() -> pp.ParserElement:
     bone = domino(6)
-    seat = pp.Regex(r"[pP][1-9]").set_name("seat")
+    seat = pp.Regex(r"[pP][1-4]").set_name("seat p1-p4")
     seat.set_parse_action(lambda t: t[0].lower())
     position = pp.one_of(" ".join(POSITIONS), caseless=True).set_name("position")
     target = (pp.CaselessKeyword("me") | seat).set_name("me or a seat")
@@ -107,10 +107,16 @@ deal p1: 2-4 4-5 1-1 3-6   the four bones of p1 into up, down, in, out
 drawn 5-5                  the bone the drawer takes from the pile
 
 Seats are written p1..p4 in turn order whatever the players' names. The deal entries of a
-hand come in seat order from the first player. A drawing turn is three entries: the player's
-draw, chance's drawn bone, the player's draw>PLACE. In a record exported for a seat, the bones
-of a deal entry that the seat could not see are written ?, and so is every drawn bone but its
-own.
+hand come in seat order from the first player.
+
+A drawing turn is three record entries, since every entry belongs to one seat or to chance:
+  3. p1: draw               p1 chooses to draw (nothing else is revealed)
+  4. chance: drawn 5-5      the bone from the pile, shown to p1 alone
+  5. p1: draw>me.in         p1 places it; the bone it replaces is set aside
+This is the rules' two-entry form (chance: drawn 5-5, p1: draw>me.in) with the player's
+choice to draw written out. After draw only chance's drawn bone is accepted, and after it only
+draw>PLACE. In a record exported for a seat, the bones of a deal entry that the seat could not
+see are written ?, and so is every drawn bone but its own.
 """
 
     def __init__(self, options: dict[str, Any] | None = None) -> None:
@@ -329,8 +335,13 @@ own.
     def _parse_chance(self, state: JohariState, text: str, word: str, tokens: list[Any]
                       ) -> Any:
         quoted = text.strip()
-        if self.to_move(state) != CHANCE:
-            raise IllegalAction(f"{quoted!r}: only chance deals and draws")
+        seat = self.to_move(state)
+        if seat != CHANCE:
+            if word == "drawn" and not state.revealed and state.drawn is None:
+                raise IllegalAction(f"{quoted!r}: {seat_label(seat)} is to move; a bone is "
+                                    f"drawn only after {seat_label(seat)}: draw")
+            raise IllegalAction(f"{quoted!r}: only chance deals and draws, and "
+                                f"{seat_label(seat)} is to move")
         bones = [tuple(sorted((d.left, d.right))) for d in tokens[2 if word == "deal" else 1:]]
         if word == "deal":
             if state.dealt >= state.nseats:
@@ -367,8 +378,8 @@ own.
 
     def describe_action(self, state: JohariState, action: Any) -> str | None:
         if action != RESIGN and action[0] == "score":
-            seat = state.mover()
-            return f"{seat_label(seat)} scores {self.box_score(state, seat, action[1])}"
+            # The line it annotates names the player already (by name, not seat label).
+            return f"scores {self.box_score(state, state.mover(), action[1])}"
         return None
 
     # -- presentation -----------------------------------------------------------------------

@@ -50,8 +50,11 @@ class JohariState:
 
     @property
     def first(self) -> int:
-        """D10: hand 1 is dealt by the last seat, so p1 starts; both rotate each hand."""
-        return self.hand % self.nseats
+        """D10: hand 1 is dealt by the last seat, so p1 starts; both rotate each hand.
+
+        Once the game is over (``hand`` is HANDS) they stay those of the last hand.
+        """
+        return min(self.hand, HANDS - 1) % self.nseats
 
     @property
     def dealer(self) -> int:

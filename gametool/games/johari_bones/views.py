@@ -27,7 +27,11 @@ from gametool.games.johari_bones.state import (
 
 def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> JohariState:
     """A state differing from ``state`` only in bones ``seat`` cannot see (pile, set-aside,
-    hidden positions, another player's drawn bone), shuffled among those places."""
+    hidden positions, another player's drawn bone), shuffled among those places.
+
+    The unseen bones are put in sorted order before the shuffle, so the sample depends only on
+    what the seat sees and on ``rng``, never on where the hidden bones really lie.
+    """
     revealed = state.revealed
     slots = [(owner, p) for owner, bones in enumerate(state.positions) if bones
              for p in range(4) if not sees(owner, p, seat, revealed)]
@@ -36,7 +40,7 @@ def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> Joha
     hidden += list(state.pile) + list(state.aside)
     if state.drawn is not None and not drawer_sees:
         hidden.append(state.drawn)
-    mixed = rng.shuffled(hidden)
+    mixed = rng.shuffled(sorted(hidden))
     positions = [list(p) if p else p for p in state.positions]
     for o, p in slots:
         positions[o][p] = mixed.pop()  # type: ignore[index]
