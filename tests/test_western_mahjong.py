@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from gametool import render
 from gametool.auto import random_game
+from gametool.chance import SeedRng
 from gametool.cli import cli
 from gametool.engine import CHANCE, RESIGN
 from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
@@ -172,8 +173,9 @@ def test_every_row_of_the_meld_table(tiles: str, kind: str, worth: int) -> None:
     assert value(group) == worth
 
 
-@pytest.mark.parametrize("tiles", ["RD RD RD", "7b 7b 7b 7b", "5k 6k 7k 8k", "4b 4c 4k",
-                                   "RD GD WD", "EW SW WW NW"])
+@pytest.mark.parametrize("tiles", ["NW NW NW", "RD RD RD", "7b 7b 7b 7b", "5k 6k 7k 8k",
+                                   "8k 9k 1k", "4b 4c 4k", "EW SW WW", "RD GD WD",
+                                   "EW SW WW NW"])
 def test_meld_table_rows_are_accepted_by_the_engine(game: WesternMahjong, tiles: str) -> None:
     state = position(tiles + " 2c 9b", "1b", opened=(True, False))
     action = game.parse_action(state, f"meld {tiles}")
@@ -210,6 +212,31 @@ def test_nine_tile_runs_accept_no_further_tile() -> None:
     for run_text in ("1k 2k 3k 4k 5k 6k 7k 8k 9k", "2k 3k 4k 5k 6k 7k 8k 9k 1k"):
         assert classify(tuple(sorted(faces(run_text)))) == "run"
         assert additions(faces(run_text), everything) == []
+
+
+def test_a_1_joining_a_2_to_9_run_is_one_action_listed_once(game: WesternMahjong) -> None:
+    state = position("1k 5c", melds=((1, "2k 3k 4k 5k 6k 7k 8k 9k"),), opened=(True, True))
+    actions = game.legal_actions(state)
+    assert len(actions) == len(set(actions))
+    assert actions.count(("add", faces("1k"), 1)) == 1
+    both = position("1k 9k 5c", melds=((1, "2k 3k 4k 5k 6k 7k 8k"),), opened=(True, True))
+    actions = game.legal_actions(both)
+    assert len(actions) == len(set(actions))
+    assert [game.format_action(both, a) for a in actions if a[0] == "add"] == [
+        "add 9k to 1", "add 1k 9k to 1", "add 1k to 1"]
+    after = game.apply(both, game.parse_action(both, "add 9k 1k to 1"))
+    assert after.melds[0][1] == faces("1k 2k 3k 4k 5k 6k 7k 8k 9k")
+
+
+def test_the_run_1_to_9_is_listed_once_and_round_trips(game: WesternMahjong) -> None:
+    state = position("1k 2k 3k 4k 5k 6k 7k 8k 9k 5c", opened=(True, False))
+    actions = game.legal_actions(state)
+    nine = [a for a in actions if a[0] == "meld" and len(a[1][0]) == 9]
+    assert [game.format_action(state, a) for a in nine] == ["meld 1k 2k 3k 4k 5k 6k 7k 8k 9k"]
+    for action in actions:
+        assert game.parse_action(state, game.format_action(state, action)) == action
+    assert game.parse_action(state, "meld 2k 3k 4k 5k 6k 7k 8k 9k 1k") == nine[0]
+    assert sum(len(m) == 9 and classify(tuple(sorted(m))) == "run" for m in ALL_MELDS) == 3
 
 
 def test_run_grows_at_both_ends_in_one_add(game: WesternMahjong) -> None:
@@ -312,6 +339,16 @@ def test_pair_counts_towards_an_opening_that_empties_the_hand(game: WesternMahjo
         game.parse_action(position("1b 2b 3b 2c 2c"), "meld 1b 2b 3b / 2c 2c")
 
 
+def test_only_one_pair_when_going_out(game: WesternMahjong) -> None:
+    state = position("9c 9c 5b 5b", opened=(True, False))
+    with pytest.raises(IllegalAction, match="only one pair"):
+        game.parse_action(state, "meld 9c 9c / 5b 5b")
+    assert all(a[0] != "meld" for a in game.legal_actions(state))
+    going_out = position("9c 9c 5b 5b 5b", opened=(True, False))
+    action = game.parse_action(going_out, "meld 9c 9c / 5b 5b 5b")
+    assert action in game.legal_actions(going_out)
+
+
 def test_out_needs_an_empty_hand_and_is_then_the_only_action(game: WesternMahjong) -> None:
     state = position("5c")
     with pytest.raises(IllegalAction, match="not empty"):
@@ -340,6 +377,17 @@ def test_out_by_discard_off_refuses_a_meld_leaving_a_stranded_tile() -> None:
     with pytest.raises(IllegalAction, match="neither be added nor discarded"):
         game.parse_action(state, "meld 1b 2b 3b")
     assert WesternMahjong().parse_action(state, "meld 1b 2b 3b")  # fine with the default
+
+
+def test_out_by_discard_off_refuses_an_add_leaving_a_stranded_tile() -> None:
+    game = WesternMahjong({"out_by_discard": "off"})
+    state = position("4b 9k", melds=((1, "1b 2b 3b"),), opened=(True, True))
+    with pytest.raises(IllegalAction, match="neither be added nor discarded"):
+        game.parse_action(state, "add 4b to 1")
+    assert game.legal_actions(state) == [("discard", INDEX["4b"]), ("discard", INDEX["9k"])]
+    fine = position("4b 5b", melds=((1, "1b 2b 3b"),), opened=(True, True))
+    assert game.parse_action(fine, "add 4b to 1") in game.legal_actions(fine)
+    assert WesternMahjong().parse_action(state, "add 4b to 1")  # fine with the default
 
 
 # -- drawing and discarding (D2, D3, D9) ---------------------------------------------------------
@@ -503,6 +551,33 @@ def test_cli_show_as_seat_draws_hand_table_and_scores(tmp_path: Path) -> None:
     assert data["scores"] == {"p1": 3, "p2": 3}
 
 
+def test_show_of_a_finished_game_says_game_over(game: WesternMahjong) -> None:
+    final = game.apply(position("5c", "1b 2b", points=(3, 1)), ("discard", INDEX["5c"]))
+    text = game.render(final, None, ["p1", "p2"])
+    assert text.splitlines()[0].endswith("game over")
+    assert "meld, add, discard or out" not in text
+
+
+def test_randomized_hands_keep_four_of_each_face_after_the_taken_tile_is_laid(
+        game: WesternMahjong) -> None:
+    # p1 took the fourth EW and added it to p2's pung: no EW is left anywhere hidden.
+    state = position("5c 6c", "1b 2b", melds=((1, "EW EW EW EW"),), opened=(True, True),
+                     taken="EW")
+    for index in range(5):
+        other = game.randomize_hidden(state, 1, SeedRng("randomize", index))
+        assert other.hands[1] == state.hands[1] and other.hands[0][INDEX["ew"]] == 0
+        assert sum(other.hands[0]) == 2 and sum(other.wall) == other.wall_size
+        for face in range(34):
+            on_table = sum(t.count(face) for _o, t in other.melds)
+            assert other.wall[face] + other.hands[0][face] + other.hands[1][face] + on_table == 4
+        assert game.view(other, 1) == game.view(state, 1)
+    # While the taken tile is still held, the opponent knows it is there.
+    held = position("EW 5c 6c", "1b 2b", melds=((1, "EW EW EW"),), opened=(True, True),
+                    taken="EW")
+    other = game.randomize_hidden(held, 1, SeedRng("randomize", 9))
+    assert other.hands[0][INDEX["ew"]] == 1
+
+
 def test_cli_rejects_a_bad_move_with_one_line(tmp_path: Path) -> None:
     path = _session_file(tmp_path)
     before = path.read_text()
@@ -520,20 +595,26 @@ TILE = re.compile(r"\b([1-9][bck]|EW|SW|WW|NW|RD|GD|WD)\b")
 def leak_check(session: Session, seat: int | None) -> int:
     """Check every ply of ``session`` for ``seat``; return the number of outputs checked.
 
-    A face counts as seen once it has been in the seat's hand, on the table or in the
-    discards; any other face in an output for the seat is a leak (the opponent's hand and
-    the wall are what it may not see).
+    At each ply the seat may see the faces in its own hand now, on the table now, in the
+    round's discards and in the last action if a player made it (player actions are public);
+    any other face in ``show``/``moves`` output for that ply is a leak. ``export`` may show
+    every face the seat has seen at some ply.
     """
     game = session.game
     name = None if seat is None else session.names[seat]
-    known: set[str] = set()
+    ever: set[str] = set()
     checked = 0
     for ply in range(session.ply + 1):
         state = session.states[ply]
+        known: set[str] = set()
         if seat is not None:
             known |= {NAMES[f] for f in range(34) if state.hands[seat][f]}
         known |= {NAMES[f] for _o, tiles in state.melds for f in tiles}
         known |= {NAMES[f] for _s, f, _t in state.pile}
+        if ply and session.steps[ply - 1].seat != CHANCE:
+            step = session.steps[ply - 1]
+            known |= set(TILE.findall(game.format_action(session.states[ply - 1], step.action)))
+        ever |= known
         texts = [render.show_text(session, ply, name),
                  json.dumps(render.show_data(session, ply, name))]
         if seat is not None and game.to_move(state) == seat:
@@ -542,6 +623,7 @@ def leak_check(session: Session, seat: int | None) -> int:
             leaked = set(TILE.findall(text)) - known
             assert not leaked, f"ply {ply}: {name} sees {leaked} in {text[:300]!r}"
         checked += len(texts)
+    known = ever
     exported = write(session.exported(seat))
     leaked = set(TILE.findall(exported)) - known
     assert not leaked, f"export --as {name} shows {leaked}"
@@ -580,6 +662,25 @@ def test_the_leak_check_catches_a_leak() -> None:
             leak_check(session, 0)
     finally:
         game.mask_action = original  # type: ignore[method-assign]
+
+
+def test_the_leak_check_catches_the_opponents_hand_in_the_view() -> None:
+    session = random_game("western-mahjong", "leak-probe", max_plies=12)
+    game = session.game
+    original = game.view
+
+    def leaky(state: MahjongState, seat: int | None) -> dict[str, object]:
+        data = original(state, seat)
+        if seat is not None:
+            data["hint"] = " ".join(NAMES[f] for f in range(34) if state.hands[1 - seat][f])
+        return data
+
+    game.view = leaky  # type: ignore[method-assign]
+    try:
+        with pytest.raises(AssertionError, match="sees"):
+            leak_check(session, 0)
+    finally:
+        game.view = original  # type: ignore[method-assign]
 
 
 def game_over(session: Session) -> bool:

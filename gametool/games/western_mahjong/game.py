@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -58,7 +59,9 @@ may not add. Table tiles are never moved or rearranged: a run grows at its ends,
 a kong, a 3-wind set takes its missing wind.
 
 The player whose hand becomes empty (by out, or by discarding the last tile when
-out_by_discard=on) wins the round and the opponent loses 1 point. If the wall is empty at the
+out_by_discard=on) wins the round and the opponent loses 1 point. With out_by_discard=off the
+last tile may not be discarded, so a meld or add that would leave one tile that no table meld
+can take is refused (the turn would have no legal end). If the wall is empty at the
 start of a turn the round is void. A player at 0 points loses the game. max_plies player actions
 end the game as a draw.
 """
@@ -91,7 +94,8 @@ class WesternMahjong(Game[MahjongState, Any]):
     hidden = "hands, wall"
     options: ClassVar[tuple[Option, ...]] = (
         Option("out_by_discard", "on", ("on", "off"),
-               help="a discard that empties the hand wins the round (D8)"),
+               help="a discard that empties the hand wins the round (D8); with off, a meld "
+                    "or add leaving one tile that no table meld can take is refused"),
         Option("max_plies", "5000", kind=int, minimum=1,
                help="player actions before the game is drawn (D12)"),
     )
@@ -247,9 +251,12 @@ class WesternMahjong(Game[MahjongState, Any]):
         laid = [f for g in ordered for f in g]
         self._take_from_hand(hand, laid, written)
         empties = len(laid) == state.sizes[seat]
-        if any(classify(g) == PAIR for g in ordered) and not empties:
+        pairs = sum(classify(g) == PAIR for g in ordered)
+        if pairs and not empties:
             raise IllegalAction(f"{written}: a pair may be laid only by a meld that empties "
                                 "the hand (D4)")
+        if pairs > 1:
+            raise IllegalAction(f"{written}: only one pair may be laid when going out (D4, D8)")
         total = sum(value(g) for g in ordered)
         if not state.opened[seat] and total < OPENING_MINIMUM:
             raise IllegalAction(f"{written}: the opening meld must be worth at least "
@@ -368,8 +375,9 @@ class WesternMahjong(Game[MahjongState, Any]):
     def render(self, state: MahjongState, seat: int | None, names: Sequence[str]) -> str:
         phase = {DEAL: "dealing", DRAW: "draw", DRAWN: "drawing from the wall",
                  PLAY: "meld, add, discard or out"}[state.phase]
+        turn = f"{names[state.seat]}: {phase}" if state.result is None else "game over"
         lines = [f"round {state.round}, leader {names[state.leader]}; wall {state.wall_size} "
-                 f"tiles; {names[state.seat]}: {phase}", ""]
+                 f"tiles; {turn}", ""]
         # The table holds public facts only, so every viewer of a position shares it (cached).
         rows = tuple((names[i], str(state.points[i]), "yes" if state.opened[i] else "no",
                       str(state.sizes[i])) for i in range(2))
@@ -389,7 +397,9 @@ class WesternMahjong(Game[MahjongState, Any]):
             lines.append("table: no melds")
         pile = " ".join(NAMES[f] + ("*" if taken else "") for _s, f, taken in state.pile)
         lines.append("")
-        lines.append(f"discards: {pile or '-'}" + ("   (* taken)" if "*" in pile else ""))
+        # A long round's discards wrap under their label.
+        pile_text = f"discards: {pile or '-'}" + ("   (* taken)" if "*" in pile else "")
+        lines += textwrap.wrap(pile_text, width=100, subsequent_indent=" " * 10)
         if state.discard is not None:
             lines.append(f"may be taken: {NAMES[state.discard]}")
         if state.taken is not None:
@@ -414,8 +424,10 @@ class WesternMahjong(Game[MahjongState, Any]):
         pool = list(state.wall)
         keep: dict[int, tuple[int, ...]] = {}
         for i in hidden:
-            # The face taken this turn is known to both players.
-            known = (state.taken,) if state.taken is not None and state.seat == i else ()
+            # The face taken this turn is known to both players, while the hand still holds
+            # it (it may have been laid since).
+            known = ((state.taken,) if state.taken is not None and state.seat == i
+                     and state.hands[i][state.taken] else ())
             keep[i] = known
             rest = minus(state.hands[i], known)
             pool = [a + b for a, b in zip(pool, rest, strict=True)]

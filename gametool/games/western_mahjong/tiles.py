@@ -95,7 +95,8 @@ def _all_melds() -> tuple[tuple[int, ...], ...]:
     for suit in range(3):
         for low in range(1, 9):
             for high in range(low + 2, min(low + 8, 10) + 1):
-                out.append(run_faces(suit, low, high))
+                if (low, high) != (2, 10):  # 2-9 with a high 1 is the run 1-9 again
+                    out.append(run_faces(suit, low, high))
     for number in range(9):
         out.append((number, number + 9, number + 18))
     out += [tuple(w for w in WINDS if w != skip) for skip in WINDS]
@@ -135,7 +136,8 @@ def hand_melds(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
                 end += 1
             for low in range(n, end - 1):
                 for high in range(low + 2, min(low + 8, end) + 1):
-                    if not (low == 1 and high == 10):
+                    # D5: never through the 1; 2-9 with a high 1 is the run 1-9 again.
+                    if high != 10 or low > 2:
                         out.append(run_faces(suit, low, high))
             n = end + 1
     for number in range(9):
@@ -239,7 +241,10 @@ def additions(meld: tuple[int, ...], hand: tuple[int, ...]) -> list[tuple[int, .
                 # A 1 already on the run and a 1 added at the other end would repeat a number.
                 if len(set(added)) != len(added) or set(added) & set(meld):
                     continue
-                out.append(tuple(sorted(added)))
+                key = tuple(sorted(added))
+                # A 1 joining a 2-9 run fits at either end: one addition, listed once.
+                if key not in out:
+                    out.append(key)
     return out
 
 
