@@ -304,6 +304,14 @@ class Game(Generic[S, A]):
         others = [sign * v for i, v in enumerate(scores) if i != seat]
         return sign * scores[seat] - (max(others) if others else 0.0)
 
+    def perft_refusal(self, state: S) -> str | None:
+        """Why ``perft`` cannot count the turns from ``state`` (None: it can).
+
+        Games whose turns are built from many actions (a whole fleet, a salvo) say so here,
+        rather than let a count run for ever.
+        """
+        return None
+
     def describe_action(self, state: S, action: A) -> str | None:
         """A short note on what an action did, e.g. a card revealed; None for nothing to add.
 
@@ -363,6 +371,9 @@ def perft_divide(game: Game[Any, Any], state: Any, depth: int) -> list[tuple[Any
         return []
     if seat == CHANCE:
         raise GameError("perft refused: chance acts within the depth")
+    reason = game.perft_refusal(state)
+    if reason is not None:
+        raise GameError(f"perft refused: {reason}")
     return [(action, _perft_turn(game, game.apply(state, action), depth, seat))
             for action in game.legal_actions(state)]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from gametool.engine import Game
+from gametool.engine import CHANCE, Game
 from gametool.record import Session
 
 TABLE_FORMAT = "simple"
@@ -61,7 +61,11 @@ def rules_text(cls: type[Game]) -> str:
 
 
 def _seat_of(session: Session, as_seat: str | None) -> int | None:
-    return None if as_seat is None else session.seat_index(as_seat)
+    """The seat index of ``as_seat``; the chance seat sees what a spectator sees (None)."""
+    if as_seat is None:
+        return None
+    seat = session.seat_index(as_seat)
+    return None if seat == CHANCE else seat
 
 
 def _last_action(session: Session, ply: int, seat: int | None) -> str | None:
@@ -97,7 +101,7 @@ def show_data(session: Session, ply: int | None = None,
         "last": _last_action(session, ply, seat),
     }
     if as_seat is not None:
-        data["as"] = session.seat_name(seat)
+        data["as"] = session.seat_name(seat) if seat is not None else "chance"
     scores = game.scores(state)
     if scores is not None:
         data["scores"] = {name: scores[i] for i, name in enumerate(session.names)}

@@ -86,6 +86,12 @@ class SpecialSalvo(Game[SalvoState, Action]):
     def to_move(self, state: SalvoState) -> int | None:
         return state.turn
 
+    def perft_refusal(self, state: SalvoState) -> str | None:
+        # A turn is a whole fleet (some 10^10 placements) or a salvo of up to 100 choose 5
+        # shot orders: far too many sequences to count.
+        return ("a Special Salvo turn (a whole fleet or a salvo of several shots) has too many "
+                "action sequences to count")
+
     def legal_actions(self, state: SalvoState) -> list[Action]:
         phase, turn = state.phase, state.turn
         if turn is None or turn == CHANCE:
