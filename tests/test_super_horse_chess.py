@@ -216,11 +216,22 @@ def sample_positions(game_id: str, options: dict[str, str] | None, seeds: int) -
     return [p for p in positions if p.end is None]
 
 
+# White is in check from b5; only Rc4 blocks it, and then the d2 horse shields the king from
+# the b2 queen: it may step sideways along that line, but not forward.
+IN_CHECK = "4k3/8/8/1b6/7R/8/1q1*K3/8 w - - 0 1"
+# bxc6 en passant empties c5, so the c3 horse may jump the c4 pawn onto it.
+EN_PASSANT_JUMP = "4k3/8/8/1Pp5/2P5/2*5/8/4K3 w - c6 0 1"
+# Kd1 puts the king behind the d4 horse, on the d8 rook's file: nothing shielded it before.
+KING_STEPS_BEHIND_A_HORSE = "3rk3/8/8/8/3*4/8/8/4K3 w - - 0 1"
+
+
 def test_reference_agrees_on_the_start_and_horse_positions() -> None:
     fens = [START, "rnbqkbnr/pppppppp/8/8/8/4*3/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "k7/3*4/8/8/8/8/8/K7 w - - 0 1", "k7/3*4/8/8/8/8/8/K7 b - - 0 1",
             "4k3/8/8/8/4r3/4*3/8/4K3 w - - 0 1", "k7/8/8/8/8/1*1*1*1*/8/K7 w - - 0 1",
-            "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", "4k3/8/8/8/8/8/8/4K*1R w K - 0 1"]
+            "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", "4k3/8/8/8/8/8/8/4K*1R w K - 0 1",
+            IN_CHECK, EN_PASSANT_JUMP, KING_STEPS_BEHIND_A_HORSE,
+            "2rBkbnr/pp2qpp1/8/nPp1pb2/Q1P1pP1P/B1*1*1RB/P2PP2P/RN3K2 w k c6 0 22"]
     for fen in fens:
         p = pos(fen)
         assert engine_turns(G, p) == ref_turns(p), fen
@@ -546,3 +557,58 @@ def test_a_placement_on_the_last_escape_square_turns_check_into_mate() -> None:
     boxed = pos("7k/7p/8/8/8/8/8/R5K1 w - - 0 1")
     assert fmt(boxed, "Ra8 @g7") == "Ra8 @g7#"
     assert fmt(boxed, "Ra8 @a1") == "Ra8 @a1+"
+
+
+def test_horse_moves_after_a_chess_move_that_answers_check_d9() -> None:
+    p = pos(IN_CHECK)
+    assert fmt(p, "Rc4 Hd2-c2") == "Rc4 Hd2-c2"
+    illegal(p, "Rc4 Hd2-d3")  # the queen on b2 would reach the king
+    illegal(p, "Rc4 -d2")
+    assert engine_turns(G, p) == ref_turns(p)
+
+
+def test_en_passant_empties_the_taken_pawns_square_for_a_horse_d5_d8() -> None:
+    p = pos(EN_PASSANT_JUMP)
+    assert fmt(p, "bxc6 Hc3-c5") == "bxc6 Hc3-c5"
+    assert fmt(p, "bxc6 @c5") == "bxc6 @c5"
+    illegal(p, "b6 Hc3-c5")  # c5 is still occupied: no landing square
+    assert engine_turns(G, p) == ref_turns(p)
+
+
+def test_a_king_step_behind_a_horse_makes_it_a_shield_d9() -> None:
+    p = pos(KING_STEPS_BEHIND_A_HORSE)
+    illegal(p, "Kd1 -d4")
+    illegal(p, "Kd1 Hd4-c4")
+    assert fmt(p, "Kd1 Hd4-d5") == "Kd1 Hd4-d5"
+    assert fmt(p, "Kf1 -d4") == "Kf1 -d4"
+    assert engine_turns(G, p) == ref_turns(p)
+
+
+# A piece capture undone: the rook takes the c1 knight, and a horse promotes to a new one there.
+CAPTURE_CYCLE = ["Rxc1 @c2", "Ke6 @h6", "Ra1 -h6", "Ke5 Hc2-c1=N"]
+CYCLE_START = "7K/8/8/4k3/8/8/8/R1n5 w - - 0 1"
+
+
+def test_repetition_counts_positions_before_a_piece_capture_d12() -> None:
+    """A captured piece can come back by a horse promotion, so a piece capture does not end
+    the repetition history (a pawn move or a pawn's capture does: pawns are never created)."""
+    start = pos(CYCLE_START)
+    once = play(start, *CAPTURE_CYCLE)
+    assert once.key == start.key and once.repetitions() == 2
+    twice = play(once, *CAPTURE_CYCLE)
+    assert twice.repetitions() == 3
+    claim = G.apply(twice, G.parse_action(twice, "claim-draw"))
+    assert G.outcome(claim).termination == "threefold repetition"
+    before = play(once, *CAPTURE_CYCLE[:3])
+    assert "claim-draw Ke5 Hc2-c1=N" in [G.format_action(before, a)
+                                         for a in G.legal_actions(before)]
+    # the third occurrence of the position after Rxc1 @c2 is claimed with that capture
+    assert "claim-draw Rxc1 @c2" in [G.format_action(twice, a) for a in G.legal_actions(twice)]
+    fifth = play(twice, *CAPTURE_CYCLE * 2)
+    assert G.outcome(fifth).termination == "fivefold repetition"
+
+
+def test_a_pawn_move_still_ends_the_repetition_history_d12() -> None:
+    p = play(pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), "Kd1 @a5", "Kd8 -a5")
+    assert len(p.history) == 2
+    assert play(p, "e3 @a5").history == ()

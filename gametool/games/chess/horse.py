@@ -9,7 +9,7 @@ owned) that block every piece and are never captured (D8).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Any, ClassVar
 
 from gametool.engine import RESIGN, Option, Outcome
@@ -32,15 +32,19 @@ from gametool.games.chess.horse_notation import read_turn
 from gametool.games.chess.horses import (
     CAP,
     HMOVE,
+    LINES,
     NAME_ORDER,
     PLACE,
     PLACES,
+    REL_BLACK,
+    REL_WHITE,
     REMOVE,
     REMOVES,
     TOUCH,
     check_reach,
     horse_moves,
     horse_text,
+    moves_after,
     shields,
 )
 from gametool.games.chess.position import Position, read_fen, write_fen
@@ -114,7 +118,7 @@ lower-case file (h4); a horse move with an upper-case H.
             return Outcome.draw(2, STALEMATE)
         if pos.halfmove >= 150:
             return Outcome.draw(2, SEVENTY_FIVE)
-        if pos.halfmove >= 8 and pos.repetitions() >= 5:  # D12: horses are part of the key
+        if len(pos.history) >= 8 and pos.repetitions() >= 5:  # D12: horses in the key
             return Outcome.draw(2, FIVEFOLD)
         if pos.ply >= self.max_plies:  # D14
             return Outcome.draw(2, MAX_PLIES)
@@ -174,8 +178,8 @@ lower-case file (h4); a horse move with an upper-case H.
             old_moves, (old_single, old_double), near = reuse
             for s in horses:
                 if (s in near or s in single or s in old_single
-                        or any(s in pair for pair in double)
-                        or any(s in pair for pair in old_double)):
+                        or (double and any(s in pair for pair in double))
+                        or (old_double and any(s in pair for pair in old_double))):
                     moves[s] = got = horse_moves(board, s, white, ksq, mine, single, double)
                 else:
                     moves[s] = got = old_moves[s]
@@ -191,8 +195,10 @@ lower-case file (h4); a horse move with an upper-case H.
 
         The horse actions are worked out once on the board before the chess move; for each
         move only what it can change is redone: placements on the squares it empties or
-        fills, the moves of horses next to those squares, and everything when it touches a
-        line from the king through a horse (D9) or moves the king."""
+        fills, the moves of horses that look at those squares, and the removals and shielding
+        horses' moves when the king is in check, the move is en passant or castling, or it
+        moves the king or touches a line from the king through a horse so that some horse
+        shields the king before or after it (D9)."""
         memo = pos._turns
         rules = (self.owned, self.required)
         if memo is not None and memo[0] == rules:
@@ -204,39 +210,76 @@ lower-case file (h4); a horse move with an upper-case H.
         ksq = board.index("K" if white else "k")
         mine = self.horse_chars(white)[0]
         placements = list(map(PLACES.__getitem__, base)) if len(horses) < CAP else None
+        count = len(base)
+        index = {sq: i for i, sq in enumerate(base)}
         tail = removals + [h for s in horses for h in hmoves[s]]
         required = self.required
+        # In check, the moves of a shielding horse were judged unsafe on the board before the
+        # chess move for the wrong reason (the check the move answers): redo them per move.
+        check = bool(horses) and pos.in_check()
+        unguarded = not guard[0] and not guard[1]  # no horse shields the king before the move
+        rel = REL_WHITE if white else REL_BLACK
+        hot = frozenset().union(*(rel[s] for s in horses))  # squares some horse move looks at
         for m in pos.moves:
             f, t = m & 63, (m >> 6) & 63
             quiet = board[t] == EMPTY
-            if f == ksq or f in watched or t in watched or (quiet and board[f] in "Pp"
-                                                             and (f ^ t) & 7):
-                after = make_move(board, m, white, castling, ep)[0]
+            after = None
+            redo = check or f == ksq or f in watched or t in watched
+            if redo and unguarded and not check and not (f == ksq and abs(t - f) == 2):
+                # A king step or a move on a watched line that leaves no horse shielding the
+                # king either: no horse action can expose it, so the base actions stand.
+                king = t if f == ksq else ksq
+                if LINES[king].isdisjoint(horses):
+                    redo = False
+                else:
+                    after = make_move(board, m, white, castling, ep)[0]
+                    now = shields(after, king, white, mine)
+                    redo = bool(now[0] or now[1])
+            if redo or (quiet and board[f] in "Pp" and (f ^ t) & 7):
+                if after is None:
+                    after = make_move(board, m, white, castling, ep)[0]
                 vacant = None
                 if not (f == ksq and abs(t - f) == 2) and not (quiet and board[f] in "Pp"):
                     vacant = [*base, f] if not quiet else [s for s in base if s != t] + [f]
                 # King safety may change: redo the removals and the shielding horses' moves.
-                actions = self._horse_parts(after, white, vacant,
-                                            (hmoves, guard, TOUCH[f] | TOUCH[t]))[0]
-            else:
                 near = TOUCH[f] | TOUCH[t]
-                if placements is None:
-                    actions = []
+                if f == ksq and abs(t - f) == 2:  # castling: the rook's squares change too
+                    near = near | TOUCH[f + 3 if t > f else f - 4] | TOUCH[(f + t) >> 1]
+                elif quiet and board[f] in "Pp" and (f ^ t) & 7:  # en passant: the taken pawn
+                    near = near | TOUCH[t - 8 if white else t + 8]
+                actions = self._horse_parts(after, white, vacant, (hmoves, guard, near))[0]
+            else:
+                if f not in hot and t not in hot:
+                    rest = tail  # no horse beside the squares the move changes
                 else:
-                    actions = placements.copy()
+                    rest = removals.copy()
+                    if unguarded:  # the horses beside the move see f emptied and t filled
+                        for s in horses:
+                            rest += (moves_after(board, s, white, f, t)
+                                     if f in rel[s] or t in rel[s] else hmoves[s])
+                    else:
+                        if after is None:
+                            after = make_move(board, m, white, castling, ep)[0]
+                        for s in horses:
+                            if f in rel[s] or t in rel[s]:
+                                rest += horse_moves(after, s, white, ksq, mine, *guard)
+                            else:
+                                rest += hmoves[s]
+                if (placements is None and not rest) or not required:
+                    turns.append((m, None))
+                if placements is not None:
+                    # The placements of the board before the move, without the square the move
+                    # fills and with the one it empties, in square order then f last (no copy).
                     if quiet:
-                        actions.remove(PLACES[t])
-                    actions.append(PLACES[f])
-                if near.isdisjoint(horses):
-                    actions += tail  # no horse beside the squares the move changes
-                else:
-                    actions += removals
-                    after = make_move(board, m, white, castling, ep)[0]
-                    for s in horses:
-                        if s in near:
-                            actions += horse_moves(after, s, white, ksq, mine, *guard)
-                        else:
-                            actions += hmoves[s]
+                        i = index[t]
+                        turns.extend(zip(repeat(m, i), placements, strict=False))
+                        turns.extend(zip(repeat(m, count - i - 1),
+                                         islice(placements, i + 1, None), strict=True))
+                    else:
+                        turns.extend(zip(repeat(m, count), placements, strict=True))
+                    turns.append((m, PLACES[f]))
+                turns.extend(zip(repeat(m, len(rest)), rest, strict=True))
+                continue
             if not actions or not required:
                 turns.append((m, None))
             turns.extend(zip(repeat(m, len(actions)), actions, strict=True))
@@ -246,27 +289,42 @@ lower-case file (h4); a horse move with an upper-case H.
     def legal_actions(self, state: Position) -> list[Any]:
         turns = self.turns(state)
         if state.halfmove >= 99 or len(state.history) >= 3:
-            return turns + self._claims(state, turns)
+            memo = state.memo
+            key = ("claims", self.owned, self.required)
+            claims = memo.get(key)
+            if claims is None:
+                claims = memo[key] = self._claims(state, turns)
+            return turns + claims
         return list(turns)
 
     def _claims(self, pos: Position, turns: list[Any]) -> list[Any]:
+        """The valid claims: alone, and with each turn after which a claim holds (D1 of chess).
+
+        A turn that moves no pawn and captures none can repeat an earlier position (D12: a
+        piece capture is undone by a horse promotion); one that also captures nothing brings the
+        clock to 100 from 99."""
         out: list[Any] = [(CLAIM, None)] if claim_reason(pos) else []
         hist = pos.history
         board = pos.board
-        if pos.halfmove >= 99:
-            return out + [(CLAIM | m, h) for m, h in turns
-                          if board[(m >> 6) & 63] == EMPTY and board[m & 63] not in "Pp"]
-        same = hist[-1::-2]
-        if len(hist) < 3 or len(set(same)) == len(same):
+        fifty = pos.halfmove >= 99
+        twice: set[Any] = set()
+        same = hist[-1::-2]  # earlier positions with the opponent to move, as after a turn
+        if len(hist) >= 3 and len(set(same)) != len(same):
+            twice = {k for k in same if same.count(k) >= 2}
+        if not fifty and not twice:
             return out
-        twice = {k for k in same if same.count(k) >= 2}
         boards = {k[0] for k in twice}
         for m, h in turns:
-            if board[(m >> 6) & 63] != EMPTY or board[m & 63] in "Pp":
+            mover, victim = board[m & 63], board[(m >> 6) & 63]
+            if mover in "Pp" or victim in "Pp":
                 continue
-            after = self._play(pos, m, h)
-            if after.board in boards and after.key in twice:
+            if fifty and victim == EMPTY:
                 out.append((CLAIM | m, h))
+                continue
+            if twice:
+                after = self._play(pos, m, h)
+                if after.board in boards and after.key in twice:
+                    out.append((CLAIM | m, h))
         return out
 
     def _horse_board(self, board: str, h: Any, white: bool) -> str:
@@ -291,12 +349,14 @@ lower-case file (h4); a horse move with an upper-case H.
         board, castling, ep, zeroing = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
         if h is not None:
             board = self._horse_board(board, h, pos.white)
-        if zeroing:  # D12: horse actions never reset the clock
+        # D12: only pawn moves and captures reset the clock, never a horse action. The earlier
+        # positions can recur after anything but a pawn move or a pawn's capture, since a horse
+        # promotion can bring back a captured piece (pawns are never created).
+        halfmove = 0 if zeroing else pos.halfmove + 1
+        if zeroing and (pos.board[m & 63] in "Pp" or pos.board[(m >> 6) & 63] in "Pp"):
             history: tuple[Any, ...] = ()
-            halfmove = 0
         else:
             history = (*pos.history, pos.key)
-            halfmove = pos.halfmove + 1
         return Position(board, not pos.white, castling, ep, halfmove,
                         pos.fullmove + (not pos.white), history, pos.ply + 1)
 
@@ -381,13 +441,13 @@ lower-case file (h4); a horse move with an upper-case H.
                                 "chess move (D2: place, remove or move a horse)")
         mine, _symbol = self.horse_chars(pos.white)
         count = after.count(mine)
-        who = "" if not self.owned else ("White's " if pos.white else "Black's ")
+        who = "" if not self.owned else ("White " if pos.white else "Black ")
         kind = h[0]
         if kind == PLACE:
             if after[h[1]] != EMPTY:
                 why = f"{SQUARE_NAMES[h[1]]} is not vacant after the chess move (D3)"
             else:
-                why = f"{count} of {who}horses are on the board, the most allowed is {CAP} (D3)"
+                why = f"{count} {who}horses are on the board, the most allowed is {CAP} (D1, D3)"
         elif kind == REMOVE:
             squares = [s for s in h[1:] if s >= 0]
             need = 1 if count <= 3 else 2

@@ -25,6 +25,20 @@ REMOVES = tuple((REMOVE, s, -1) for s in range(64))
 NAME_ORDER = tuple((s & 7) * 8 + (s >> 3) for s in range(64))
 TOUCH = tuple(frozenset(t for t in (s - 16, s - 8, s + 8, s + 16, s - 1, s + 1) if 0 <= t < 64)
               for s in range(64))
+
+
+def _rel(step: int) -> tuple[frozenset[int], ...]:
+    """For each square, the squares whose contents decide where a horse there may move when
+    forward is ``step``: one and two ahead, and the two beside it on its rank (D5)."""
+    out = []
+    for s in range(64):
+        near = {t for t in (s + step, s + 2 * step) if 0 <= t < 64}
+        near |= {t for t in (s - 1, s + 1) if 0 <= t < 64 and t >> 3 == s >> 3}
+        out.append(frozenset(near))
+    return tuple(out)
+
+
+REL_WHITE, REL_BLACK = _rel(8), _rel(-8)
 KNIGHT_SET = tuple(frozenset(t) for t in KNIGHT)
 LINES = tuple(frozenset(t for ray in RAYS[s] for t in ray) for s in range(64))
 
@@ -101,7 +115,7 @@ def horse_moves(board: str, s: int, white: bool, ksq: int, mine: str, single: se
     if s & 7 != 7 and board[s + 1] == EMPTY:
         targets.append(s + 1)
     out: list[Any] = []
-    risky = s in single or any(s in pair for pair in double)
+    risky = s in single or (double and any(s in pair for pair in double))
     for t in targets:
         if risky and not safe_without(board, ksq, white, s, -1, t, mine):
             continue  # D9: moving this horse uncovers the mover's king
@@ -109,6 +123,36 @@ def horse_moves(board: str, s: int, white: bool, ksq: int, mine: str, single: se
             out.extend((HMOVE, s, t, p) for p in (4, 3, 2, 1))
         else:
             out.append((HMOVE, s, t, 0))
+    return out
+
+
+def moves_after(board: str, s: int, white: bool, f: int, t: int) -> list[Any]:
+    """The moves of the horse on ``s`` once a chess move has emptied ``f`` and filled ``t``
+    (``board`` is before it), when no horse shields the mover's king (D5, D6, D7)."""
+    step, last = (8, 7) if white else (-8, 0)
+    targets = []
+    a = s + step
+    if 0 <= a < 64:
+        if a == f or (a != t and board[a] == EMPTY):
+            targets.append(a)
+        else:
+            b = a + step  # D5: the jump needs an occupied middle, a vacant landing
+            if 0 <= b < 64 and (b == f or (b != t and board[b] == EMPTY)):
+                targets.append(b)
+    if s & 7:
+        a = s - 1
+        if a == f or (a != t and board[a] == EMPTY):
+            targets.append(a)
+    if s & 7 != 7:
+        a = s + 1
+        if a == f or (a != t and board[a] == EMPTY):
+            targets.append(a)
+    out: list[Any] = []
+    for a in targets:
+        if a >> 3 == last:  # D7
+            out.extend((HMOVE, s, a, p) for p in (4, 3, 2, 1))
+        else:
+            out.append((HMOVE, s, a, 0))
     return out
 
 
