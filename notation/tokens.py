@@ -10,7 +10,7 @@ pyparsing's error into a :class:`~notation.errors.NotationError` with the column
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 import pyparsing as pp
@@ -125,9 +125,18 @@ def _anchored(grammar: pp.ParserElement) -> pp.ParserElement:
 
 
 def parse_whole(grammar: pp.ParserElement, text: str) -> Any:
-    """Parse all of ``text`` with ``grammar``; raise NotationError with the column on failure."""
+    """Parse all of ``text`` with ``grammar``; raise NotationError with the column on failure.
+
+    Syntax alone decides the result, so the tokens of a text are kept (for the most recent
+    texts of each grammar) and shared between calls: callers read them and never change them.
+    """
+    return _parse_cached(grammar, text.strip())
+
+
+@lru_cache(maxsize=8192)
+def _parse_cached(grammar: pp.ParserElement, text: str) -> Any:
     try:
-        return _anchored(grammar).parse_string(text.strip())
+        return _anchored(grammar).parse_string(text)
     except pp.ParseBaseException as exc:
         raise NotationError(_describe(exc), 1, exc.column) from None
 
