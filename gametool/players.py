@@ -113,6 +113,8 @@ def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: 
                 current = step(current, game.sample_chance(current, rng))
                 continue
             legal = game.legal_actions(current)
+            if not legal:
+                break  # a sample the seat's view allows but the rules cannot go on from
             untried = [a for a in legal if a not in node.children]
             if untried:
                 action = rng.choice(untried)
@@ -135,7 +137,10 @@ def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: 
             if mover == CHANCE:
                 current = step(current, game.sample_chance(current, rng))
             else:
-                current = step(current, rng.choice(game.legal_actions(current)))
+                legal = game.legal_actions(current)
+                if not legal:
+                    break
+                current = step(current, rng.choice(legal))
             plies += 1
         outcome = game.outcome(current)
         if outcome is not None:
