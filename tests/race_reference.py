@@ -1,7 +1,8 @@
 """Helpers for the race-game tests: positions from a picture, and a plain reference generator.
 
 The reference turn generator is written from the rules files alone, in absolute spaces, trying
-every order of the dice sub-move by sub-move; it shares no code with the engine's generator.
+every order of the dice sub-move by sub-move; it shares no code or data with the engine's
+generator (board size, start spaces, limits and special spaces are written out again).
 """
 
 from __future__ import annotations
@@ -54,6 +55,14 @@ def reduced(state: RaceState) -> Pos:
 
 
 # -- the reference generator ---------------------------------------------------------------
+# Everything below comes from the rules files, not from the engine's geometry: the board sizes,
+# the start spaces, the packing limits and the special spaces are written out again here.
+
+BOARD = {"tawula": 24, "track-gammon": 36}
+STARTS = {"tawula": (1, 13), "track-gammon": (1, 13, 25)}
+"""The start point / corner of each seat, 1-based (tawula.md D2, track-gammon.md D2)."""
+SPECIAL = {"tawula": (), "track-gammon": (7, 19, 31)}
+FIGURES = 15
 
 
 def _cap(game: RaceGame, r: int) -> int:
@@ -68,13 +77,16 @@ def _cap(game: RaceGame, r: int) -> int:
 
 
 def _special(game: RaceGame, space: int) -> bool:
-    return game.id == "track-gammon" and space in (6, 18, 30)
+    """Whether the 0-based ``space`` is one of the special spaces 7, 19, 31."""
+    return space + 1 in SPECIAL[game.id]
 
 
-def _land(game: RaceGame, p: Pos, seat: int, space: int, r: int) -> Pos | None:
-    """The position after a figure of ``seat`` lands on ``space`` (r on its track), or None."""
+def _land(game: RaceGame, p: Pos, seat: int, space: int, r: int) -> tuple[Pos, bool] | None:
+    """The position after a figure of ``seat`` lands on ``space`` (r on its track), and
+    whether it hit; None if it may not land there."""
     counts = [list(row) for row in p[0]]
     bars = list(p[2])
+    hit = False
     if counts[seat][space] >= _cap(game, r):
         return None
     if not _special(game, space):
@@ -85,8 +97,9 @@ def _land(game: RaceGame, p: Pos, seat: int, space: int, r: int) -> Pos | None:
             if q != seat and counts[q][space] == 1:
                 counts[q][space] = 0
                 bars[q] += 1
+                hit = True
     counts[seat][space] += 1
-    return (tuple(tuple(row) for row in counts), p[1], tuple(bars), p[3])
+    return (tuple(tuple(row) for row in counts), p[1], tuple(bars), p[3]), hit
 
 
 def _minus(p: Pos, seat: int, space: int) -> Pos:
@@ -101,23 +114,33 @@ def _with(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def single_moves(game: RaceGame, p: Pos, seat: int, d: int) -> list[Pos]:
-    """Every position one sub-move with die ``d`` reaches."""
-    n = game.geo.spaces
-    start = game.geo.starts[seat]
+def single_moves(game: RaceGame, p: Pos, seat: int, d: int) -> list[tuple[str, Pos]]:
+    """Every sub-move with die ``d``: its text (``h/6``, ``13/19*``, ``30/off``) and position."""
+    n = BOARD[game.id]
+    start = STARTS[game.id][seat] - 1
     counts, hand, bar, _off = p
     bar_all = game.settings["bar_priority"] == "all"
-    out: list[Pos] = []
+    out: list[tuple[str, Pos]] = []
+
+    def star(hit: bool) -> str:
+        return "*" if hit else ""
+
     if bar[seat]:
-        after = _land(game, p, seat, (start + d - 1) % n, d - 1)
-        if after is not None:
-            out.append((after[0], after[1], _with(after[2], seat, -1), after[3]))
+        space = (start + d - 1) % n
+        landed = _land(game, p, seat, space, d - 1)
+        if landed is not None:
+            after, hit = landed
+            out.append((f"bar/{space + 1}{star(hit)}",
+                        (after[0], after[1], _with(after[2], seat, -1), after[3])))
         if bar_all:
             return out
     if hand[seat]:
-        after = _land(game, p, seat, (start + d) % n, d)
-        if after is not None:
-            out.append((after[0], _with(after[1], seat, -1), after[2], after[3]))
+        space = (start + d) % n
+        landed = _land(game, p, seat, space, d)
+        if landed is not None:
+            after, hit = landed
+            out.append((f"h/{space + 1}{star(hit)}",
+                        (after[0], _with(after[1], seat, -1), after[2], after[3])))
     if bar[seat]:
         return out
     mine = counts[seat]
@@ -130,61 +153,83 @@ def single_moves(game: RaceGame, p: Pos, seat: int, d: int) -> list[Pos]:
         if r == 0 and hand[seat]:
             continue
         if r + d < n:
-            after = _land(game, _minus(p, seat, space), seat, (space + d) % n, r + d)
-            if after is not None:
-                out.append(after)
+            target = (space + d) % n
+            landed = _land(game, _minus(p, seat, space), seat, target, r + d)
+            if landed is not None:
+                out.append((f"{space + 1}/{target + 1}{star(landed[1])}", landed[0]))
         elif all_home:
             farthest = min(rel[s] for s in range(n) if mine[s])
             if r + d == n or r == farthest:
                 left = _minus(p, seat, space)
-                out.append((left[0], left[1], left[2], _with(left[3], seat, 1)))
+                out.append((f"{space + 1}/off", (left[0], left[1], left[2],
+                                                  _with(left[3], seat, 1))))
     return out
 
 
 def _shut_out(game: RaceGame, p: Pos, seat: int, q: int) -> bool:
     """``q`` is on the bar and each of its six re-entry spaces holds 2+ of ``seat``'s figures."""
-    n, start = game.geo.spaces, game.geo.starts[q]
+    n, start = BOARD[game.id], STARTS[game.id][q] - 1
     return p[2][q] > 0 and all(p[0][seat][(start + k) % n] >= 2 for k in range(6))
 
 
-def reference_turns(game: RaceGame, state: RaceState) -> set[Pos]:
-    """Every legal end position of the turn of the seat to move."""
+def reference_sequences(game: RaceGame, state: RaceState) -> dict[str, Pos]:
+    """Every legal sequence of sub-moves of the seat to move, as text, with its end position.
+
+    Sub-moves are tried in every order of the dice, one by one; a sequence ending in the win
+    counts as using every die. With the courtesy rule every prefix is a candidate and the rule
+    filters before the use-of-dice rule (tawula.md D9, D5).
+    """
     courtesy = game.settings["courtesy"] == "on"
     assert game.to_move(state) not in (None, CHANCE) and state.dice is not None
     seat = state.seat
     a, b = state.dice
     orders = [(a, a, a, a)] if a == b else [(a, b), (b, a)]
-    found: dict[Pos, tuple[int, bool]] = {}
-    figures = game.geo.figures
+    found: list[tuple[str, Pos, int, int | None]] = []
 
-    def walk(p: Pos, dice: tuple[int, ...], used: int, first: int | None) -> None:
-        if p[3][seat] == figures:
+    def walk(p: Pos, dice: tuple[int, ...], used: int, first: int | None, text: str) -> None:
+        if p[3][seat] == FIGURES:
             used = 4 if a == b else 2
             dice = ()
         nexts = single_moves(game, p, seat, dice[0]) if dice else []
-        if courtesy or not nexts:  # with the courtesy rule every prefix is a candidate
-            best, high = found.get(p, (-1, False))
-            found[p] = (max(best, used), high or first == max(a, b))
-        for after in nexts:
-            walk(after, dice[1:], used + 1, dice[0] if first is None else first)
+        if courtesy or not nexts:
+            found.append((text or "pass", p, used, first))
+        for sub, after in nexts:
+            walk(after, dice[1:], used + 1, dice[0] if first is None else first,
+                 f"{text} {sub}".strip())
 
     start = reduced(state)
     for order in orders:
-        walk(start, order, 0, None)
+        walk(start, order, 0, None, "")
     if courtesy:
-        others = [q for q in range(game.geo.seats) if q != seat and not state.out[q]
+        others = [q for q in range(len(STARTS[game.id])) if q != seat and not state.out[q]
                   and not _shut_out(game, start, seat, q)]
-        found = {p: v for p, v in found.items()
-                 if not any(_shut_out(game, p, seat, q) for q in others)}
-    most = max(u for u, _ in found.values())
-    keep = {p for p, (u, _) in found.items() if u == most}
-    if most == 1 and a != b and any(found[p][1] for p in keep):
-        keep = {p for p in keep if found[p][1]}
-    return keep
+        found = [f for f in found if not any(_shut_out(game, f[1], seat, q) for q in others)]
+    most = max(f[2] for f in found)
+    found = [f for f in found if f[2] == most]
+    high = max(a, b)
+    if most == 1 and a != b and any(f[3] == high for f in found):
+        found = [f for f in found if f[3] == high]  # the higher die
+    return {text: p for text, p, _, _ in found}
+
+
+def reference_turns(game: RaceGame, state: RaceState) -> set[Pos]:
+    """Every legal end position of the turn of the seat to move."""
+    return set(reference_sequences(game, state).values())
 
 
 def engine_turns(game: RaceGame, state: RaceState) -> set[Pos]:
     return {reduced(game.apply(state, action)) for action in game.legal_actions(state)}
+
+
+def check_against_reference(game: RaceGame, state: RaceState) -> None:
+    """The engine lists exactly the reference's end positions, each written as one of the
+    reference's legal sequences (the text it lists could itself be typed as a legal turn)."""
+    sequences = reference_sequences(game, state)
+    assert engine_turns(game, state) == set(sequences.values()), state
+    for action in game.legal_actions(state):
+        text = game.format_action(state, action).split(": ", 1)[-1]
+        assert text in sequences, (text, state)
+        assert sequences[text] == reduced(game.apply(state, action)), (text, state)
 
 
 def random_positions(game: RaceGame, seed: str, count: int, every: int = 1) -> list[Any]:
@@ -205,4 +250,40 @@ def random_positions(game: RaceGame, seed: str, count: int, every: int = 1) -> l
             state = game.apply(state, random_action(game, state, SeedRng(f"{seed}-{index}", ply)))
             ply += 1
         index += 1
+    return out
+
+
+def random_endgames(game: RaceGame, seed: int, count: int) -> list[RaceState]:
+    """Built positions near the end of the race (most figures home or off, some blocks and
+    hits about), where bear-offs, larger dice and closed home spaces meet; any seat to move."""
+    import random
+
+    rnd = random.Random(seed)
+    gid = game.id
+    n, starts, nseats = BOARD[gid], STARTS[gid], len(STARTS[gid])
+    out: list[RaceState] = []
+    while len(out) < count:
+        counts = [[0] * n for _ in range(nseats)]
+        hand, bar, off = [0] * nseats, [0] * nseats, [0] * nseats
+        for q in rnd.sample(range(nseats), nseats):
+            off[q] = rnd.randint(0, 13)
+            for _ in range(rnd.randint(1, FIGURES - off[q])):
+                r = rnd.randrange(n - 9, n) if rnd.random() < 0.85 else rnd.randrange(1, n)
+                space = (starts[q] - 1 + r) % n
+                if counts[q][space] >= _cap(game, r) or (not _special(game, space) and any(
+                        counts[p][space] for p in range(nseats) if p != q)):
+                    continue
+                counts[q][space] += 1
+            left = FIGURES - off[q] - sum(counts[q])
+            if rnd.random() < 0.3:
+                bar[q] = min(left, rnd.randint(1, 2))
+            hand[q] = left - bar[q] if rnd.random() < 0.2 else 0
+            off[q] += left - bar[q] - hand[q]
+        if any(o == FIGURES for o in off):
+            continue
+        dice = (rnd.randint(1, 6), rnd.randint(1, 6))
+        out.append(RaceState(tuple(map(tuple, counts)), tuple(hand), tuple(bar), tuple(off),
+                             seat=rnd.randrange(nseats), dice=(max(dice), min(dice)),
+                             opening=False, plies=0, places=(0,) * nseats,
+                             out=(False,) * nseats))
     return out

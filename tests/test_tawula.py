@@ -6,7 +6,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from race_reference import engine_turns, play, pos, random_positions, reference_turns, texts
+from race_reference import (
+    check_against_reference,
+    engine_turns,
+    play,
+    pos,
+    random_endgames,
+    random_positions,
+    reference_turns,
+    texts,
+)
 
 from gametool.cli import cli
 from gametool.engine import CHANCE, RESIGN
@@ -254,6 +263,27 @@ def test_pass_when_no_sub_move_is_possible() -> None:
     illegal(g, s2, "pass", "D11")
 
 
+def test_a_position_both_dice_reach_is_the_turn_that_uses_both() -> None:
+    # 20/off (the 6, farthest back) leaves the 1 unplayable (24 is closed), and 20/21 21/off
+    # reaches the same position with both dice: D5 makes the two-dice sequence the turn.
+    g = game()
+    s = pos(g, {"B": {20: 1, 23: 1}, "W": {24: 2}}, hand={"W": 0}, off={"B": 13, "W": 13},
+            dice=(6, 1))
+    assert texts(g, s) == {"20/21 21/off"}
+    illegal(g, s, "20/off", "2 can be played", "D5")
+    assert g.format_action(s, g.parse_action(s, "20/21 21/off")) == "20/21 21/off"
+
+
+def test_courtesy_keeps_a_position_reached_with_more_dice() -> None:
+    # 19/off alone and 19/23 23/off reach the same position; with every prefix a candidate
+    # (courtesy=on) it must still count as using both dice and be listed.
+    for option in ("off", "on"):
+        g = game(courtesy=option)
+        s = pos(g, {"B": {19: 1, 24: 2}, "W": {13: 2}}, off={"B": 12}, dice=(6, 4))
+        assert texts(g, s) == {"19/off 24/off", "19/23 23/off"}, option
+        assert engine_turns(g, s) == reference_turns(g, s)
+
+
 # -- bar priority (D6) ---------------------------------------------------------------------
 
 
@@ -451,6 +481,14 @@ def test_resign_hands_the_win_to_the_opponent() -> None:
     assert g.outcome(after).termination == "resignation"
 
 
+def test_show_gives_every_seat_its_place_at_the_end() -> None:
+    g = game()
+    after = g.apply(pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(6, 4)), RESIGN)
+    rows = [line.split() for line in g.render(after, None, ["ann", "ben"]).splitlines()]
+    assert ["B", "Black", "ann", "13", "0", "0", "2"] in rows  # the figures stay shown
+    assert ["W", "White", "ben", "13", "0", "0", "1"] in rows
+
+
 # -- notation --------------------------------------------------------------------------------
 
 
@@ -486,6 +524,21 @@ def test_output_has_no_player_prefix() -> None:
     assert all(":" not in t for t in texts(g, s))
 
 
+@pytest.mark.parametrize("text", ["25/3", "0/3", "3/25", "h/0", "bar/25", "07/10", "7/010"])
+def test_points_outside_1_to_24_are_malformed(text: str) -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 3: 1, 7: 1}, "W": {13: 2}}, bar={"B": 1}, dice=(3, 1))
+    with pytest.raises(MalformedAction) as info:
+        g.parse_action(s, text)
+    assert "point 1-24" in str(info.value) and "column" in str(info.value)
+
+
+def test_bearing_off_from_outside_the_home_table_names_the_rule() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 5: 1}, "W": {13: 2}}, dice=(6, 4))
+    illegal(g, s, "5/off", "5 is outside Black's home table (19-24)", "D7")
+
+
 def test_a_sub_move_must_match_an_unused_die() -> None:
     g = game()
     s = pos(g, {"B": {1: 2}, "W": {13: 2}}, dice=(5, 3))
@@ -512,13 +565,20 @@ def test_every_listed_turn_is_unique_by_position() -> None:
 # -- the differential test -----------------------------------------------------------------
 
 
+@pytest.mark.parametrize("options", [{}, {"courtesy": "on"}])
+def test_engine_matches_the_reference_near_the_end_of_the_race(options: dict[str, str]) -> None:
+    g = game(**options)
+    for s in random_endgames(g, 5, 400):
+        check_against_reference(g, s)
+
+
 @pytest.mark.parametrize("options", [{}, {"bar_priority": "board"}, {"courtesy": "on"}])
 def test_engine_matches_the_reference_generator(options: dict[str, str]) -> None:
     g = game(**options)
     positions = random_positions(g, f"diff-{sorted(options.items())}", 320, every=2)
     assert len(positions) >= 300
     for s in positions:
-        assert engine_turns(g, s) == reference_turns(g, s), s
+        check_against_reference(g, s)
 
 
 # -- the CLI and records ---------------------------------------------------------------------

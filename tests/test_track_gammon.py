@@ -6,11 +6,20 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from race_reference import engine_turns, play, pos, random_positions, reference_turns, texts
+from race_reference import (
+    check_against_reference,
+    engine_turns,
+    play,
+    pos,
+    random_endgames,
+    random_positions,
+    reference_turns,
+    texts,
+)
 
 from gametool.cli import cli
 from gametool.engine import CHANCE, RESIGN
-from gametool.errors import IllegalAction
+from gametool.errors import IllegalAction, MalformedAction
 from gametool.games.race import TrackGammon
 from gametool.record import Session, check_text
 from notation.record import parse
@@ -87,7 +96,7 @@ def test_roll_6_6_black_only_enters_one_figure_on_7() -> None:
     assert texts(g, s) == {"B: h/7"}
     illegal(g, s, "h/7 h/7", "special space 7")
     illegal(g, s, "h/7 7/13", "closed", "Green")
-    illegal(g, s, "1/7", "D4")
+    illegal(g, s, "1/7", "start corner is frozen", "D4")
 
 
 def test_green_and_white_first_turns() -> None:
@@ -190,7 +199,7 @@ def test_all_three_may_stack_on_12_and_24(letter: str) -> None:
 def test_start_corner_holds_at_most_two() -> None:
     g = game()
     s = pos(g, board(), bar={"G": 1}, seat="G", dice=(1, 2))
-    illegal(g, s, "G: bar/13", "at most 2")
+    illegal(g, s, "G: bar/13", "start corner holds at most 2")
     s = pos(g, board(G={13: 1}), bar={"G": 1}, seat="G", dice=(1, 2))
     legal(g, s, "G: bar/13 h/15")
 
@@ -282,6 +291,17 @@ def test_pass_when_nothing_can_be_played() -> None:
     assert after.seat == 1
 
 
+def test_a_position_both_dice_reach_is_the_turn_that_uses_both() -> None:
+    # Green's two figures on 36 (its head) close it: 32/off with the 6 leaves the 1 unplayable,
+    # while 32/33 33/off reaches the same position with both dice (Tawula D5).
+    g = game()
+    s = pos(g, {"B": {32: 1, 35: 1}, "G": {36: 2}, "W": {25: 2}}, hand={"B": 0, "G": 0},
+            off={"B": 13, "G": 13}, dice=(6, 1))
+    assert texts(g, s) == {"B: 32/33 33/off"}
+    illegal(g, s, "B: 32/off", "2 can be played", "D5")
+    assert engine_turns(g, s) == reference_turns(g, s)
+
+
 # -- the end: placings, resignation, cap, dead position (D11-D14) -----------------------------
 
 
@@ -342,6 +362,26 @@ def test_resignation_removes_the_figures_and_play_goes_on() -> None:
     assert outcome.winners == [0]
 
 
+def test_show_places_at_the_end_include_shared_and_left_seats() -> None:
+    g = game()
+    s = g.apply(pos(g, START, seat="G", dice=(2, 1)), RESIGN)
+    s = s._replace(seat=0, dice=(2, 1), hand=(0, 0, 13), off=(14, 0, 0),
+                   counts=(tuple(1 if i == 35 else 0 for i in range(36)),) + s.counts[1:])
+    final = play(g, s, "B: 36/off")
+    rows = [line.split() for line in g.render(final, None, ["a", "b", "c"]).splitlines()]
+    assert ["B", "Black", "a", "0", "0", "15", "1"] in rows
+    assert ["G", "Green", "b", "0", "0", "0", "2", "(left)"] in rows
+    assert ["W", "White", "c", "13", "0", "0", "2"] in rows
+
+
+def test_resign_is_written_with_the_player_prefix_too() -> None:
+    g = game()
+    s = pos(g, START, seat="G", dice=(2, 1))
+    assert g.format_action(s, RESIGN) == "G: resign"
+    assert g.parse_action(s, "G: resign") == g.parse_action(s, "resign") == RESIGN
+    illegal(g, s, "W: resign", "Green's turn")
+
+
 def test_resigner_under_placings_off_cannot_win() -> None:
     g = game()
     s = pos(g, START, seat="G", dice=(2, 1))
@@ -397,7 +437,35 @@ def test_courtesy_ignores_the_other_opponents_figures() -> None:
     legal(g, s, "B: 3/9* 9/12")
 
 
+@pytest.mark.parametrize("text", ["37/1", "0/4", "h/37", "36/00", "B: 5/037"])
+def test_spaces_outside_1_to_36_are_malformed(text: str) -> None:
+    g = game()
+    s = pos(g, board(B={5: 1}), dice=(4, 1))
+    with pytest.raises(MalformedAction) as info:
+        g.parse_action(s, text)
+    assert "space 1-36" in str(info.value) and "column" in str(info.value)
+
+
+def test_messages_cite_the_track_gammon_decisions() -> None:
+    g = game(courtesy="on")
+    black = {25: 2, 26: 2, 27: 2, 28: 2, 29: 2, 30: 1, 24: 1, 3: 1}
+    s = pos(g, {"B": black, "G": {13: 2}, "W": {}}, hand={"B": 0, "W": 14},
+            off={"B": 2}, bar={"W": 1}, dice=(6, 3))
+    illegal(g, s, "B: 24/30 3/6", "courtesy rule (D10)")
+    s = pos(g, board(), bar={"G": 1}, seat="G", dice=(6, 3))
+    illegal(g, s, "G: h/16 bar/18", "(D9, Tawula D6)")
+    illegal(g, pos(g, board(B={5: 1}), dice=(4, 1)), "B: 5/off", "home table (31-36)",
+            "(D4, Tawula D7)")
+
+
 # -- differential and records ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"courtesy": "on"}])
+def test_engine_matches_the_reference_near_the_end_of_the_race(options: dict[str, str]) -> None:
+    g = game(**options)
+    for s in random_endgames(g, 5, 400):
+        check_against_reference(g, s)
 
 
 @pytest.mark.parametrize("options", [{}, {"bar_priority": "board"}, {"courtesy": "on"}])
@@ -406,7 +474,7 @@ def test_engine_matches_the_reference_generator(options: dict[str, str]) -> None
     positions = random_positions(g, f"tg-diff-{sorted(options.items())}", 320, every=2)
     assert len(positions) >= 300
     for s in positions:
-        assert engine_turns(g, s) == reference_turns(g, s), s
+        check_against_reference(g, s)
 
 
 def test_show_and_validate_through_the_cli(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
     rem = list(dice)
     used_dice: list[int] = []
     roll = f"{state.dice[0]}-{state.dice[1]}"
+    word = game.space_word
 
     def name(r: int) -> str:
         return str(track[r] + 1)
@@ -69,6 +70,10 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
         else:
             src = rel[spec.source]
             if spec.target == OFF:
+                if src < home:
+                    raise fail(f"{name(src)} is outside {geo.colours[seat]}'s home table "
+                               f"({name(home)}-{name(length - 1)}); only figures in the home "
+                               f"table bear off ({game.cite('D7')})")
                 t = length
                 need = length - src
                 larger = sorted(d for d in rem if d > need)
@@ -82,15 +87,15 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
                 if die > 6:
                     raise fail(f"a sub-move goes 1 to 6 spaces, not {die}")
         if die not in rem:
-            kind = ("an entry from hand lands at the die's number of points past the start"
+            kind = (f"an entry from hand lands at the die's number of {word}s past the start"
                     if src == HAND else
-                    "a re-entry lands one point short of the die (the start counts 1)"
+                    f"a re-entry lands one {word} short of the die (the start counts 1)"
                     if src == BAR else "a move uses exactly one die")
             raise fail(f"needs a {die}, and no unused die shows it (roll {roll}, "
                        f"{'left: ' + ', '.join(map(str, rem)) if rem else 'none left'}); {kind}")
         # bar first (D6), then the source, then the landing
         if bar and src != BAR and not (src == HAND and not game.bar_all):
-            raise fail("a figure on the bar must re-enter first (D6)")
+            raise fail(f"a figure on the bar must re-enter first ({game.cite('D6')})")
         if src == BAR and not bar:
             raise fail(f"{geo.colours[seat]} has no figure on the bar")
         if src == HAND and not hand:
@@ -99,14 +104,16 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
             if not mine[src]:
                 raise fail(f"{geo.colours[seat]} has no figure on {name(src)}")
             if src == 0 and hand:
-                raise fail("the start point is frozen while figures are in hand (D4)")
+                raise fail(f"the {game.start_word} is frozen while figures are in hand "
+                           f"({game.cite('D4')})")
         if t == length:
             outside = hand + bar + sum(mine[:home])
             if outside:
                 raise fail("bearing off needs every remaining figure in the home table, none "
-                           "in hand or on the bar (D7)")
+                           f"in hand or on the bar ({game.cite('D7')})")
             if die > length - src and any(mine[home:src]):
-                raise fail("a larger die bears off only the farthest-back figure (D7)")
+                raise fail("a larger die bears off only the farthest-back figure "
+                           f"({game.cite('D7')})")
             mine[src] -= 1
             off += 1
         else:
@@ -117,7 +124,8 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
                     raise fail(f"special space {name(t)} already holds a "
                                f"{geo.colours[seat]} figure")
                 if t == 0:
-                    raise fail(f"the start point holds at most {geo.start_limit} own figures")
+                    raise fail(f"the {game.start_word} holds at most {geo.start_limit} own "
+                               "figures")
                 raise fail(f"packing limit: at most one own figure on {name(t)}")
             if land[t] == 1 and not hits >> t & 1:
                 hits |= 1 << t
@@ -143,15 +151,16 @@ def explain_rejection(game: RaceGame, state: RaceState, table: Table, key: Key, 
     example = game.format_action(state, listed[0]) if listed else "pass"
     if used < table.best:
         return (f"the turn plays {used} of the dice but {table.best} can be played, for "
-                f"example {example!r} (D5: use as many dice as possible)")
+                f"example {example!r} ({game.cite('D5')}: use as many dice as possible)")
     if game.courtesy and key in table.results:
         if not courtesy_ok(game.geo, state, state.seat, key,
                            courtesy_start(game.geo, state, state.seat)):
-            return ("courtesy rule (D9): the turn may not leave an opponent on the bar while "
-                    "each of their six re-entry points holds 2 or more of your figures")
+            return (f"courtesy rule ({game.cite('D9')}): the turn may not leave an opponent on "
+                    f"the bar while each of their six re-entry {game.space_word}s holds 2 or "
+                    "more of your figures")
     if used == table.best == 1 and high != low and dice_used == [low]:
         return (f"when only one die can be played, the higher die {high} must be played if it "
-                f"can be (D5), for example {example!r}")
+                f"can be ({game.cite('D5')}), for example {example!r}")
     if used > table.best:
         return f"the turn plays more dice than any legal turn: {example!r}"
     return f"not a legal turn here; for example {example!r}"

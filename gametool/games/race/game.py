@@ -44,6 +44,11 @@ class RaceGame(Game[RaceState, Any]):
 
     geometry: ClassVar[Geometry]
     prefix_output: ClassVar[bool] = False
+    space_word: ClassVar[str] = "space"
+    """What the rules file calls a place on the board, for messages."""
+    start_word: ClassVar[str] = "start point"
+    citations: ClassVar[dict[str, str]] = {}
+    """Where the game's rules file has Tawula's decision of that number (messages cite it)."""
     chance = "two dice"
     hidden = ""
 
@@ -161,12 +166,13 @@ class RaceGame(Game[RaceState, Any]):
         places = list(state.places)
         if self.placings:
             places[seat] = self._free_places(state)[-1]  # the lowest place not yet taken
-        empty = (0,) * self.geo.spaces
-        counts = tuple(empty if q == seat else row for q, row in enumerate(state.counts))
-        state = state._replace(counts=counts, bar=replace_at(state.bar, seat, 0),
-                               hand=replace_at(state.hand, seat, 0),
-                               out=replace_at(state.out, seat, True),
-                               places=tuple(places), plies=state.plies + 1, dice=None)
+        if self.geo.seats > 2:  # Track Gammon D12; in Tawula the game simply ends
+            empty = (0,) * self.geo.spaces
+            counts = tuple(empty if q == seat else row for q, row in enumerate(state.counts))
+            state = state._replace(counts=counts, bar=replace_at(state.bar, seat, 0),
+                                   hand=replace_at(state.hand, seat, 0))
+        state = state._replace(out=replace_at(state.out, seat, True), places=tuple(places),
+                               plies=state.plies + 1, dice=None)
         return self._go_on(state, seat, "resignation")
 
     def _go_on(self, state: RaceState, seat: int, termination: str) -> RaceState:
@@ -240,12 +246,14 @@ class RaceGame(Game[RaceState, Any]):
 
     # -- text ------------------------------------------------------------------------------
 
+    def cite(self, decision: str) -> str:
+        """The decision as this game's rules file names it (Tawula's numbering by default)."""
+        return self.citations.get(decision, decision)
+
     def format_action(self, state: RaceState, action: Any) -> str:
-        if action == RESIGN:
-            return RESIGN
         if action and action[0] == "roll":
             return f"roll {action[1]}-{action[2]}"
-        text = notation.format_turn(self.geo, state.seat, action)
+        text = RESIGN if action == RESIGN else notation.format_turn(self.geo, state.seat, action)
         if self.prefix_output:
             return f"{self.geo.letters[state.seat]}: {text}"
         return text
@@ -259,7 +267,7 @@ class RaceGame(Game[RaceState, Any]):
         if notation.read_roll(text) is not None:
             raise IllegalAction(f"{text.strip()!r}: it is {self.geo.colours[seat]}'s turn to "
                                 "move, not a roll")
-        parsed = notation.read_action(text)
+        parsed = notation.read_action(text, self.geo.spaces, self.space_word)
         letters = self.geo.letters
         if parsed.player is not None and parsed.player != letters[seat]:
             if parsed.player not in letters:
@@ -274,19 +282,21 @@ class RaceGame(Game[RaceState, Any]):
             if table.actions == [()]:
                 return ()
             example = self.format_action(state, table.actions[0])
-            raise IllegalAction(f"'pass' is only legal when no sub-move can be played (D11); "
+            raise IllegalAction(f"'pass' is only legal when no sub-move can be played "
+                                f"({self.cite('D11')}); "
                                 f"for example {example!r} can")
         key, used, dice_used = follow(self, state, parsed.specs)
-        for action, listed in table.key_of.items():
-            if listed == key:
-                return action
+        if used >= table.best:  # D5: fewer dice never make a turn, whatever they reach
+            for action, listed in table.key_of.items():
+                if listed == key:
+                    return action
         raise IllegalAction(explain_rejection(self, state, table, key, used, dice_used))
 
     def _parse_roll(self, state: RaceState, text: str) -> Any:
         dice = notation.read_roll(text)
         if dice is None:
             try:
-                notation.read_action(text)
+                notation.read_action(text, self.geo.spaces, self.space_word)
             except MalformedAction:
                 raise MalformedAction(f"malformed action {text.strip()!r}: expected a roll "
                                       "such as 'roll 6-4'") from None
@@ -330,13 +340,13 @@ class RaceGame(Game[RaceState, Any]):
         return cached
 
 
-def common_options(max_plies: int) -> tuple[Option, ...]:
+def common_options(max_plies: int, bar: str = "D6", courtesy: str = "D9") -> tuple[Option, ...]:
     return (
         Option("bar_priority", "all", ("all", "board"),
                help="all: re-enter before any other sub-move; board: hand entries may come "
-                    "first (D6)"),
+                    f"first ({bar})"),
         Option("courtesy", "off", ("off", "on"),
-               help="forbid newly shutting out an opponent on the bar (D9)"),
+               help=f"forbid newly shutting out an opponent on the bar ({courtesy})"),
         Option("max_plies", str(max_plies), kind=int, minimum=1, maximum=1_000_000,
                help="player actions before the game is drawn (D13)"),
     )

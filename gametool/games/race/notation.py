@@ -1,12 +1,14 @@
 """Race-game notation: ``h/6``, ``bar/25``, ``13/19*``, ``30/off``, ``14/18(2)``, ``pass``.
 
-The grammar is built once from the shared token pieces; it reads text into sub-move specs
-(source, target) in 0-based spaces, with ``HAND``/``BAR`` sources and ``OFF`` as target. Formatting
-turns a listed turn (track positions of the mover) back into canonical text.
+The grammar is built once per board size from the shared token pieces (a space number outside
+the board is malformed); it reads text into sub-move specs (source, target) in 0-based spaces,
+with ``HAND``/``BAR`` sources and ``OFF`` as target. Formatting turns a listed turn (track
+positions of the mover) back into canonical text.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, NamedTuple
 
 import pyparsing as pp
@@ -31,22 +33,34 @@ def _number(tokens: pp.ParseResults) -> int:
     return int(tokens[0])
 
 
-_SPACE = pp.Regex(r"[0-9]{1,2}").set_name("space").set_parse_action(_number)
-_HAND = keyword("h").set_parse_action(lambda: HAND)
-_BAR = keyword("bar").set_parse_action(lambda: BAR)
-_OFF = keyword("off").set_parse_action(lambda: OFF)
-_SOURCE = (_SPACE | _BAR | _HAND).set_name("source (space, h or bar)")
-_TARGET = (_SPACE | _OFF).set_name("target (space or off)")
-_COUNT = (pp.Suppress("(") - pp.Regex(r"[2-4]").set_name("count 2-4").set_parse_action(_number)
-          + pp.Suppress(")")).set_name("(count)")
-_SUBMOVE = pp.Group(
-    _SOURCE("source") + pp.Suppress("/") - _TARGET("target")
-    + pp.Optional(pp.Literal("*"))("hit") + pp.Optional(_COUNT)("count")
-).set_name("sub-move")
-_PREFIX = (pp.Char(pp.alphas)("player") + pp.Suppress(":")).set_name("player prefix")
-_WORD = (keyword("pass") | keyword("resign")).set_name("pass or resign")
-ACTION = (pp.Optional(_PREFIX) + (_WORD("word") | pp.OneOrMore(_SUBMOVE)("turn"))).set_name(
-    "race action")
+def _space_pattern(spaces: int) -> str:
+    """A regex for exactly the numbers 1..spaces, without leading zeros (longest first)."""
+    return "(?:" + "|".join(str(n) for n in range(spaces, 0, -1)) + ")(?![0-9])"
+
+
+@cache
+def action_grammar(spaces: int, word: str) -> pp.ParserElement:
+    """The action grammar of a board of ``spaces`` numbered spaces (built once per board)."""
+    space = pp.Regex(_space_pattern(spaces)).set_name(f"{word} 1-{spaces}").set_parse_action(
+        _number)
+    hand = keyword("h").set_parse_action(lambda: HAND)
+    bar = keyword("bar").set_parse_action(lambda: BAR)
+    off = keyword("off").set_parse_action(lambda: OFF)
+    source = (space | bar | hand).set_name(f"source ({word} 1-{spaces}, h or bar)")
+    target = (space | off).set_name(f"target ({word} 1-{spaces} or off)")
+    count = (pp.Suppress("(") - pp.Regex(r"[2-4]").set_name("count 2-4").set_parse_action(
+        _number) + pp.Suppress(")")).set_name("(count)")
+    submove = pp.Group(
+        source("source") + pp.Suppress("/") - target("target")
+        + pp.Optional(pp.Literal("*"))("hit") + pp.Optional(count)("count")
+    ).set_name("sub-move")
+    prefix = (pp.Char(pp.alphas)("player") + pp.Suppress(":")).set_name("player prefix")
+    words = (keyword("pass") | keyword("resign")).set_name("pass or resign")
+    body = (words("word") | pp.OneOrMore(submove)("turn")).set_name(
+        f"pass, resign or sub-moves (from a {word} 1-{spaces}, h or bar)")
+    return (pp.Optional(prefix) + body).set_name("race action")
+
+
 CHANCE = roll(2, 6)
 
 
@@ -56,10 +70,10 @@ class Parsed(NamedTuple):
     specs: list[Spec]
 
 
-def read_action(text: str) -> Parsed:
-    """The typed player action, or MalformedAction with a one-line message."""
+def read_action(text: str, spaces: int, word: str = "space") -> Parsed:
+    """The typed player action on a board of ``spaces``, or MalformedAction (one line)."""
     try:
-        result = parse_whole(ACTION, text)
+        result = parse_whole(action_grammar(spaces, word), text)
     except NotationError as exc:
         raise MalformedAction(
             f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None

@@ -20,6 +20,7 @@ class Tawula(RaceGame):
     seat_names = ("Black", "White")
     geometry = TAWULA
     prefix_output = False
+    space_word = "point"
     max_plies = 4_100  # 2000 player actions (D13) and at most ~2 chance rolls for each
     options: ClassVar[tuple[Option, ...]] = (
         Option("opening", "roll", ("roll", "black"),

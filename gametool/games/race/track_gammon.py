@@ -20,11 +20,16 @@ class TrackGammon(RaceGame):
     seat_names = ("Black", "Green", "White")
     geometry = TRACK
     prefix_output = True
+    space_word = "space"
+    start_word = "start corner"
+    citations: ClassVar[dict[str, str]] = {
+        "D4": "Tawula D4", "D5": "Tawula D5", "D6": "D9, Tawula D6", "D7": "D4, Tawula D7",
+        "D9": "D10", "D11": "Tawula D11"}
     max_plies = 6_100  # 3000 player actions (D13) and a chance roll before each
     options: ClassVar[tuple[Option, ...]] = (
         Option("placings", "off", ("off", "on"),
                help="on: after the first finisher the others play on for 2nd and 3rd (D11)"),
-        *common_options(3000),
+        *common_options(3000, bar="D9", courtesy="D10"),
     )
     summary: ClassVar[str] = """\
 Track Gammon is Tawula for three on a triangle of 13 spaces a side with shared corners: 36

@@ -69,9 +69,11 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
         key = (tuple(mine), hand, bar, off, hits)
         used = total if off == figures else total - len(rem)
         entry = results.get(key)
-        if entry is None:
+        if entry is None or used > entry[1]:
+            # D5: a position some sequence reaches with more dice is reached by using them (a
+            # larger die bearing off can equal a smaller move and a bear-off)
             results[key] = [path, used, used_high]
-        elif used_high and not entry[2]:
+        elif used_high and used == entry[1]:
             entry[2] = True
 
     get = results.get
@@ -89,7 +91,7 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
                 key = (tuple(mine), hand, bar - 1, off, hits | (hit << t))
                 mine[t] -= 1
                 entry = get(key)
-                if entry is None:
+                if entry is None or entry[1] < total:
                     results[key] = [(*path, (BAR, t, hit)), total, hi]
                 elif hi:
                     entry[2] = True
@@ -104,7 +106,7 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
                 key = (tuple(mine), hand - 1, bar, off, hits | (hit << t))
                 mine[t] -= 1
                 entry = get(key)
-                if entry is None:
+                if entry is None or entry[1] < total:
                     results[key] = [(*path, (HAND, t, hit)), total, hi]
                 elif hi:
                     entry[2] = True
@@ -126,7 +128,7 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
                 mine[t] -= 1
                 mine[r] += 1
                 entry = get(key)
-                if entry is None:
+                if entry is None or entry[1] < total:
                     results[key] = [(*path, (r, t, hit)), total, hi]
                 elif hi:
                     entry[2] = True
@@ -157,7 +159,7 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
             back = False
             moved = True
             entry = get(key)
-            if entry is None:
+            if entry is None or entry[1] < total:
                 results[key] = [(*path, sub), total, hi]
             elif hi:
                 entry[2] = True

@@ -56,8 +56,11 @@ def draw(game: RaceGame, state: RaceState, names: Sequence[str]) -> str:
     geo = game.geo
     board = tabulate(game.board_rows(state), tablefmt="plain", stralign="center")
     rows = []
+    final = game.ranks(state) if state.ended is not None else None
     for q in range(geo.seats):
-        place = state.places[q] or ("left" if state.out[q] else "")
+        place: int | str = state.places[q] or ("left" if state.out[q] else "")
+        if final is not None:  # at the end every seat has its place, shared ones included
+            place = f"{final[q]} (left)" if state.out[q] and geo.seats > 2 else final[q]
         rows.append([f"{geo.letters[q]} {geo.colours[q]}", names[q], state.hand[q],
                      state.bar[q], state.off[q], place])
     seats = tabulate(rows, headers=["colour", "player", "hand", "bar", "off", "place"],
