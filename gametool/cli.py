@@ -18,7 +18,7 @@ from gametool import __version__, games, players, render, storage
 from gametool.chance import new_seed
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
-from gametool.record import Session, load_one, parse_options
+from gametool.record import Session, check_names, load_one, parse_options
 from notation import record as gtn
 
 
@@ -428,12 +428,14 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
             raise click.UsageError(f"unknown player {unknown[0]!r} (players: "
                                    f"{', '.join(players.KINDS)})")
         names = cls.default_seat_names(len(chosen))
-        probe = Session.start(cls.id, names, parse_options(" ".join(options)))
+        check_names(cls, names)
+        given = parse_options(" ".join(options))
+        cls(given)  # the options are checked before any game is played
     except GameError as exc:
         raise fail(exc) from None
-    given = tuple(sorted(parse_options(" ".join(options)).items()))
     corpus = seed if seed is not None else new_seed()
-    tasks = [selfplay.Task(cls.id, i + 1, tuple(chosen), corpus, given, budget)
+    tasks = [selfplay.Task(cls.id, i + 1, tuple(chosen), corpus, tuple(sorted(given.items())),
+                           budget)
              for i in range(count)]
     os.makedirs(out, exist_ok=True)
     began = time.perf_counter()
@@ -447,7 +449,7 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
                 done.append(played)
     except GameError as exc:
         raise fail(exc) from None
-    click.echo(render.table(*selfplay.summary(chosen, done, probe.names,
+    click.echo(render.table(*selfplay.summary(chosen, done, names,
                                               time.perf_counter() - began)))
 
 
