@@ -46,12 +46,16 @@ def test_a_player_never_reads_what_its_seat_cannot_see(gid: str, kind: str) -> N
 
 
 @pytest.mark.parametrize("gid", PLAYABLE)
-def test_every_game_is_played_to_the_end_by_each_player(gid: str) -> None:
+def test_every_game_is_played_to_the_end_by_each_player(gid: str, tmp_path: Path) -> None:
     cls = games.playable_class(gid)
     seats = cls.players_default()
     kinds = ("greedy", "mcts", "random", "greedy")[:seats]
-    played = selfplay.play_game(selfplay.Task(gid, 1, kinds, "ends", budget=2))
-    session = load_one(played.text)
+    result = CliRunner().invoke(cli, ["selfplay", gid, "-n", "1", "--out", str(tmp_path),
+                                      "--players", ",".join(kinds), "--budget", "2",
+                                      "--seed", "ends"])
+    assert result.exit_code == 0, result.output
+    (path,) = tmp_path.glob("*.gtn")
+    session = load_one(path.read_text())
     assert session.game.is_over(session.state)
     assert session.record.get("Agents") == "; ".join(kinds)
 
