@@ -126,7 +126,8 @@ def _wins(gid: str, kind: str, games_count: int, budget: int) -> int:
 MCTS_STRENGTH = {"colors": 60, "colors-8x8": 30, "belemmer": 60, "gami-four": 60,
                  "gami-seven": 60}
 # Scoring games where greedy must win clearly more than its share against random play.
-GREEDY_STRENGTH = ["colors", "colors-8x8", "desdemona", "space-cards", "johari-bones"]
+GREEDY_STRENGTH = ["colors", "colors-8x8", "desdemona", "space-cards", "johari-bones",
+                   "two-headed-dragon"]
 
 
 @pytest.mark.parametrize("gid", [g for g in MCTS_STRENGTH if g in PLAYABLE])

@@ -16,6 +16,7 @@ from gametool.engine import CHANCE, RESIGN
 from gametool.errors import GameError, IllegalAction, MalformedAction
 from gametool.games.special_salvo import SpecialSalvo
 from gametool.games.special_salvo import fleet as fl
+from gametool.games.special_salvo import reports as rp
 from gametool.games.special_salvo.fleet import SQUARE_NAMES
 from gametool.games.special_salvo.game import SalvoState
 from gametool.record import Session, check_text, load_one
@@ -550,6 +551,50 @@ def test_a_seat_sees_its_own_fleet_and_never_the_other() -> None:
         assert GAME.view(state, seat) == GAME.view(changed, seat)
         assert GAME.render(state, seat, ["a", "b"]) == GAME.render(changed, seat, ["a", "b"])
     assert GAME.view(state, 1)["fleets"][1]["cv"] == ["a1", "b1", "c1", "d1", "e1"]
+
+
+@pytest.mark.parametrize("game", [GAME, option(report="ships"), option(fleet="classic")],
+                         ids=["special", "report-ships", "classic"])
+def test_a_sampled_hidden_fleet_agrees_with_every_reported_result(game: SpecialSalvo) -> None:
+    # Random salvos until both sides have misses, hits and sinks on record; every sample of
+    # the hidden fleet is a legal fleet that gives each reported result again.
+    fleets = (FLEET1, FLEET2) if not game.classic else (
+        FLEET1.replace("sub f8 se", "sub f8 s"), FLEET2.replace("sub c3 ne", "sub h7 s"))
+    rng, state, checked = SeedRng("salvos", 3), placed(game, *fleets), 0
+    while game.to_move(state) is not None:
+        seat = game.to_move(state)
+        if seat == CHANCE:
+            state = game.apply(state, game.sample_chance(state, rng))
+            continue
+        if state.salvos[seat] % 4 == 3 and not state.salvo:
+            for k in range(3):
+                sample = game.randomize_hidden(state, seat, SeedRng("sample", k))
+                fleet = sample.placed[1 - seat]
+                fl.check_fleet(fleet, game.classic)
+                assert game.view(sample, seat) == game.view(state, seat)
+                assert rp.first_false_report(state.log[seat], fleet, game.name_hits) is None
+                checked += 1
+        actions = game.legal_actions(state)
+        state = game.apply(state, actions[rng.randbelow(len(actions))])
+    assert checked >= 10
+    assert all(state.sunk) and all(state.hits)
+
+
+def test_a_sampled_fleet_lies_on_the_reported_hits_and_off_the_misses() -> None:
+    state = act(GAME, placed(), "fire a1 b1 c1 d1 e1")  # Player 1 sinks the carrier of FLEET2
+    state = act(GAME, state, "fire b2 b3 b4 d2")  # four misses against FLEET1
+    state = act(GAME, state, "fire e4 a10 b10 c10 d10")  # a hit on the battleship, four misses
+    seen = GAME.view(state, 0)["shots"][0]
+    assert seen["e1"] == "sunk cv" and seen["e4"] == "hit" and seen["a10"] == "miss"
+    for k in range(20):
+        fleet = GAME.randomize_hidden(state, 0, SeedRng("s", k)).placed[1]
+        masks = fl.fleet_masks(fleet)
+        assert masks[0] == fl.mask_of(sq(n) for n in ("a1", "b1", "c1", "d1", "e1"))
+        ships = 0
+        for mask in masks:
+            ships |= mask
+        assert ships >> sq("e4") & 1
+        assert not ships & fl.mask_of(sq(n) for n in ("a10", "b10", "c10", "d10"))
 
 
 def test_the_fleet_never_appears_in_the_other_seats_outputs(tmp_path: Path) -> None:

@@ -575,3 +575,46 @@ def test_sample_records_are_complete_and_valid() -> None:
 def test_tile_text_and_tiles_in_use() -> None:
     assert tile_text((1, 5)) == "1-5"
     assert len(ALL_TILES) == 28
+
+
+# -- evaluation (the greedy player's guide) -------------------------------------------------------
+
+
+def test_evaluate_prefers_the_lightest_sheep(game: TwoHeadedDragon) -> None:
+    # Round 2 of the worked hand: p1 holds no 3 and must expose a sheep (D6: any tile).
+    state = run(game, WORKED[:7])[-1]
+    assert game.legal_actions(state)[0][0] == "sheep"
+    values = {tile_text(a[1]): game.evaluate(game.apply(state, a), 0)
+              for a in game.legal_actions(state)}
+    assert max(values, key=values.__getitem__) == "1-1"
+    assert values["1-1"] > values["4-6"] > values["6-6"]
+
+
+def test_evaluate_counts_the_doubling_while_a_player_has_no_sheep(
+        game: TwoHeadedDragon) -> None:
+    # After round 3 of the worked hand p1 (6-6 5-5) and p2 (5-6) have sheep, p3 none: D7
+    # doubles their sheep for now. Had p3 exposed its 2-3 instead, nothing would double.
+    state = run(game, WORKED[:13])[-1]
+    assert [len(s) for s in state.sheep] == [2, 1, 0]
+    p3_sheep = state._replace(sheep=(*state.sheep[:2], ((2, 3),)),
+                              hands=(*state.hands[:2], tuple(t for t in state.hands[2]
+                                                             if t != (2, 3))))
+    # Others' mean: (44 + 22) / 2 = 33 doubled against (22 + 11) / 2 = 16.5, less p3's 5.
+    gap = game.evaluate(state, 2) - game.evaluate(p3_sheep, 2)
+    assert 20 < gap < 23
+    # For p1 the doubling costs its own 22 pips once more, against p2's 11.
+    assert game.evaluate(p3_sheep, 0) - game.evaluate(state, 0) > 10
+
+
+def test_evaluate_reads_only_what_the_seat_sees(game: TwoHeadedDragon) -> None:
+    state = run(game, WORKED[:9])[-1]
+    for seat in range(3):
+        for k in range(5):
+            other = game.randomize_hidden(state, seat, SeedRng("e", k))
+            assert game.evaluate(other, seat) == game.evaluate(state, seat)
+
+
+def test_evaluate_of_a_finished_game_follows_the_result(game: TwoHeadedDragon) -> None:
+    over = game.initial_state(3)._replace(totals=(10, 30, 20), result=("ten hands", None))
+    assert game.evaluate(over, 0) == 1e9
+    assert game.evaluate(over, 1) == game.evaluate(over, 2) == -1e9

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from math import comb
 from typing import Any, ClassVar, NamedTuple
 
 import pyparsing as pp
@@ -24,6 +25,11 @@ from notation.tokens import domino, keyword, parse_whole
 Tile = tuple[int, int]
 HANDS = 10
 HAND_SIZE = 7
+# The share of a hand's pips the evaluation counts as risk of future sheep.
+HAND_RISK = 0.15
+# A typical sheep's pips, for the chance that the next player has to expose one.
+NEXT_WEIGHT = 4.0
+RARE_WEIGHT = 6.0
 ALL_TILES: tuple[Tile, ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
 # D1: three players use the 21 tiles without a blank half.
 TILES_IN_USE = {3: tuple(t for t in ALL_TILES if 0 not in t), 4: ALL_TILES}
@@ -299,6 +305,38 @@ class TwoHeadedDragon(Game[DragonState, Any]):
 
     def scores(self, state: DragonState) -> list[int | float]:
         return list(state.totals)
+
+    def evaluate(self, state: DragonState, seat: int) -> float:
+        """Higher is better for ``seat``: the others' mean projected total less its own.
+
+        A seat's projection is its total plus its sheep pips this hand, doubled while some
+        player still has no sheep (D7; a seat without sheep adds nothing). The seat adds a
+        share of the pips in its own hand, which may yet become sheep; the next player, when
+        it is not the seat, adds the chance that none of its tiles shows the open value (from
+        the tiles the seat cannot see) times a typical sheep. Only what the seat sees counts.
+        """
+        if state.result is not None:
+            return super().evaluate(state, seat)
+        n = state.nseats
+        factor = 2 if any(not mine for mine in state.sheep) else 1
+        projected = [state.totals[i] + factor * sum(pips(t) for t in state.sheep[i])
+                     for i in range(n)]
+        seen = set(state.hands[seat]) | {t for _s, t, _v in state.chain} | {
+            t for mine in state.sheep for t in mine}
+        pool = [t for t in TILES_IN_USE[n] if t not in seen]
+        # A tile whose values few unseen tiles show is less likely to be playable later.
+        showing = [sum(1 for t in pool if v in t) for v in range(7)]
+        projected[seat] += HAND_RISK * sum(
+            pips(t) * (1 + RARE_WEIGHT / (1 + showing[t[0]] + showing[t[1]] * (t[0] != t[1])))
+            for t in state.hands[seat])
+        nxt = state.seat
+        if state.ends is not None and nxt != seat and state.hands[nxt]:
+            held = len(state.hands[nxt])
+            matching = sum(1 for t in pool if state.ends[0] in t)
+            projected[nxt] += NEXT_WEIGHT * factor * (
+                comb(len(pool) - matching, held) / comb(len(pool), held))
+        others = [projected[i] for i in range(n) if i != seat]
+        return sum(others) / len(others) - projected[seat]
 
     # -- notation ----------------------------------------------------------------------------
 
