@@ -111,7 +111,87 @@ def move_grammar() -> pp.ParserElement:
         alternatives.append(element)
     marks = pp.Opt(pp.Regex(r"[+#]+[!?]*|[!?]+").leave_whitespace().set_name("check mark"))
     move = pp.MatchFirst(alternatives).set_name("chess move")
-    return (move + marks.suppress()).set_name("chess move")
+    return _FastOrFull(common_move(), (move + marks.suppress()).set_name("chess move"))
+
+
+# The common spellings (lower-case files, squares on the board), each form matched exactly as
+# the full grammar's first matching alternative reads it, up to a blank or the end; anything
+# else is left to the full grammar.
+_KINGSIDE = ("O-O", "0-0", "o-o")
+_PROMO = r"(?:=?(?P<{}>[QRBNqrbn]))?"
+_COMMON = (
+    r"(?:(?P<castle>O-O-O|O-O|0-0-0|0-0|o-o-o|o-o)"
+    r"|(?P<lp>[KQRBN])(?P<lf>[a-h][1-8])[-xX]?(?P<lt>[a-h][1-8])"
+    r"|(?P<piece>[KQRBN])(?:(?P<ff>[a-h])|(?P<fr>[1-8]))?[xX]?(?P<pt>[a-h][1-8])"
+    r"|(?P<uf>[a-h][1-8])[-xX]?(?P<ut>[a-h][1-8])" + _PROMO.format("up") +
+    r"|(?P<cf>[a-h])[xX]?(?P<ct>[a-h][1-8])" + _PROMO.format("cp") +
+    r"|(?P<to>[a-h][1-8])" + _PROMO.format("tp") +
+    r")(?:[+#]+[!?]*|[!?]+)?(?![^ \t\r\n])"
+)
+
+
+def _index(name: str) -> int:
+    return (int(name[1]) - 1) * 8 + ord(name[0]) - 97
+
+
+def _promo_index(letter: str | None) -> int:
+    return " NBRQ".index(letter.upper()) if letter else 0
+
+
+def _common(parts: pp.ParseResults) -> MoveText:
+    g = parts[0].group  # the match itself: cheaper than a named result per group
+    if g("castle"):
+        return MoveText("castle", "K", None, None, None, 0, kingside=g("castle") in _KINGSIDE)
+    if g("lp"):
+        frm = _index(g("lf"))
+        return MoveText("long", g("lp"), frm & 7, frm >> 3, _index(g("lt")), 0)
+    if g("piece"):
+        ff, fr = g("ff"), g("fr")
+        return MoveText("piece", g("piece"), None if ff is None else ord(ff) - 97,
+                        None if fr is None else int(fr) - 1, _index(g("pt")), 0)
+    if g("uf"):
+        frm = _index(g("uf"))
+        return MoveText("long", None, frm & 7, frm >> 3, _index(g("ut")), _promo_index(g("up")))
+    if g("cf"):
+        return MoveText("pawn", "P", ord(g("cf")) - 97, None, _index(g("ct")),
+                        _promo_index(g("cp")))
+    return MoveText("pawn", "P", None, None, _index(g("to")), _promo_index(g("tp")))
+
+
+def common_move() -> pp.ParserElement:
+    """The common spellings of a move with its marks, as one regular expression."""
+    el = pp.Regex(_COMMON, as_match=True).set_name("chess move")
+    el.set_parse_action(_common)
+    return el
+
+
+class _FastOrFull(pp.ParserElement):
+    """``fast`` where it matches, else ``full`` (whose error, unchanged, is the one raised)."""
+
+    def __init__(self, fast: pp.ParserElement, full: pp.ParserElement) -> None:
+        super().__init__()
+        self.fast, self.full = fast, full
+        self.mayReturnEmpty = full.mayReturnEmpty
+        self.mayIndexError = False
+        self.set_name("chess move")
+
+    def _generateDefaultName(self) -> str:  # noqa: N802
+        return "chess move"
+
+    def recurse(self) -> list[pp.ParserElement]:
+        return [self.fast, self.full]
+
+    def streamline(self) -> _FastOrFull:
+        super().streamline()
+        self.fast.streamline()
+        self.full.streamline()
+        return self
+
+    def parseImpl(self, instring: str, loc: int, do_actions: bool = True):  # noqa: ANN201, N802
+        try:
+            return self.fast._parse(instring, loc, do_actions, callPreParse=False)
+        except pp.ParseException:
+            return self.full._parse(instring, loc, do_actions, callPreParse=False)
 
 
 # -- writing ---------------------------------------------------------------------------------
