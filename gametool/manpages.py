@@ -64,7 +64,9 @@ def _option_lines(command: click.Command, ctx: click.Context) -> list[str]:
 
 
 def command_page(name: str, command: click.Command) -> str:
-    ctx = click.Context(command, info_name=f"gametool {name}")
+    # Under the group's context, as when the command runs (it gives the -h, --help names).
+    parent = cli.make_context("gametool", [], resilient_parsing=True)
+    ctx = click.Context(command, info_name=name, parent=parent)
     usage = " ".join(command.collect_usage_pieces(ctx))
     title = command.get_short_help_str(limit=120)
     lines = _header(f"gametool-{name}", 1, title)
@@ -78,7 +80,7 @@ def command_page(name: str, command: click.Command) -> str:
 
 
 def main_page() -> str:
-    ctx = click.Context(cli, info_name="gametool")
+    ctx = cli.make_context("gametool", [], resilient_parsing=True)
     lines = _header("gametool", 1, "play, check and replay games stored as text records")
     lines += [".SH SYNOPSIS", "\\fBgametool\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGS\\fR]",
               ".SH DESCRIPTION"]
