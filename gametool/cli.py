@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from gametool import __version__, games, players, render, storage
+from gametool import __version__, games, hooks, players, render, storage
 from gametool.chance import new_seed
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
@@ -215,22 +215,16 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
 @click.argument("file")
 @as_option("Show only what SEAT may see.")
 @click.option("--ply", type=int, metavar="N", help="Show the position after N plies.")
-@click.option("--private", "private_path", metavar="MINE", help="With --as, in commit-reveal "
-              "special-salvo: draw SEAT's own ships from its private fleet file.")
+@hooks.add_options("show")
 @json_option
-def show(file: str, as_seat: str | None, ply: int | None, private_path: str | None,
-         as_json: bool) -> None:
+def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result."""
     session = load(file)
     if ply is not None and not 0 <= ply <= session.ply:
         raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
-    if private_path is not None and as_seat is None:
-        raise click.UsageError("--private goes with --as SEAT")
     try:
-        if private_path is not None:
-            from gametool.games.special_salvo import private
-
-            session = private.with_own_fleet(session, as_seat or "", private_path)
+        for handler, value in hooks.chosen("show", extra):
+            session = handler(session, as_seat, value)
         if as_json:
             emit_json(render.show_data(session, ply, as_seat))
         else:
@@ -320,19 +314,21 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json
 
 @cli.command()
 @click.argument("file")
-@as_option("The seat the record is exported for (required unless --pgn).")
-@click.option("--pgn", "as_pgn", is_flag=True, help="Write a chess record as PGN instead.")
-def export(file: str, as_seat: str | None, as_pgn: bool) -> None:
+@as_option("The seat the record is exported for (required unless a format is chosen).")
+@hooks.add_options("export")
+def export(file: str, as_seat: str | None, **extra: Any) -> None:
     """Print the record as SEAT may see it: hidden values as '?', SeedHash in place of Seed.
 
-    With --pgn, print a chess record as a PGN game (SAN moves, the seven tag roster, FEN when
-    the game starts from a set-up position).
+    With --pgn, print a chess record as a PGN game (SAN moves, every tag, comments, NAGs and
+    variations; FEN when the game starts from a set-up position).
     """
-    if as_pgn:
-        from gametool.games.chess import pgn
-
+    formats = hooks.chosen("export", extra)
+    if len(formats) > 1:
+        raise click.UsageError("choose one output format")
+    if formats:
+        handler, _value = formats[0]
         try:
-            click.echo(pgn.export_pgn(load(file)), nl=False)
+            click.echo(handler(load(file), as_seat), nl=False)
         except GameError as exc:
             raise fail(exc) from None
         return
@@ -342,28 +338,6 @@ def export(file: str, as_seat: str | None, as_pgn: bool) -> None:
     try:
         seat = session.seat_index(as_seat)
         click.echo(gtn.write(session.exported(None if seat == CHANCE else seat)), nl=False)
-    except GameError as exc:
-        raise fail(exc) from None
-
-
-@cli.command("import")
-@click.argument("file")
-@click.option("-o", "--output", metavar="OUT", help="Write the records to OUT (default: stdout).")
-@click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
-def import_command(file: str, output: str | None, force: bool) -> None:
-    """Turn the games of the PGN file FILE into chess records (.gtn).
-
-    Tag pairs, comments and variations (as comments) are kept; NAGs are dropped. An illegal or
-    ambiguous move is reported as FILE:LINE:COL with the game and move, and nothing is written.
-    """
-    from gametool.games.chess import pgn
-
-    try:
-        text = pgn.import_text(storage.read(file), None if file == "-" else file)
-        if output:
-            storage.create(output, text, force)
-        else:
-            click.echo(text, nl=False)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -453,71 +427,6 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
                                               time.perf_counter() - began)))
 
 
-seat_required = click.option("--as", "as_seat", required=True, metavar="SEAT",
-                             help="The seat whose private file this is.")
-private_option = click.option("--private", "private_path", required=True, metavar="MINE",
-                              help="The seat's private fleet file (keep it secret).")
-expect_option = click.option("--expect-ply", type=int, metavar="N",
-                             help="Refuse unless the first action would be ply N.")
-
-
-@cli.command()
-@click.argument("file")
-@seat_required
-@private_option
-@click.option("--fleet", metavar="SHIPS", help="Create MINE with this fleet, e.g. "
-              "'cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s', and a random salt.")
-@expect_option
-def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
-           expect_ply: int | None) -> None:
-    """Commit-reveal play (special-salvo, referee=off): record SEAT's fleet commitment.
-
-    The fleet and a random salt stay in the private file MINE (created with --fleet, or an
-    existing one); FILE gets only their SHA-256 commitment.
-    """
-    from gametool.games.special_salvo import private
-
-    def change(text: str) -> str:
-        session = load_one(text, file)
-        secret = (private.new_private(session, as_seat, fleet) if fleet is not None
-                  else private.load_private(private_path))
-        session.play(private.commit_actions(session, as_seat, secret), as_seat, expect_ply)
-        if fleet is not None:
-            private.save_private(private_path, secret)
-        return session.text()
-
-    try:
-        storage.update(file, change)
-    except GameError as exc:
-        raise fail(exc) from None
-
-
-@cli.command()
-@click.argument("file")
-@seat_required
-@private_option
-@expect_option
-def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None) -> None:
-    """Commit-reveal play (special-salvo, referee=off): SEAT answers from its private file.
-
-    Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
-    game is decided, SEAT's reveal (fleet and salt), which the tool checks against SEAT's
-    commitment and every report SEAT made.
-    """
-    from gametool.games.special_salvo import private
-
-    def change(text: str) -> str:
-        session = load_one(text, file)
-        secret = private.load_private(private_path)
-        session.play(private.answer_actions(session, as_seat, secret), as_seat, expect_ply)
-        return session.text()
-
-    try:
-        storage.update(file, change)
-    except GameError as exc:
-        raise fail(exc) from None
-
-
 @cli.group()
 def referee() -> None:
     """Referee games by email: start them, and apply the players' mailed actions.
@@ -591,6 +500,10 @@ def referee_inbox(message: str, game_dir: str, outbox: str, address: str) -> Non
     if not applied:
         reason = messages[0].body.split("Reason: ", 1)[-1].strip() if messages else "no sender"
         raise Rejected(f"mail rejected: {reason}")
+
+
+for _command in hooks.commands():
+    cli.add_command(_command)
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from gametool.errors import AmbiguousAction, GameError, GameOver, IllegalAction,
 from gametool.games.chess import Chess
 from gametool.games.chess import board as core
 from gametool.games.chess.game import CLAIM
-from gametool.games.chess.pgn import export_pgn, import_pgn, parse_pgn
+from gametool.formats.pgn import export_pgn, import_pgn, parse_pgn
 from gametool.games.chess.position import Position, read_fen, write_fen
 from gametool.record import Session, check_text, load_one
 

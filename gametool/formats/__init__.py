@@ -1,0 +1,1 @@
+"""Format converters over records: other tools' files read into records and written back."""

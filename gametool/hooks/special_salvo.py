@@ -1,0 +1,182 @@
+"""Commit-reveal Special Salvo on the command line: ``commit``, ``answer`` and
+``show --private``, joining a seat's private fleet file to the record."""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from gametool.games.special_salvo.game import SpecialSalvo
+    from gametool.games.special_salvo.private import PrivateFleet
+    from gametool.record import Session
+
+
+def _game(session: Session) -> SpecialSalvo:
+    from gametool.errors import GameError
+    from gametool.games.special_salvo.game import SpecialSalvo
+
+    game = session.game
+    if not isinstance(game, SpecialSalvo) or game.referee:
+        raise GameError("a private fleet file is for special-salvo with --option referee=off "
+                        "(commit-reveal play)")
+    return game
+
+
+def new_private(session: Session, seat: str, fleet_text: str) -> PrivateFleet:
+    """A fresh secret for ``seat``: the fleet checked under the record's options, a new salt."""
+    from gametool.games.special_salvo.private import PrivateFleet, read_fleet
+
+    game = _game(session)
+    name = session.names[session.seat_index(seat)]
+    return PrivateFleet(name, read_fleet(game, fleet_text), secrets.token_hex(16))
+
+
+def _owner(session: Session, seat: str, secret: PrivateFleet) -> int:
+    from gametool.errors import GameError
+
+    index = session.seat_index(seat)
+    if secret.seat.lower() != session.names[index].lower():
+        raise GameError(f"the private file belongs to {secret.seat}, not {session.names[index]}")
+    return index
+
+
+def commit_actions(session: Session, seat: str, secret: PrivateFleet) -> list[str]:
+    """The commitment ``seat`` records for its private fleet."""
+    from gametool.games.special_salvo import fleet as fl
+
+    game = _game(session)
+    _owner(session, seat, secret)
+    fl.check_fleet(secret.placements, game.classic)
+    return [f"commit {secret.commitment}"]
+
+
+def answer_actions(session: Session, seat: str, secret: PrivateFleet) -> list[str]:
+    """What the record asks of ``seat`` now: a report on the opponent's salvo, or the reveal."""
+    from gametool.errors import GameError
+    from gametool.games.special_salvo import fleet as fl
+    from gametool.games.special_salvo.state import REPORT, REVEAL
+
+    game = _game(session)
+    index = _owner(session, seat, secret)
+    state = session.state
+    if state.commits[index] != secret.commitment:
+        raise GameError(f"the private file does not match {session.names[index]}'s commitment "
+                        "in this record")
+    if session.to_move() != index or state.phase not in (REPORT, REVEAL):
+        mover = session.seat_name(session.to_move())
+        raise GameError(f"nothing for {session.names[index]} to answer now"
+                        + (f": {mover} is to move" if mover else ": the game is over"))
+    if state.phase == REPORT:
+        return [game.format_action(state, game.true_report(state, secret.placements))]
+    return [f"reveal {fl.format_fleet(secret.placements)} salt {secret.salt}"]
+
+
+def with_own_fleet(session: Session, seat: str, path: str) -> Session:
+    """A copy of ``session`` for display whose states hold ``seat``'s fleet from its private
+    file, so that its own ocean shows its ships (the record itself is not changed)."""
+    from gametool.errors import GameError
+    from gametool.games.special_salvo.private import load_private
+
+    _game(session)
+    secret = load_private(path)
+    index = _owner(session, seat, secret)
+    committed = session.state.commits[index]
+    if committed is not None and committed != secret.commitment:
+        raise GameError(f"the private file does not match {session.names[index]}'s commitment "
+                        "in this record")
+    shown = copy.copy(session)
+    shown.states = [replace(state, placed=tuple(secret.placements if i == index else fleet
+                                                for i, fleet in enumerate(state.placed)))
+                    for state in session.states]
+    return shown
+
+
+def _show_private(session: Session, as_seat: str | None, path: str) -> Session:
+    if as_seat is None:
+        raise click.UsageError("--private goes with --as SEAT")
+    return with_own_fleet(session, as_seat, path)
+
+
+seat_required = click.option("--as", "as_seat", required=True, metavar="SEAT",
+                             help="The seat whose private file this is.")
+private_option = click.option("--private", "private_path", required=True, metavar="MINE",
+                              help="The seat's private fleet file (keep it secret).")
+expect_option = click.option("--expect-ply", type=int, metavar="N",
+                             help="Refuse unless the first action would be ply N.")
+
+
+def _update(file: str, change: Any) -> None:
+    from gametool import storage
+    from gametool.cli import fail
+    from gametool.errors import GameError
+
+    try:
+        storage.update(file, change)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@click.command()
+@click.argument("file")
+@seat_required
+@private_option
+@click.option("--fleet", metavar="SHIPS", help="Create MINE with this fleet, e.g. "
+              "'cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s', and a random salt.")
+@expect_option
+def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
+           expect_ply: int | None) -> None:
+    """Commit-reveal play (special-salvo, referee=off): record SEAT's fleet commitment.
+
+    The fleet and a random salt stay in the private file MINE (created with --fleet, or an
+    existing one); FILE gets only their SHA-256 commitment.
+    """
+    from gametool.games.special_salvo import private
+    from gametool.record import load_one
+
+    def change(text: str) -> str:
+        session = load_one(text, file)
+        secret = (new_private(session, as_seat, fleet) if fleet is not None
+                  else private.load_private(private_path))
+        session.play(commit_actions(session, as_seat, secret), as_seat, expect_ply)
+        if fleet is not None:
+            private.save_private(private_path, secret)
+        return session.text()
+
+    _update(file, change)
+
+
+@click.command()
+@click.argument("file")
+@seat_required
+@private_option
+@expect_option
+def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None) -> None:
+    """Commit-reveal play (special-salvo, referee=off): SEAT answers from its private file.
+
+    Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
+    game is decided, SEAT's reveal (fleet and salt), which the tool checks against SEAT's
+    commitment and every report SEAT made.
+    """
+    from gametool.games.special_salvo import private
+    from gametool.record import load_one
+
+    def change(text: str) -> str:
+        session = load_one(text, file)
+        secret = private.load_private(private_path)
+        session.play(answer_actions(session, as_seat, secret), as_seat, expect_ply)
+        return session.text()
+
+    _update(file, change)
+
+
+COMMANDS = [commit, answer]
+OPTIONS = {
+    "show": [(click.Option(["--private", "private_path"], metavar="MINE",
+                           help="With --as, in commit-reveal special-salvo: draw SEAT's own "
+                                "ships from its private fleet file."), _show_private)],
+}
