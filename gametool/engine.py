@@ -21,6 +21,10 @@ CHANCE = -1
 RESIGN = "resign"
 """The text of the resignation action that every game accepts from the seat to move."""
 
+OPTION_MAXIMUM = 1_000_000
+"""The largest value of a whole-number option that names no maximum of its own (plies, points,
+rounds): larger ones are refused before any work depends on them."""
+
 S = TypeVar("S")
 A = TypeVar("A")
 
@@ -48,14 +52,18 @@ class Option:
                 )
             return lowered
         if self.kind is int:
+            if len(value) > 12:
+                raise GameError(f"option {self.name}={value[:20]}...: a number of "
+                                f"{len(value):,} characters is too long")
             try:
                 number = int(value)
             except ValueError:
                 raise GameError(f"option {self.name}={value}: expected a whole number") from None
             if self.minimum is not None and number < self.minimum:
                 raise GameError(f"option {self.name}={value}: at least {self.minimum}")
-            if self.maximum is not None and number > self.maximum:
-                raise GameError(f"option {self.name}={value}: at most {self.maximum}")
+            maximum = OPTION_MAXIMUM if self.maximum is None else self.maximum
+            if number > maximum:
+                raise GameError(f"option {self.name}={value}: at most {maximum}")
             return number
         return value
 

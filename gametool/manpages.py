@@ -12,9 +12,10 @@ from pathlib import Path
 
 import click
 
-from gametool import __version__, games
+from gametool import __version__, games, storage
 from gametool.cli import cli
-from gametool.engine import Game
+from gametool.engine import OPTION_MAXIMUM, Game
+from notation import record as gtn
 
 DATE = "2026-11-22"
 SOURCE = f"gametool {__version__}"
@@ -95,6 +96,19 @@ def main_page() -> str:
         "A record (.gtn) holds tag pairs such as [Game \"colors\"] and [Players \"p1; p2\"], "
         "then one turn per line: the ply number, the seat, a colon and the actions "
         "(several separated by |), with comments in {} or after ;.",
+        r"In a tag value, \e\e and \e\(dq stand for a backslash and a quote, \en, \er, \et "
+        r"and \ef for control characters, and \eu{HEX} for any character; every value a "
+        "command writes reads back exactly.",
+        ".SH LIMITS",
+        "What the reader accepts is bounded, and each bound is checked before the work it "
+        "bounds: "
+        f"a record file holds at most {storage.MAX_FILE_BYTES // (1024 * 1024)} MiB, "
+        f"a line at most {gtn.MAX_LINE:,} characters, "
+        f"a tag value at most {gtn.MAX_TAG_VALUE:,} characters, "
+        f"a ply number at most {gtn.MAX_PLY_DIGITS} digits, "
+        f"and a whole-number option at most {OPTION_MAXIMUM:,} unless the game names "
+        "another bound (see each game's page). The seats of a record are bounded by the game. "
+        "A record beyond a bound is refused with one line naming it.",
         ".SH EXIT STATUS",
         "0 success; 1 the input was read but rejected (illegal or ambiguous action, invalid "
         "record, stale --expect-ply, game over); 2 a usage error.",

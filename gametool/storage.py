@@ -7,13 +7,33 @@ record). A failure anywhere leaves the file byte for byte as it was.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 
 from gametool.errors import GameError
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""The largest record file the tool reads (256 MiB): checked before reading."""
+
+TEMP_PREFIX, TEMP_SUFFIX = ".gametool-", ".tmp"
+STALE_SECONDS = 2.0
+"""A temporary file younger than this is never taken for a stale one (its writer may not have
+locked it yet)."""
+
+
+def _os_failure(path: str, doing: str, exc: OSError) -> GameError:
+    """One clear line for a failed file operation, saying that the record is unchanged."""
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC:
+        reason = "no space left on the device"
+    elif exc.errno == errno.EDQUOT:
+        reason = "disk quota exceeded"
+    return GameError(f"{path}: cannot {doing}: {reason}")
 
 
 def decode(data: bytes, name: str) -> str:
@@ -23,15 +43,31 @@ def decode(data: bytes, name: str) -> str:
         raise GameError(f"{name}: not UTF-8 text (byte {exc.start + 1})") from None
 
 
-def read(path: str) -> str:
-    """The text of a record file, or of standard input for ``-``."""
+def _too_large(name: str, size: int) -> GameError:
+    return GameError(f"{name}: {size:,} bytes: a record file holds at most "
+                     f"{MAX_FILE_BYTES:,} bytes")
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of a file, or of standard input for ``-``, at most MAX_FILE_BYTES of them."""
     if path == "-":
-        return decode(sys.stdin.buffer.read(), "<stdin>")
+        data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise _too_large("<stdin>", len(data))
+        return data
     try:
         with open(path, "rb") as handle:
-            return decode(handle.read(), path)
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                raise _too_large(path, size)
+            return handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+        raise GameError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def read(path: str) -> str:
+    """The text of a record file, or of standard input for ``-``."""
+    return decode(read_bytes(path), "<stdin>" if path == "-" else path)
 
 
 def _open_locked(path: str) -> int:
@@ -40,7 +76,7 @@ def _open_locked(path: str) -> int:
         try:
             fd = os.open(path, os.O_RDONLY)
         except OSError as exc:
-            raise GameError(f"{path}: cannot open: {exc.strerror}") from None
+            raise GameError(f"{path}: cannot open: {exc.strerror or exc}") from None
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(path))
@@ -51,11 +87,63 @@ def _open_locked(path: str) -> int:
         os.close(fd)  # replaced while we waited: lock the new file instead
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Replace ``path`` with ``text``: temporary file, fsync, rename, fsync of the folder."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".gametool-", suffix=".tmp", dir=folder)
+def clean_stale_temporaries(folder: str) -> list[str]:
+    """Remove temporary files that an interrupted write left in ``folder``.
+
+    A writer holds a lock on its temporary file until the rename, so a temporary file that can
+    be locked, and is older than a moment, belongs to no running write. Returns the names removed.
+    """
+    removed = []
     try:
+        names = [n for n in os.listdir(folder)
+                 if n.startswith(TEMP_PREFIX) and n.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        full = os.path.join(folder, name)
+        try:
+            fd = os.open(full, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            if now - os.fstat(fd).st_mtime < STALE_SECONDS:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a write is under way
+            if os.path.samestat(os.fstat(fd), os.stat(full)):
+                os.unlink(full)
+                removed.append(name)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Replace ``path`` with ``text``: temporary file, fsync, rename, fsync of the folder.
+
+    Any failure (a full disk, a name too long, no permission) is one GameError, and the old
+    file, if any, is left as it was.
+    """
+    try:
+        _write_atomic(path, text)
+    except OSError as exc:
+        raise _os_failure(path, "write", exc) from None
+
+
+def _write_atomic(path: str, text: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    clean_stale_temporaries(folder)
+    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+    # The lock on the temporary file is held (through ``held``) until the rename, so that no
+    # other writer takes it for a stale one.
+    held = os.dup(fd)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
@@ -71,9 +159,16 @@ def write_atomic(path: str, text: str) -> None:
         except FileNotFoundError:
             pass
         raise
-    dir_fd = os.open(folder, os.O_RDONLY)
+    finally:
+        os.close(held)
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return  # renamed already; a folder that cannot be opened cannot be synced either
     try:
         os.fsync(dir_fd)
+    except OSError:
+        pass
     finally:
         os.close(dir_fd)
 
@@ -82,6 +177,9 @@ def update(path: str, change: Callable[[str], str]) -> str:
     """Lock ``path``, compute its new text from the old and replace it; return the new text."""
     fd = _open_locked(path)
     try:
+        size = os.fstat(fd).st_size
+        if size > MAX_FILE_BYTES:
+            raise _too_large(path, size)
         with os.fdopen(os.dup(fd), "rb") as handle:
             old = decode(handle.read(), path)
         new = change(old)
@@ -94,6 +192,10 @@ def update(path: str, change: Callable[[str], str]) -> str:
 
 def create(path: str, text: str, force: bool = False) -> None:
     """Write a new record file; refuse to overwrite one unless ``force``."""
-    if os.path.exists(path) and not force:
+    try:
+        exists = os.path.lexists(path)
+    except OSError as exc:
+        raise _os_failure(path, "create", exc) from None
+    if exists and not force:
         raise GameError(f"{path}: already exists (use --force to overwrite)")
     write_atomic(path, text)

@@ -30,6 +30,15 @@ ACTION_SEPARATOR = " | "
 SEAT_CHARS = pp.alphanums + "_-.'+@"
 """Characters of a seat name: a plain name (``ann``) or an email address (``ann@example.org``)."""
 
+# Limits of what the reader accepts, checked before the work they bound. A record file is
+# bounded as a whole by the record layer; these bound one line, one tag value and one number.
+MAX_LINE = 65_536
+"""Characters of one line of a record (a tag pair, a turn, a comment)."""
+MAX_TAG_VALUE = 16_384
+"""Characters of one tag value, after its escapes are read."""
+MAX_PLY_DIGITS = 9
+"""Digits of a ply number: no game comes near a thousand million plies."""
+
 # Tags written first, in this order; the others keep the order they were read in.
 TAG_ORDER = ("Game", "Players", "Options", "Seed", "SeedHash", "Position", "Date", "Result",
              "Termination")
@@ -109,15 +118,53 @@ class Record:
         return [item for item in self.body if isinstance(item, TurnLine)]
 
 
+# -- tag values --------------------------------------------------------------------------------
+
+_SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t", "f": "\f"}
+_WRITE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t",
+                  "\f": "\\f"}
+_ESCAPE = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|(.))", re.DOTALL)
+# Characters that a tag value never holds raw in a written record: the escaped ones, and every
+# character that ends a line (for Python's reader) or cannot be written as UTF-8.
+_UNSAFE = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+
+
+def unescape(body: str) -> str:
+    """The value of a quoted tag body: ``\\\\`` ``\\"`` ``\\n`` ``\\r`` ``\\t`` ``\\f``, ``\\u{HEX}``
+    and ``\\uHHHH`` are escapes; a backslash before anything else stands for itself."""
+    if "\\" not in body:
+        return body
+
+    def one(match: re.Match[str]) -> str:
+        code, char = match.group(1) or match.group(2), match.group(3)
+        if code is not None:
+            value = int(code, 16)
+            # A surrogate is no character: such an escape stands for itself, like an unknown one.
+            return chr(value) if value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF \
+                else match.group(0)
+        return _SIMPLE_ESCAPES.get(char, match.group(0))
+
+    return _ESCAPE.sub(one, body)
+
+
+def escape(value: str) -> str:
+    """The quoted body of a tag value; :func:`unescape` gives the value back exactly."""
+
+    def one(match: re.Match[str]) -> str:
+        char = match.group(0)
+        return _WRITE_ESCAPES.get(char) or f"\\u{{{ord(char):x}}}"
+
+    return _UNSAFE.sub(one, value)
+
+
 # -- grammar ---------------------------------------------------------------------------------
 
 
 def _grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
     lbrack, rbrack = pp.Suppress("["), pp.Suppress("]")
     tag_name = pp.Word(pp.alphas, pp.alphanums + "_").set_name("tag name")
-    tag_value = pp.QuotedString('"', esc_char="\\", unquote_results=True).set_name(
-        "quoted tag value"
-    )
+    tag_value = pp.Regex(r'"(?:[^"\\]|\\.)*"').set_name("quoted tag value")
+    tag_value.add_parse_action(lambda tokens: unescape(tokens[0][1:-1]))
     tag_line = (lbrack - tag_name("name") + tag_value("value") + rbrack).set_name("tag pair")
 
     brace_comment = pp.Regex(r"\{[^}]*\}").set_name("{comment}")
@@ -189,6 +236,9 @@ def parse(text: str) -> list[Record]:
     current: Record | None = None
     in_movetext = False
     for lineno, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE:
+            raise NotationError(f"line of {len(raw):,} characters: a line holds at most "
+                                f"{MAX_LINE:,}", lineno, 1)
         line = raw.rstrip()
         stripped = line.strip()
         if not stripped:
@@ -196,6 +246,10 @@ def parse(text: str) -> list[Record]:
         indent = len(line) - len(line.lstrip())
         if stripped.startswith("["):
             result = _parse_line(_TAG, stripped, lineno)
+            if len(result["value"]) > MAX_TAG_VALUE:
+                raise NotationError(f"tag value of {len(result['value']):,} characters: a tag "
+                                    f"value holds at most {MAX_TAG_VALUE:,}", lineno,
+                                    indent + 1)
             # A tag after movetext, or one the record already has (a record with no movetext
             # followed by the next record's header), begins a new record.
             if current is None or in_movetext or current.find(result["name"]) is not None:
@@ -213,6 +267,10 @@ def parse(text: str) -> list[Record]:
             body, style = _comment_parts(result["comment"])
             current.body.append(CommentLine(body, style, lineno))
             continue
+        digits = len(stripped) - len(stripped.lstrip("0123456789"))
+        if digits > MAX_PLY_DIGITS:
+            raise NotationError(f"ply number of {digits:,} digits: at most {MAX_PLY_DIGITS}",
+                                lineno, indent + 1)
         fast = _FAST_TURN.fullmatch(stripped)
         if fast is not None:
             comment_raw = fast["comment"]
@@ -262,10 +320,19 @@ def parse(text: str) -> list[Record]:
 
 
 def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + escape(value) + '"'
+
+
+_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    """A comment as one line: characters that would end the line are written as spaces."""
+    return _LINE_BREAKS.sub(" ", text).strip() if _LINE_BREAKS.search(text) else text
 
 
 def _comment_text(text: str, style: str) -> str:
+    text = _one_line(text).encode("utf-8", "replace").decode("utf-8")
     if style == ";" or "}" in text:
         return f"; {text}".rstrip()
     return f"{{ {text} }}" if text else "{ }"

@@ -1,0 +1,247 @@
+"""Records that a successful command writes can always be read again, the reader's limits are
+checked before the work they bound, and file failures leave the record as it was.
+
+Tag values: write-then-read is exact for any value (escapes for quotes, backslashes and every
+character that would end a line). Limits: ply numbers, line and tag lengths, file size, option
+values. Files: a full disk or a name too long is one clear line; stale temporary files of an
+interrupted write are removed by the next write to that folder.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gametool import storage
+from gametool.cli import cli
+from gametool.record import Session, load_one
+from notation import record as gtn
+
+RUNNER = CliRunner()
+
+
+def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = RUNNER.invoke(cli, list(args), input=input, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line_error(stderr: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert "internal error" not in stderr and "Traceback" not in stderr
+
+
+# -- tag values ----------------------------------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.text())
+def test_any_tag_value_reads_back_exactly(value: str) -> None:
+    record = gtn.Record(tags=[gtn.Tag("Game", "colors"), gtn.Tag("Event", value)])
+    text = gtn.write(record)
+    assert text.encode("utf-8")  # always writable as UTF-8
+    again = gtn.parse(text)
+    assert len(again) == 1
+    assert again[0].get("Event") == value
+    assert gtn.write(again[0]) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(value=st.text(), comment=st.text())
+def test_any_tag_value_survives_a_session(value: str, comment: str) -> None:
+    session = Session.start("colors", None, {}, None, None)
+    session.record.set("Event", value)
+    session.play(["d4=R"])
+    text = session.text()
+    again = load_one(text)
+    assert again.record.get("Event") == value
+    assert again.text() == text
+
+
+@pytest.mark.parametrize("written, value", [
+    (r"a\nb", "a\nb"),
+    (r"tab\there", "tab\there"),
+    (r"\u00e9t\u00e9", "été"),
+    (r"\u{1F600}", "\U0001F600"),
+    (r"C:\games\x", r"C:\games\x"),
+    (r"quote \" and \\", 'quote " and \\'),
+    (r"\ud800", r"\ud800"),  # a surrogate is no character: kept as written
+])
+def test_escapes_in_tag_values(written: str, value: str) -> None:
+    record = gtn.parse(f'[Game "colors"]\n[Event "{written}"]\n')[0]
+    assert record.get("Event") == value
+    again = gtn.parse(gtn.write(record))[0]
+    assert again.get("Event") == value
+
+
+def test_a_tag_with_a_newline_escape_survives_a_move(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    assert invoke("start", "colors", "-o", str(path))[0] == 0
+    path.write_text(path.read_text().replace("[Date", '[Event "a\\nb\\r\\fc"]\n[Date'))
+    status, _, err = invoke("move", str(path), "--auto", "random", "--seed", "1")
+    assert status == 0, err
+    status, out, err = invoke("validate", str(path))
+    assert status == 0, out + err
+    status, out, _ = invoke("show", str(path), "--json")
+    assert status == 0
+    assert load_one(path.read_text()).record.get("Event") == "a\nb\r\fc"
+    assert all(line.startswith(("[", "1.", "2.")) or not line
+               for line in path.read_text().splitlines())
+
+
+def test_a_comment_never_breaks_a_line() -> None:
+    record = gtn.parse('[Game "colors"]\n\n1. p1: d4=R { x }\n')[0]
+    record.body[0].comment = "first\nsecond\u2028third\x85"
+    text = gtn.write(record)
+    again = gtn.parse(text)[0]
+    assert len(again.turns) == 1
+    assert gtn.write(again) == text
+
+
+# -- limits --------------------------------------------------------------------------------------
+
+
+def record_with(line: str) -> str:
+    return f'[Game "colors"]\n[Players "p1; p2"]\n\n{line}\n'
+
+
+def test_a_ply_number_of_thousands_of_digits(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text(record_with("9" * 5000 + ". p1: d4=R"))
+    status, out, err = invoke("validate", str(path))
+    assert status == 1
+    assert "ply number of 5,000 digits" in out + err
+    status, _, err = invoke("show", str(path))
+    assert status == 1
+    one_line_error(err)
+
+
+def test_a_line_too_long_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text('[Event "' + "x" * 2_000_000 + '"]\n' + record_with("1. p1: d4=R"))
+    status, _, err = invoke("show", str(path))
+    assert status == 1
+    one_line_error(err)
+    assert "a line holds at most" in err
+
+
+def test_a_tag_value_too_long(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text('[Event "' + "x" * 20_000 + '"]\n' + record_with("1. p1: d4=R"))
+    status, _, err = invoke("show", str(path))
+    assert status == 1
+    assert "a tag value holds at most" in err
+
+
+def test_a_file_too_large_is_refused_before_reading(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "MAX_FILE_BYTES", 1000)
+    path = tmp_path / "g.gtn"
+    path.write_text(record_with("1. p1: d4=R") + "{ " + "x" * 2000 + " }\n")
+    before = path.read_bytes()
+    for args in (["show", str(path)], ["move", str(path), "e4=R"]):
+        status, _, err = invoke(*args)
+        assert status == 1
+        assert "a record file holds at most 1,000 bytes" in err
+    assert path.read_bytes() == before
+    status, _, err = invoke("show", "-", input=before.decode())
+    assert status == 1 and "<stdin>" in err
+
+
+@pytest.mark.parametrize("value, message", [
+    ("9" * 5000, "too long"),
+    ("99999999999999999999", "too long"),
+    ("9999999", "at most"),
+])
+def test_whole_number_options_are_bounded(value: str, message: str) -> None:
+    status, _, err = invoke("start", "sapos", "--option", f"max_plies={value}")
+    assert status == 1
+    one_line_error(err)
+    assert message in err
+
+
+def test_many_seats_are_refused_clearly() -> None:
+    status, _, err = invoke("start", "colors", "--players", ",".join(f"s{i}" for i in range(5000)))
+    assert status == 1
+    one_line_error(err)
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+
+def test_a_file_name_too_long(tmp_path: Path) -> None:
+    name = str(tmp_path / ("a" * 300 + ".gtn"))
+    for args in (["start", "colors", "-o", name], ["show", name], ["validate", name]):
+        status, out, err = invoke(*args)
+        assert status == 1, args
+        assert "internal error" not in out + err
+        assert "too long" in out + err
+
+
+def test_a_full_disk_leaves_the_record_intact(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "g.gtn"
+    assert invoke("start", "colors", "-o", str(path))[0] == 0
+    before = path.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(storage.os, "fsync", full)
+    status, _, err = invoke("move", str(path), "d4=R")
+    assert status == 1
+    one_line_error(err)
+    assert "no space left" in err
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["g.gtn"]
+
+
+def stale(folder: Path, name: str, age: float) -> Path:
+    temp = folder / name
+    temp.write_text("half a record")
+    past = time.time() - age
+    os.utime(temp, (past, past))
+    return temp
+
+
+def test_stale_temporary_files_are_removed_by_the_next_write(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    assert invoke("start", "colors", "-o", str(path))[0] == 0
+    old = stale(tmp_path, ".gametool-crashed.tmp", 3600)
+    young = stale(tmp_path, ".gametool-young.tmp", 0)
+    other = stale(tmp_path, "notes.tmp", 3600)
+    held = stale(tmp_path, ".gametool-held.tmp", 3600)
+    # A write under way holds a lock on its temporary file: that one is never removed.
+    fd = os.open(held, os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        assert invoke("move", str(path), "d4=R")[0] == 0
+    finally:
+        os.close(fd)
+    assert not old.exists()
+    assert young.exists() and other.exists() and held.exists()
+    assert "d4=R" in path.read_text()
+
+
+def test_a_write_holds_its_temporary_file_until_the_rename(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[list[str]] = []
+    real_replace = os.replace
+
+    def replace(src: str, dst: str) -> None:
+        os.utime(src, (0, 0))  # as old as can be: only the lock protects it now
+        seen.append(storage.clean_stale_temporaries(str(tmp_path)))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(storage.os, "replace", replace)
+    storage.write_atomic(str(tmp_path / "g.gtn"), "text\n")
+    assert seen == [[]]
+    assert (tmp_path / "g.gtn").read_text() == "text\n"
