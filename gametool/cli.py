@@ -429,10 +429,11 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
 
 @cli.group()
 def referee() -> None:
-    """Referee games by email: start them, and apply the players' mailed actions.
+    """Referee games by email: start them, apply the players' mailed actions, renew keys.
 
-    Seats are the players' email addresses. Each game is a master record in --game-dir; each
-    outgoing message is an .eml file in --outbox, for a mail transfer agent to send.
+    Seats are the players' email addresses. Each game is a master record in --game-dir, with a
+    file of salted hashes of the seats' secret keys beside it; each outgoing message is an .eml
+    file in --outbox, for a mail transfer agent to send.
     """
 
 
@@ -457,8 +458,15 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
                 game_dir: str, outbox: str, address: str) -> None:
     """Start GAME among the --players addresses and write the opening message to each.
 
-    Each opening message carries the SeedHash, the seat's view and, for the seat to move, its
-    legal actions. Prints the match id.
+    Each opening message carries that seat's secret key (and no other seat's), the SeedHash,
+    the seat's view and, for the seat to move, its legal actions. The referee keeps only a
+    salted hash of each key. Prints the match id.
+
+    \b
+    Examples:
+      gametool referee new two-headed-dragon \\
+          --players ann@example.org,ben@example.net,cy@example.com \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
     """
     from gametool.referee import Referee
 
@@ -472,34 +480,85 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     click.echo(match)
 
 
+def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
+    """At most ``limit + 1`` bytes of the mail, and its whole size (the rest is read and dropped)."""
+    try:
+        handle = sys.stdin.buffer if message == "-" else open(message, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise Rejected(f"{message}: cannot read: {exc.strerror}") from None
+    try:
+        raw = handle.read(limit + 1)
+        size = len(raw)
+        while chunk := handle.read(1 << 16):
+            size += len(chunk)
+    except OSError as exc:
+        raise Rejected(f"{message}: cannot read: {exc.strerror}") from None
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    return raw, size
+
+
 @referee.command("inbox")
 @click.argument("message", default="-")
 @game_dir_option
 @outbox_option
 @from_option
-def referee_inbox(message: str, game_dir: str, outbox: str, address: str) -> None:
+@click.option("--max-bytes", type=click.IntRange(1024), default=256 * 1024, show_default=True,
+              metavar="N", help="Refuse, unread, a mail larger than N bytes.")
+def referee_inbox(message: str, game_dir: str, outbox: str, address: str,
+                  max_bytes: int) -> None:
     """Apply one incoming mail MESSAGE (an RFC 5322 file, or stdin) and write the replies.
 
-    The subject names the game ([gametool MATCH-ID]); the sender's address is the seat; the body
-    holds a '#ply N' guard line and one action per line below it. Exit status 1 when the mail
-    was rejected: then only a reply to its sender is written, and nothing else changes.
+    The subject names the game ([gametool MATCH-ID]). The mail must come from a seat's address
+    (one From header holding one address) and, in the player's own text (quoted lines and any
+    pasted original are not read), hold the line '#key KEY' with the seat's key, then the guard
+    line '#ply N', then one action per line. Exit status 1 when the mail was rejected: then only
+    a reply to the seat (or to a sender with no seat) is written, and nothing else changes. A
+    mail with no single readable sender is dropped with one line on stderr.
+
+    \b
+    Examples:
+      gametool referee inbox message.eml --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee inbox - --max-bytes 65536 --game-dir games --outbox outbox < mail.eml
     """
     from gametool.referee import Referee
 
-    if message == "-":
-        raw = sys.stdin.buffer.read()
-    else:
-        try:
-            with open(message, "rb") as handle:
-                raw = handle.read()
-        except OSError as exc:
-            raise Rejected(f"{message}: cannot read: {exc.strerror}") from None
+    raw, size = _read_mail(message, max_bytes)
+    ref = Referee(game_dir, outbox, address, max_bytes)
+    receipt = ref.receive(raw, size)
+    ref.write(receipt.messages)
+    if not receipt.applied:
+        if receipt.messages:
+            raise Rejected(f"mail rejected: {receipt.reason}")
+        raise Rejected(f"mail {receipt.reason}")
+
+
+@referee.command("rekey")
+@click.argument("match")
+@click.argument("seat")
+@game_dir_option
+@outbox_option
+@from_option
+def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: str) -> None:
+    """Give SEAT of game MATCH a new key, for a player who lost theirs.
+
+    The old key stops working at once. The new key goes only to the seat's registered address,
+    in a message with its view (and its legal actions when it is to move); nothing is printed.
+
+    \b
+    Examples:
+      gametool referee rekey two-headed-dragon-1a2b3c4d ben@example.net \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
+    """
+    from gametool.referee import Referee
+
     ref = Referee(game_dir, outbox, address)
-    applied, messages = ref.receive(raw)
+    try:
+        messages = ref.rekey(match, seat)
+    except GameError as exc:
+        raise fail(exc) from None
     ref.write(messages)
-    if not applied:
-        reason = messages[0].body.split("Reason: ", 1)[-1].strip() if messages else "no sender"
-        raise Rejected(f"mail rejected: {reason}")
 
 
 for _command in hooks.commands():

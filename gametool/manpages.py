@@ -7,6 +7,7 @@ and fails when a page on disk is out of date.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 
@@ -64,19 +65,50 @@ def _option_lines(command: click.Command, ctx: click.Context) -> list[str]:
     return lines
 
 
-def command_page(name: str, command: click.Command) -> str:
+EXAMPLES = "\b\nExamples:\n"
+
+
+def _split_examples(text: str) -> tuple[str, str | None]:
+    """The help text before its ``Examples:`` block, and that block's lines, dedented."""
+    text = inspect.cleandoc(text)
+    if EXAMPLES not in text:
+        return text, None
+    head, _, block = text.partition(EXAMPLES)
+    lines = block.rstrip().split("\n")
+    indent = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return head, "\n".join(line[indent:] for line in lines)
+
+
+def command_page(name: str, command: click.Command, group: click.Group | None = None,
+                 group_name: str | None = None) -> str:
+    """The page of ``gametool NAME`` (``NAME`` may be ``referee new`` under a group)."""
     # Under the group's context, as when the command runs (it gives the -h, --help names).
     parent = cli.make_context("gametool", [], resilient_parsing=True)
-    ctx = click.Context(command, info_name=name, parent=parent)
+    if group is not None:
+        parent = click.Context(group, info_name=group_name, parent=parent)
+    ctx = click.Context(command, info_name=name.split()[-1], parent=parent)
     usage = " ".join(command.collect_usage_pieces(ctx))
     title = command.get_short_help_str(limit=120)
-    lines = _header(f"gametool-{name}", 1, title)
+    lines = _header(f"gametool-{name.replace(' ', '-')}", 1, title)
     lines += [".SH SYNOPSIS", f"\\fBgametool {name}\\fR {_escape(usage)}", ".SH DESCRIPTION"]
-    lines += _paragraphs(command.help or "")
+    description, examples = _split_examples(command.help or "")
+    lines += _paragraphs(description)
+    if isinstance(command, click.Group):
+        lines.append(".SH COMMANDS")
+        for sub in sorted(command.commands):
+            lines += [".TP", f"\\fB{sub}\\fR",
+                      _escape(command.commands[sub].get_short_help_str(limit=120))]
     lines += [".SH OPTIONS"] + _option_lines(command, ctx)
+    if examples is not None:
+        lines += [".SH EXAMPLES"] + _verbatim(examples)
     lines += [".SH EXIT STATUS",
               "0 success; 1 the input was read but rejected; 2 a usage error.",
               ".SH SEE ALSO", "\\fBgametool\\fR(1)"]
+    if isinstance(command, click.Group):
+        lines[-1] += "".join(f", \\fBgametool-{name}-{sub}\\fR(1)"
+                             for sub in sorted(command.commands))
+    elif group_name is not None:
+        lines[-1] += f", \\fBgametool-{group_name}\\fR(1)"
     return "\n".join(lines) + "\n"
 
 
@@ -145,6 +177,10 @@ def pages() -> dict[str, str]:
     out = {"gametool.1": main_page()}
     for name, command in cli.commands.items():
         out[f"gametool-{name}.1"] = command_page(name, command)
+        if isinstance(command, click.Group):
+            for sub, subcommand in command.commands.items():
+                out[f"gametool-{name}-{sub}.1"] = command_page(f"{name} {sub}", subcommand,
+                                                               command, name)
     for cls in games.all_classes():
         out[f"gametool-{cls.id}.6"] = game_page(cls)
     return out

@@ -30,3 +30,16 @@ def test_a_game_page_holds_rules_notation_and_options() -> None:
     text = pages()["gametool-belemmer.6"]
     for section in (".SH RULES", ".SH NOTATION", ".SH OPTIONS"):
         assert section in text
+
+
+def test_every_subcommand_of_a_group_has_a_page_with_examples() -> None:
+    import click
+
+    written = pages()
+    for name, command in cli.commands.items():
+        if isinstance(command, click.Group):
+            for sub in command.commands:
+                page = written[f"gametool-{name}-{sub}.1"]
+                assert f"gametool {name} {sub}" in page
+                assert ".SH EXAMPLES" in page, f"{name} {sub} has no examples"
+            assert ".SH COMMANDS" in written[f"gametool-{name}.1"]

@@ -20,7 +20,9 @@ from click.testing import CliRunner
 from gametool.chance import SeedRng, seed_hash
 from gametool.cli import cli
 from gametool.record import load_one
-from gametool.referee import MailRejected, Referee, extract
+from gametool.mail import MailRejected
+from gametool.mail.body import find_instructions, find_key, own_lines
+from gametool.referee import Outgoing, Referee
 from notation import record as gtn
 
 ANN, BEN = "ann@example.org", "ben@example.net"
@@ -34,6 +36,20 @@ def read_mail(path: Path) -> EmailMessage:
 def outbox_messages(outbox: Path) -> list[tuple[Path, EmailMessage]]:
     paths = sorted(outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime_ns)
     return [(p, read_mail(p)) for p in paths]
+
+
+KEY_IN_MAIL = re.compile(r"seat key(?: \(the old one no longer works\))?: ([A-Z2-7-]+)$", re.M)
+
+
+def keys_of(messages: list[Outgoing]) -> dict[str, str]:
+    """Each seat's key, from the messages that hand them out."""
+    return {m.to: KEY_IN_MAIL.search(m.body).group(1) for m in messages
+            if KEY_IN_MAIL.search(m.body)}
+
+
+def extract(body: str) -> tuple[int, list[str]]:
+    found = find_instructions(own_lines(body), 10_000)
+    return found.ply, found.actions
 
 
 def compose(sender: str, subject: str, body: str, html_only: bool = False) -> bytes:
@@ -54,13 +70,13 @@ def compose(sender: str, subject: str, body: str, html_only: bool = False) -> by
 def test_extract_reads_the_guard_and_the_action_lines() -> None:
     body = ("Hello referee,\nmy move:\n\n#ply 12\nplace b3\n\nthanks\n-- \nAnn\n"
             "#ply 99\nnot this\n")
-    assert extract(body).ply == 12 and extract(body).actions == ["place b3"]
+    assert extract(body) == (12, ["place b3"])
 
 
 def test_extract_ignores_quoted_text_and_attributions() -> None:
     body = "#ply 4\na4-b4\n\nOn Sun, 22 Nov 2026, Referee wrote:\n> #ply 3\n> c1-c2\n"
-    assert extract(body).actions == ["a4-b4"]
-    assert extract("> #ply 3\n> a1-a2\n#ply 4\nb1-b2\n").ply == 4
+    assert extract(body) == (4, ["a4-b4"])
+    assert extract("> #ply 3\n> a1-a2\n#ply 4\nb1-b2\n") == (4, ["b1-b2"])
 
 
 @pytest.mark.parametrize("body", ["just saying hello\n", "#ply 3\n\n\n", "> #ply 3\n> x\n"])
@@ -86,6 +102,7 @@ def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
     ref = Referee(games_dir, outbox)
     match, opening = ref.new("belemmer", [ANN, BEN], seed="mail-seed")
     ref.write(opening)
+    keys = keys_of(opening)
     master = games_dir / f"{match}.gtn"
     hashes = {m.to: re.search(r"SeedHash: ([0-9a-f]{64})", m.body).group(1) for m in opening}
     assert set(hashes) == {ANN, BEN}
@@ -107,14 +124,14 @@ def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
         mover = session.names[session.to_move()]
         (mine,) = [m for _p, m in messages if m["To"] == mover]
         body = mine.get_content()
-        guard = re.search(r"^#ply (\d+)$", body, re.M).group(1)
+        guard = re.search(r"You are to move at ply (\d+)\.", body).group(1)
         legal = body.split("Legal actions:\n", 1)[1].split("\n\n")[0].split("\n")
         choice = SeedRng("mail-players", turn).choice([a for a in legal if a])
         quoted = "\n".join(f"> {line}" for line in body.splitlines()[:5])
         reply = compose(mover, f"Re: {mine['Subject']}",
-                        f"Here we go.\n\n#ply {guard}\n{choice}\n\n-- \nsent from my desk\n\n"
-                        f"On Sunday the referee wrote:\n{quoted}\n")
-        applied, out = ref.receive(reply)
+                        f"Here we go.\n\n#key {keys[mover]}\n#ply {guard}\n{choice}\n\n-- \n"
+                        f"sent from my desk\n\nOn Sunday the referee wrote:\n{quoted}\n")
+        applied, out, _reason = ref.receive(reply)
         assert applied, out[0].body if out else "no reply"
         ref.write(out)
     final = load_one(master.read_text())
@@ -147,33 +164,41 @@ def test_an_exported_record_is_checked_against_the_published_master(tmp_path: Pa
 
 
 @pytest.fixture
-def started(tmp_path: Path) -> tuple[Referee, str, Path]:
+def started(tmp_path: Path) -> tuple[Referee, str, Path, dict[str, str]]:
     ref = Referee(tmp_path / "games", tmp_path / "outbox")
     match, opening = ref.new("belemmer", [ANN, BEN], seed="bad-mail")
     ref.write(opening)
-    return ref, match, tmp_path / "games" / f"{match}.gtn"
+    return ref, match, tmp_path / "games" / f"{match}.gtn", keys_of(opening)
 
 
 @pytest.mark.parametrize(
     ("sender", "subject", "body", "html", "reason"),
     [
         (ANN, "[gametool {m}] move", "", False, "body"),
-        (ANN, "[gametool {m}] move", "#ply 3\nplace a1", True, "HTML-only"),
-        ("eve@example.com", "[gametool {m}] move", "#ply 3\nplace a1", False, "not a player"),
-        (ANN, "[gametool {m}] move", "#ply 2\nplace a1", False, "stale --expect-ply"),
-        (ANN, "[gametool nosuch-1234] move", "#ply 3\nplace a1", False, "unknown game"),
-        (ANN, "hello", "#ply 3\nplace a1", False, "no game named"),
-        (BEN, "[gametool {m}] move", "#ply 3\nplace a1", False, "not ben@example.net's turn"),
-        (ANN, "[gametool {m}] move", "#ply 3\nplace z9", False, "ply 3"),
+        (ANN, "[gametool {m}] move", "#key {k}\n#ply 3\nplace a1", True, "HTML-only"),
+        ("eve@example.com", "[gametool {m}] move", "#key {k}\n#ply 3\nplace a1", False,
+         "not a player"),
+        (ANN, "[gametool {m}] move", "#key {k}\n#ply 2\nplace a1", False, "stale"),
+        (ANN, "[gametool nosuch-1234] move", "#key {k}\n#ply 3\nplace a1", False,
+         "unknown game"),
+        (ANN, "hello", "#key {k}\n#ply 3\nplace a1", False, "no game named"),
+        (BEN, "[gametool {m}] move", "#key {k}\n#ply 3\nplace a1", False,
+         "not ben@example.net's turn"),
+        (ANN, "[gametool {m}] move", "#key {k}\n#ply 3\nplace z9", False, "ply 3"),
+        (ANN, "[gametool {m}] move", "#ply 3\nplace a1", False, "no '#key' line"),
+        (ANN, "[gametool {m}] move", "#key {k}\n#ply 99999\nplace a1", False,
+         "beyond the last ply"),
+        (ANN, "[gametool {m}] move", "#key {k}\n#ply 3\n", False, "no action"),
     ],
 )
 def test_malformed_mail_gets_a_reply_to_its_sender_and_changes_nothing(
-        started: tuple[Referee, str, Path], tmp_path: Path, sender: str, subject: str,
-        body: str, html: bool, reason: str) -> None:
-    ref, match, master = started
+        started: tuple[Referee, str, Path, dict[str, str]], tmp_path: Path, sender: str,
+        subject: str, body: str, html: bool, reason: str) -> None:
+    ref, match, master, keys = started
     before = master.read_bytes()
     count = len(list(ref.outbox.glob("*.eml")))
     message = tmp_path / "in.eml"
+    body = body.format(k=keys.get(sender, keys[ANN]))
     message.write_bytes(compose(sender, subject.format(m=match), body, html))
     result = RUNNER.invoke(cli, ["referee", "inbox", str(message), "--game-dir",
                                  str(ref.game_dir), "--outbox", str(ref.outbox)])
@@ -200,11 +225,12 @@ def test_referee_new_through_the_cli(tmp_path: Path) -> None:
 SCRIPT = [sys.executable, "-m", "gametool"]
 
 
-def test_eight_concurrent_referees_apply_a_ply_once(started: tuple[Referee, str, Path],
-                                                    tmp_path: Path) -> None:
-    ref, match, master = started
+def test_eight_concurrent_referees_apply_a_ply_once(
+        started: tuple[Referee, str, Path, dict[str, str]], tmp_path: Path) -> None:
+    ref, match, master, keys = started
     message = tmp_path / "in.eml"
-    message.write_bytes(compose(ANN, f"[gametool {match}] move", "#ply 3\nplace a1"))
+    message.write_bytes(compose(ANN, f"[gametool {match}] move",
+                                f"#key {keys[ANN]}\n#ply 3\nplace a1"))
     procs = [subprocess.Popen([*SCRIPT, "referee", "inbox", str(message), "--game-dir",
                                str(ref.game_dir), "--outbox", str(ref.outbox)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -277,6 +303,7 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
     master = games_dir / f"{match}.gtn"
     seen: dict[str, set[Path]] = {a: set() for a in addresses}
     hashes: dict[str, str] = {}
+    keys: dict[str, str] = {}
     for turn in range(400):
         deliver(outbox, mailboxes)
         session = load_one(master.read_text())
@@ -287,6 +314,7 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
                 body = mail.get_content()
                 if "SeedHash:" in body:
                     hashes[address] = re.search(r"SeedHash: ([0-9a-f]{64})", body).group(1)
+                    keys[address] = KEY_IN_MAIL.search(body).group(1)
                 if "The game is over" in body:
                     continue
                 # No tile still in another player's hand appears in this player's mail.
@@ -302,13 +330,14 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
             break
         assert to_answer is not None and to_answer[0] == addresses[game.to_move(state)]
         address, mail, body = to_answer
-        guard = re.search(r"^#ply (\d+)$", body, re.M).group(1)
+        guard = re.search(r"You are to move at ply (\d+)\.", body).group(1)
         legal = [a for a in body.split("Legal actions:\n", 1)[1].split("\n\n")[0].split("\n")
                  if a]
         choice = SeedRng("three-boxes-players", turn).choice(legal)
         reply = inbox / f"{turn:04d}.eml"
         reply.write_bytes(compose(address, f"Re: {mail['Subject']}",
-                                  f"#ply {guard}\n{choice}\n\n-- \n{address}\n"))
+                                  f"#key {keys[address]}\n#ply {guard}\n{choice}\n\n-- \n"
+                                  f"{address}\n"))
         result = RUNNER.invoke(cli, ["referee", "inbox", str(reply), *folders])
         assert result.exit_code == 0, result.output
     final = load_one(master.read_text())
@@ -319,3 +348,60 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
         assert "The game is over" in last and '[Seed "three-boxes"]' in last
         checked = RUNNER.invoke(cli, ["validate", str(master), "--seed-hash", hashes[address]])
         assert checked.exit_code == 0, checked.output
+
+
+# -- seat keys ------------------------------------------------------------------------------------
+
+
+def test_each_key_is_only_in_its_own_seat_s_opening_and_stored_as_a_salted_hash(
+        started: tuple[Referee, str, Path, dict[str, str]]) -> None:
+    ref, match, master, keys = started
+    assert set(keys) == {ANN, BEN} and keys[ANN] != keys[BEN]
+    assert all(len(k.replace("-", "")) * 5 >= 128 for k in keys.values())
+    stored = (ref.game_dir / f"{match}.keys").read_text()
+    for _path, mail in outbox_messages(ref.outbox):
+        other = BEN if mail["To"] == ANN else ANN
+        assert keys[other] not in mail.get_content()
+    for key in keys.values():
+        for text in (stored, master.read_text()):
+            assert key not in text and key.replace("-", "") not in text
+
+
+def test_a_wrong_key_is_refused_and_answered_to_the_seat(
+        started: tuple[Referee, str, Path, dict[str, str]]) -> None:
+    ref, match, master, keys = started
+    before = master.read_bytes()
+    for key in (keys[BEN], "AAAA-" * 7 + "AAAA", ""):
+        mail = compose(ANN, f"[gametool {match}] move", f"#key {key}\n#ply 3\nplace a1")
+        applied, out, reason = ref.receive(mail)
+        assert not applied and "not ann@example.org's key" in reason
+        assert [m.to for m in out] == [ANN] and (not key or key not in out[0].body)
+    assert master.read_bytes() == before
+    typed = keys[ANN].lower().replace("-", " ")  # letter case, spaces and dashes do not matter
+    applied, _out, _reason = ref.receive(
+        compose(ANN, f"[gametool {match}] move", f"#key {typed}\n#ply 3\nplace a1"))
+    assert applied
+
+
+def test_rekey_sends_a_new_key_to_the_seat_only_and_the_old_one_dies(
+        started: tuple[Referee, str, Path, dict[str, str]], tmp_path: Path) -> None:
+    ref, match, master, keys = started
+    count = len(list(ref.outbox.glob("*.eml")))
+    result = RUNNER.invoke(cli, ["referee", "rekey", match, ANN, "--game-dir",
+                                 str(ref.game_dir), "--outbox", str(ref.outbox)])
+    assert result.exit_code == 0 and result.stdout == ""
+    new = outbox_messages(ref.outbox)[count:]
+    assert len(new) == 1 and new[0][1]["To"] == ANN
+    fresh = KEY_IN_MAIL.search(new[0][1].get_content()).group(1)
+    assert fresh != keys[ANN] and "no longer works" in new[0][1].get_content()
+    before = master.read_bytes()
+    old = compose(ANN, f"[gametool {match}] move", f"#key {keys[ANN]}\n#ply 3\nplace a1")
+    assert ref.receive(old).applied is False and master.read_bytes() == before
+    good = compose(ANN, f"[gametool {match}] move", f"#key {fresh}\n#ply 3\nplace a1")
+    assert ref.receive(good).applied is True
+    bad = RUNNER.invoke(cli, ["referee", "rekey", match, "eve@example.com", "--game-dir",
+                              str(ref.game_dir), "--outbox", str(ref.outbox)])
+    assert bad.exit_code == 1 and "no seat" in bad.stderr
+    gone = RUNNER.invoke(cli, ["referee", "rekey", "nosuch-1", ANN, "--game-dir",
+                               str(ref.game_dir), "--outbox", str(ref.outbox)])
+    assert gone.exit_code == 1 and "unknown game" in gone.stderr

@@ -4,6 +4,7 @@ referee reports, the two endings, every option, and commit-reveal play with priv
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -683,6 +684,7 @@ def test_a_game_by_mail_ends_and_no_mail_quotes_the_other_placement(tmp_path: Pa
     fleets = {ann: FLEET1, ben: FLEET2}
     ref = Referee(tmp_path / "games", tmp_path / "outbox")
     match, messages = ref.new("special-salvo", [ann, ben], seed="mail")
+    keys = {m.to: re.search(r"seat key: (\S+)", m.body).group(1) for m in messages}
     master = tmp_path / "games" / f"{match}.gtn"
     for _ in range(200):
         for message in messages:
@@ -701,8 +703,8 @@ def test_a_game_by_mail_ends_and_no_mail_quotes_the_other_placement(tmp_path: Pa
         mail = EmailMessage()
         mail["From"], mail["To"] = mover, "referee@localhost"
         mail["Subject"] = f"[gametool {match}] move"
-        mail.set_content(f"#ply {session.ply + 1}\n{action}\n")
-        applied, messages = ref.receive(bytes(mail))
+        mail.set_content(f"#key {keys[mover]}\n#ply {session.ply + 1}\n{action}\n")
+        applied, messages, _reason = ref.receive(bytes(mail))
         assert applied, messages[0].body
     final = load_one(master.read_text())
     assert final.game.is_over(final.state)
