@@ -415,7 +415,7 @@ lower-case file (h4); a horse move with an upper-case H.
         m = memo.get(movetext)
         if m is None:
             m = memo[movetext] = resolve(state, movetext, body.split()[0])
-        if (m, h) not in self._turn_set(state):
+        if not self.is_turn(state, m, h):
             self._refuse_horse(state, m, h, body)
         if not claim:
             return (m, h)
@@ -423,6 +423,21 @@ lower-case file (h4); a horse move with an upper-case H.
         if claim_reason(after) is None:
             raise IllegalAction(self._no_claim(after, text.strip()))
         return (CLAIM | m, h)
+
+    def is_turn(self, pos: Position, m: int, h: Any) -> bool:
+        """Whether (chess move, horse action) is a legal turn: the whole list of turns when it
+        is known already, else the horse actions after this one move (what ``turns`` lists for
+        it, worked out on its own)."""
+        memo = pos._turns
+        if memo is not None and memo[0] == (self.owned, self.required):
+            return (m, h) in self._turn_set(pos)
+        if m not in pos.moves:
+            return False
+        after = make_move(pos.board, m, pos.white, pos.castling, pos.ep)[0]
+        actions = self.horse_actions(after, pos.white)
+        if h is None:
+            return not actions or not self.required
+        return h in actions
 
     def _turn_set(self, pos: Position) -> set[Any]:
         turns = self.turns(pos)

@@ -174,6 +174,26 @@ starts a comment in a record."""
         """Whether the seat to move has at least one complete legal turn (D7)."""
         return next(self._generate(state), None) is not None
 
+    def _is_legal(self, state: SaposState, turn: Turn) -> bool:
+        """Whether ``turn`` is one of the legal turns, generating only the sequences of the
+        pieces it moves (the same generator as ``legal_actions``, from one start)."""
+        me = state.seat + 1
+        cells = state.cells
+        reserve = state.reserves[state.seat]
+        first = turn[0]
+        start = first[0][0]
+        if start not in self._starts(cells, me):
+            return False
+        if not state.light_first_turn:
+            return len(turn) == 1 and first in sequences(cells, me, (start,), reserve, True)
+        if len(turn) != 2 or first not in sequences(cells, me, (start,), reserve, False):
+            return False
+        board, _ = after_sequence(cells, me, first)
+        second = turn[1]
+        begin = second[0][0]
+        return begin in self._starts(board, me, False) and second in sequences(
+            board, me, (begin,), reserve - 1, False, first[0])
+
     def _legal_set(self, state: SaposState) -> frozenset[Turn]:
         found = self._cache.get(state)
         if found is None:
@@ -266,7 +286,7 @@ starts a comment in a record."""
             board, _ = after_sequence(state.cells, me, turn[0])
             explain_sequence(board, me, reserve - 1, turn[1], raw, knot=False, first_turn=True,
                              history=turn[0][0], where=" (second sequence)")
-        if turn not in self._legal_set(state):  # a safeguard: the checks mirror the generator
+        if not self._is_legal(state, turn):  # a safeguard: the checks mirror the generator
             raise IllegalAction(f"{raw!r} is not a legal turn here")
         return turn
 

@@ -1,0 +1,88 @@
+"""A typed turn is checked without listing every legal turn (Sapos, Super Horse Chess): the
+check must agree with the full list, turn by turn, on the positions of random games.
+
+The candidates are every legal turn and turns that are not legal: the parts of two legal
+turns joined together, so that each part is plausible on its own.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gametool import games
+from gametool.record import check_text
+
+
+def random_states(game_id: str, seed: int, plies: int, options: dict[str, str] | None = None,
+                  ) -> tuple[object, list[object], list[object]]:
+    """The positions of a random game, twice over: the same positions as separate objects, so
+    that what one list learns (memoised turn lists) the other does not know."""
+    game = games.playable_class(game_id)(options or {})
+    rng = random.Random(seed)
+    first, second = [], []
+    a = b = game.initial_state(2)
+    b = game.initial_state(2)
+    for _ in range(plies):
+        if game.is_over(a):
+            break
+        first.append(a)
+        second.append(b)
+        action = rng.choice(game.legal_actions(a))
+        a, b = game.apply(a, action), game.apply(b, action)
+    return game, first, second
+
+
+def test_sapos_typed_turn_agrees_with_the_list() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        game, states, _ = random_states("sapos", seed, 40)
+        for state in states:
+            legal = {t for t in game.legal_actions(state) if t != "resign"}
+            candidates = set(legal)
+            pool = sorted(legal)
+            for _ in range(30):
+                if len(pool) < 2:
+                    break
+                x, y = rng.sample(pool, 2)
+                if len(x) == 2:
+                    candidates.add((x[0], y[1]))
+                    candidates.add((x[0],))
+                else:
+                    candidates.add(((x[0][0], x[0][1], y[0][2]),))
+                    candidates.add((x[0], y[0]))
+            for turn in candidates:
+                assert game._is_legal(state, turn) == (turn in legal), turn
+                checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("options", [{}, {"horse_action": "optional"}])
+def test_super_horse_chess_typed_turn_agrees_with_the_list(options: dict[str, str]) -> None:
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(2):
+        game, states, fresh = random_states("super-horse-chess", seed, 30, options)
+        for pos, twin in list(zip(states, fresh, strict=True))[::4]:
+            legal = {t for t in game.turns(pos)}
+            moves = sorted({m for m, _h in legal})
+            actions = sorted({h for _m, h in legal if h is not None}, key=repr)
+            candidates = set(legal)
+            for _ in range(60):
+                candidates.add((rng.choice(moves), rng.choice([*actions, None])))
+            for m, h in candidates:
+                assert twin._turns is None  # the check never lists every turn
+                assert game.is_turn(twin, m, h) == ((m, h) in legal), (m, h)
+                checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("game_id", ["sapos", "super-horse-chess"])
+def test_records_of_random_games_still_validate(game_id: str) -> None:
+    from gametool.auto import random_game
+
+    for i in range(2):
+        text = random_game(game_id, f"typed-validate-{i}", max_plies=60).text()
+        assert all(v.ok for v in check_text(text)), game_id
