@@ -367,6 +367,10 @@ class Session:
 
         ``expect_ply`` is the ply number the first action must get (a guard against a record
         that moved on meanwhile). Returns the steps added. On error nothing is kept.
+
+        No peeking: a submission ends where chance acts. Actions typed after an action that
+        chance follows are refused, with the whole submission, before anything is drawn, so
+        that no answer depends on a value nobody may see yet (see :meth:`stops_at_chance`).
         """
         if expect_ply is not None and expect_ply != self.ply + 1:
             raise RecordError(
@@ -374,7 +378,7 @@ class Session:
         seat = self.seat_index(as_seat) if as_seat is not None else None
         start = len(self.steps)
         self.draw_chance()
-        for text in texts:
+        for index, text in enumerate(texts):
             self._forced_before(text, seat)
             acting = self.game.to_move(self.state) if seat is None else seat
             if acting is None:
@@ -384,9 +388,25 @@ class Session:
             except GameError as exc:
                 raise exc.located(ply=self.ply + 1) from None
             self._append_to_body(self.steps[-1])
+            if index + 1 < len(texts) and self.stops_at_chance():
+                raise IllegalAction(
+                    f"{texts[index + 1].strip()!r} comes after {text.strip()!r}, which chance "
+                    "follows: a move ends where chance acts, so nothing was played; send the "
+                    "actions after it once chance has acted", Where(ply=self.ply + 1))
             self.draw_chance()
         self.update_result_tags()
         return self.steps[start:]
+
+    def stops_at_chance(self) -> bool:
+        """Whether chance acts next and tells something: a draw from the seed, or, in a game
+        with hidden information, a forced action (a report may tell what a seat hides). A
+        submission stops there. Without a seed the chance actions are typed: nothing is told."""
+        if self.game.to_move(self.state) != CHANCE:
+            return False
+        outcomes = self.game.chance_outcomes(self.state)
+        if outcomes is not None and len(outcomes) == 1:
+            return bool(self.game.hidden)
+        return self.seed is not None
 
     def push(self, action: Any) -> Step:
         """Apply a legal action object of the seat to move (no text to read), then chance."""
