@@ -405,7 +405,7 @@ class Session:
             return False
         outcomes = self.game.chance_outcomes(self.state)
         if outcomes is not None and len(outcomes) == 1:
-            return bool(self.game.hidden)
+            return self.game.hidden not in ("", "none")
         return self.seed is not None
 
     def push(self, action: Any) -> Step:

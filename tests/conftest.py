@@ -28,3 +28,12 @@ def sample_session(game_id: str, index: int) -> Session:
 @pytest.fixture(params=PLAYABLE)
 def game_id(request: pytest.FixtureRequest) -> str:
     return request.param
+
+
+COUNTS: dict[str, int] = {}
+"""Counts a test module reports at the end of the run (e.g. the number of leak probes)."""
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for name, count in COUNTS.items():
+        terminalreporter.write_line(f"{name}: {count}")
