@@ -198,6 +198,11 @@ _FAST_TURN = re.compile(
 )
 
 
+# The well-formed shape of a tag pair, matched directly for speed (short records are mostly
+# tags); anything else goes to the grammar, which decides and names the error.
+_FAST_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
+
+
 def _parse_line(grammar: pp.ParserElement, text: str, lineno: int) -> pp.ParseResults:
     try:
         return grammar.parse_string(text, parse_all=True)
@@ -245,7 +250,11 @@ def parse(text: str) -> list[Record]:
             continue
         indent = len(line) - len(line.lstrip())
         if stripped.startswith("["):
-            result = _parse_line(_TAG, stripped, lineno)
+            fast_tag = _FAST_TAG.fullmatch(stripped)
+            if fast_tag is not None:
+                result = {"name": fast_tag[1], "value": unescape(fast_tag[2])}
+            else:
+                result = _parse_line(_TAG, stripped, lineno)
             if len(result["value"]) > MAX_TAG_VALUE:
                 raise NotationError(f"tag value of {len(result['value']):,} characters: a tag "
                                     f"value holds at most {MAX_TAG_VALUE:,}", lineno,
