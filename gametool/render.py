@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.engine import CHANCE, Game
 from gametool.record import Session

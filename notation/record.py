@@ -19,6 +19,7 @@ syntax only: what an action means is the games' business.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -186,7 +187,11 @@ def _grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
     return tag_line, turn_line, comment_line
 
 
-_TAG, _TURN, _COMMENT = _grammar()
+@functools.cache
+def grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
+    """The tag, turn and comment-line grammars, built on first use: well-formed lines of the
+    usual shapes are read by the regular expressions below without them."""
+    return _grammar()
 
 # The well-formed shapes of a turn line, matched directly for speed: 100,000-ply records are
 # read line by line. Anything this does not match goes to the pyparsing grammar above, which
@@ -201,6 +206,9 @@ _FAST_TURN = re.compile(
 # The well-formed shape of a tag pair, matched directly for speed (short records are mostly
 # tags); anything else goes to the grammar, which decides and names the error.
 _FAST_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
+
+
+_FAST_COMMENT = re.compile(r"\{[^}]*\}|;.*")
 
 
 def _parse_line(grammar: pp.ParserElement, text: str, lineno: int) -> pp.ParseResults:
@@ -254,7 +262,7 @@ def parse(text: str) -> list[Record]:
             if fast_tag is not None:
                 result = {"name": fast_tag[1], "value": unescape(fast_tag[2])}
             else:
-                result = _parse_line(_TAG, stripped, lineno)
+                result = _parse_line(grammar()[0], stripped, lineno)
             if len(result["value"]) > MAX_TAG_VALUE:
                 raise NotationError(f"tag value of {len(result['value']):,} characters: a tag "
                                     f"value holds at most {MAX_TAG_VALUE:,}", lineno,
@@ -272,8 +280,11 @@ def parse(text: str) -> list[Record]:
                                 lineno, indent + 1)
         in_movetext = True
         if stripped[0] in "{;":
-            result = _parse_line(_COMMENT, stripped, lineno)
-            body, style = _comment_parts(result["comment"])
+            if _FAST_COMMENT.fullmatch(stripped):
+                body, style = _comment_parts(stripped)
+            else:
+                result = _parse_line(grammar()[2], stripped, lineno)
+                body, style = _comment_parts(result["comment"])
             current.body.append(CommentLine(body, style, lineno))
             continue
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
@@ -299,7 +310,7 @@ def parse(text: str) -> list[Record]:
             )
             continue
         try:
-            result = _parse_line(_TURN, stripped, lineno)
+            result = _parse_line(grammar()[1], stripped, lineno)
         except NotationError as exc:
             exc.column = (exc.column or 1) + indent
             raise

@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 import pyparsing as pp
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome

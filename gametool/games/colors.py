@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 import pyparsing as pp
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.engine import RESIGN, Game, Outcome, expect_word
 from gametool.errors import GameOver, IllegalAction, MalformedAction

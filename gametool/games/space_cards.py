@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 import pyparsing as pp
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult, expect_word

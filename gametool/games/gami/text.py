@@ -13,7 +13,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.engine import CHANCE, RESIGN
 from gametool.errors import GameOver, IllegalAction, MalformedAction

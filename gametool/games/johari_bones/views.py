@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE

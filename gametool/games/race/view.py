@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.games.race.state import RaceState
 

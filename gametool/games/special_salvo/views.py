@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tabulate import tabulate
+from gametool.tables import tabulate
 
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
