@@ -9,6 +9,7 @@ here uses the ``random`` module.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Sequence
 from typing import TypeVar
@@ -61,11 +62,60 @@ class SeedRng:
         return 1 + self.randbelow(sides)
 
 
+STRONG_BITS = 128
+"""A seed whose hash is handed out must hold at least this many bits of random hex."""
+
+_HEX = re.compile(r"[0-9a-f]+")
+
+
 def new_seed() -> str:
-    """A fresh random seed for a new record (from the operating system)."""
-    return secrets.token_hex(8)
+    """A fresh random seed for a new record: 128 bits from the operating system, in hex."""
+    return secrets.token_hex(STRONG_BITS // 8)
+
+
+def weak_seed_reason(seed: str) -> str | None:
+    """Why ``seed`` can be guessed from its hash (or from what it deals), or None if it cannot.
+
+    A seed counts as strong only when it is at least 128 bits of hex digits, written as
+    ``new_seed`` writes them; any other string (a word, a date, a short hex number) is assumed
+    to have been chosen by a person and so to be within reach of a search.
+    """
+    text = seed.strip().lower()
+    if not _HEX.fullmatch(text):
+        return "it is not a string of random hex digits"
+    if len(text) * 4 < STRONG_BITS:
+        return f"it holds {len(text) * 4} bits, fewer than {STRONG_BITS}"
+    if len(set(text)) < 8:
+        return "its hex digits repeat too much to be random"
+    return None
 
 
 def seed_hash(seed: str) -> str:
     """The commitment published in place of a seed: SHA-256 of its UTF-8 bytes, in hex."""
     return hashlib.sha256(seed.encode()).hexdigest()
+
+
+# -- a seed drawn jointly by the referee and the players -------------------------------------------
+
+
+def new_contribution() -> str:
+    """A player's random contribution to a jointly drawn seed: 128 bits, in hex."""
+    return secrets.token_hex(STRONG_BITS // 8)
+
+
+def check_contribution(text: str) -> str:
+    """A contribution as written in mail or a record: 32 to 128 hex digits, lower-cased.
+
+    Raises ValueError with the reason when ``text`` is not one.
+    """
+    value = text.strip().lower()
+    if not _HEX.fullmatch(value) or not 32 <= len(value) <= 128:
+        raise ValueError(f"contribution {text.strip()[:40]!r} is not 32 to 128 hex digits")
+    return value
+
+
+def joint_seed(secret: str, contributions: Sequence[str]) -> str:
+    """The seed of a jointly drawn record: SHA-256 of the referee's secret and every seat's
+    contribution, in seat order, one per line after a fixed label."""
+    text = "\n".join(["gametool joint seed", secret, *contributions])
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from gametool import __version__, games, hooks, players, render, storage
-from gametool.chance import new_seed
+from gametool.chance import new_contribution, new_seed, weak_seed_reason
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
 from gametool.record import Session, check_names, load_one, parse_options
@@ -40,6 +40,22 @@ def as_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., An
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+weak_seed_option = click.option(
+    "--weak-seed-ok", is_flag=True,
+    help="Hand out a seat's view or the SeedHash even though the record's Seed can be guessed "
+         "(a short or hand-chosen seed: fine for tests, not for a game with stakes).")
+
+
+def refuse_weak_seed(session: Session, as_seat: str | None, weak_seed_ok: bool) -> None:
+    """A seat's view of a record whose seed can be guessed gives the seed away (from the
+    SeedHash, or from the cards it deals); refuse it unless the user says it is fine."""
+    if as_seat is None or weak_seed_ok or session.secret is None:
+        return
+    reason = weak_seed_reason(session.secret)
+    if reason is not None:
+        raise Rejected(f"the record's Seed can be guessed ({reason}), and a seat's view or "
+                       "SeedHash would give it away: start with a generated seed, or add "
+                       "--weak-seed-ok")
 
 
 def emit_json(data: Any) -> None:
@@ -217,9 +233,15 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
 @click.option("--ply", type=int, metavar="N", help="Show the position after N plies.")
 @hooks.add_options("show")
 @json_option
-def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, **extra: Any) -> None:
-    """Show the position: board or hands, scores, the seat to move and the result."""
+@weak_seed_option
+def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_seed_ok: bool,
+         **extra: Any) -> None:
+    """Show the position: board or hands, scores, the seat to move and the result.
+
+    With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+    """
     session = load(file)
+    refuse_weak_seed(session, as_seat, weak_seed_ok)
     if ply is not None and not 0 <= ply <= session.ply:
         raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
     try:
@@ -241,21 +263,32 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, **extra
               "SHA-256 (the SeedHash the players were sent).")
 @click.option("--against", "exported", metavar="EXPORTED", help="Also check that the exported "
               "record EXPORTED (from 'export --as SEAT') agrees with FILE, the master record.")
+@click.option("--contribution", "contributions", multiple=True, metavar="SEAT=HEX",
+              help="Also check that SEAT's contribution to the joint seed is HEX, as that seat "
+                   "sent it (repeatable).")
 @json_option
 @click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
               metavar="N", help="Validate the files in N processes (same results, faster).")
 def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
-             exported: str | None, jobs: int, as_json: bool) -> None:
+             exported: str | None, contributions: tuple[str, ...], jobs: int,
+             as_json: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
     Errors are printed as FILE:LINE:COL: ply N: message. Exit status 1 if any record is invalid.
-    With --seed-hash or --against, a published master record is also checked against the
-    commitment the players received.
+    With --seed-hash, --against or --contribution, a published master record is also checked
+    against the commitment the players received and the contributions they sent.
     """
     from gametool import verify
 
+    sent: list[tuple[str, str]] = []
+    for item in contributions:
+        seat, eq, value = item.partition("=")
+        if not eq or not seat.strip() or not value.strip():
+            raise click.BadParameter(f"{item!r} is not SEAT=HEX", param_hint="--contribution")
+        sent.append((seat.strip(), value.strip()))
     check = functools.partial(verify.check_file, all_errors=all_errors,
-                              expected_hash=seed_hash, exported=exported)
+                              expected_hash=seed_hash, exported=exported,
+                              contributions=tuple(sent))
     reports = _map_files(check, list(files), jobs)
     for item in reports:
         if not as_json:
@@ -293,9 +326,15 @@ def _map_files(check: Callable[[str], Any], files: list[str], jobs: int) -> list
 @click.option("--from", "first", type=int, default=0, metavar="N", help="First ply shown.")
 @click.option("--to", "last", type=int, metavar="N", help="Last ply shown.")
 @json_option
-def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json: bool) -> None:
-    """Show every position of the record in turn, with the action that led to it."""
+@weak_seed_option
+def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json: bool,
+           weak_seed_ok: bool) -> None:
+    """Show every position of the record in turn, with the action that led to it.
+
+    With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+    """
     session = load(file)
+    refuse_weak_seed(session, as_seat, weak_seed_ok)
     last = session.ply if last is None else last
     if not 0 <= first <= last <= session.ply:
         raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
@@ -316,8 +355,12 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json
 @click.argument("file")
 @as_option("The seat the record is exported for (required unless a format is chosen).")
 @hooks.add_options("export")
-def export(file: str, as_seat: str | None, **extra: Any) -> None:
+@weak_seed_option
+def export(file: str, as_seat: str | None, weak_seed_ok: bool, **extra: Any) -> None:
     """Print the record as SEAT may see it: hidden values as '?', SeedHash in place of Seed.
+
+    A Seed that can be guessed (fewer than 128 bits of random hex, or any chosen word) would be
+    recovered from its SeedHash, so such a record is refused unless --weak-seed-ok.
 
     With --pgn, print a chess record as a PGN game (SAN moves, every tag, comments, NAGs and
     variations; FEN when the game starts from a set-up position).
@@ -335,6 +378,7 @@ def export(file: str, as_seat: str | None, **extra: Any) -> None:
     if as_seat is None:
         raise click.UsageError("export needs --as SEAT")
     session = load(file)
+    refuse_weak_seed(session, as_seat, weak_seed_ok)
     try:
         seat = session.seat_index(as_seat)
         click.echo(gtn.write(session.exported(None if seat == CHANCE else seat)), nl=False)
@@ -425,6 +469,30 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
         raise fail(exc) from None
     click.echo(render.table(*selfplay.summary(chosen, done, names,
                                               time.perf_counter() - began)))
+
+
+@cli.command()
+@click.option("--save", metavar="FILE", help="Also append the line to FILE (kept private), to "
+              "check the published master record against later.")
+def join(save: str | None) -> None:
+    """Print a fresh random contribution to a jointly drawn seed, as the line '#join HEX'.
+
+    Paste the line into your reply to the referee's opening mail (or into your first action
+    mail). The seed of the game is the SHA-256 of the referee's committed secret and every
+    seat's contribution, so nobody can choose it alone. When the master record is published,
+    'gametool validate MASTER --contribution SEAT=HEX' checks that yours was used as sent.
+    """
+    line = f"#join {new_contribution()}"
+    if save is not None:
+        import os
+
+        try:
+            fd = os.open(save, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+        except OSError as exc:
+            raise Rejected(f"{save}: cannot write: {exc.strerror}") from None
+    click.echo(line)
 
 
 @cli.group()

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gametool import games
-from gametool.chance import SeedRng, seed_hash
+from gametool.chance import SeedRng, check_contribution, joint_seed, seed_hash
 from gametool.engine import CHANCE, Game
 from gametool.errors import (
     GameError,
@@ -57,6 +57,23 @@ def parse_options(value: str) -> dict[str, str]:
     return out
 
 
+def parse_contributions(value: str, seats: int) -> list[str | None]:
+    """The ``Contributions`` tag: one part per seat in seat order, ``?`` for one not yet sent."""
+    parts = [part.strip() for part in value.split(";")]
+    if len(parts) != seats:
+        raise GameError(f"Contributions holds {len(parts)} parts for {seats} seats")
+    out: list[str | None] = []
+    for part in parts:
+        if part == "?":
+            out.append(None)
+            continue
+        try:
+            out.append(check_contribution(part))
+        except ValueError as exc:
+            raise GameError(f"Contributions: {exc}") from None
+    return out
+
+
 def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     """Seat names: the right number, distinct, and writable in a record."""
     n = len(names)
@@ -82,11 +99,17 @@ class Session:
     """One record: its game, seat names, seed, actions and every state they lead through."""
 
     def __init__(self, game: Game, names: list[str], record: gtn.Record,
-                 seed: str | None, initial: Any, file: str | None = None) -> None:
+                 seed: str | None, initial: Any, file: str | None = None,
+                 contributions: list[str | None] | None = None) -> None:
         self.game = game
         self.names = names
         self.record = record
-        self.seed = seed
+        # ``secret`` is the Seed tag, the value the SeedHash commits to. In a jointly drawn
+        # record (one with a Contributions tag) the seed that chance draws from is the hash of
+        # the secret and every seat's contribution, unknown until the last one arrives.
+        self.secret = seed
+        self.contributions = contributions
+        self.seed = seed if contributions is None else self._joint()
         self.file = file
         self.states: list[Any] = [initial]
         self.steps: list[Step] = []
@@ -119,13 +142,58 @@ class Session:
     def to_move(self) -> int | None:
         return self.game.to_move(self.state)
 
+    # -- a jointly drawn seed ----------------------------------------------------------------------
+
+    def _joint(self) -> str | None:
+        parts = self.contributions or []
+        if self.secret is None or any(part is None for part in parts):
+            return None
+        return joint_seed(self.secret, [part for part in parts if part is not None])
+
+    def is_waiting_for_seed(self) -> bool:
+        """Whether chance is to draw and cannot until every contribution has arrived."""
+        if self.seed is not None or self.secret is None or self.to_move() != CHANCE:
+            return False
+        outcomes = self.game.chance_outcomes(self.state)
+        return outcomes is None or len(outcomes) != 1
+
+    def waiting_for(self) -> list[str]:
+        """The seats whose contribution to the joint seed has not arrived yet."""
+        return [name for name, part in zip(self.names, self.contributions or [], strict=True)
+                if part is None]
+
+    def contribute(self, as_seat: str, value: str) -> list[Step]:
+        """Record a seat's contribution to the joint seed; once every seat has sent one, draw
+        the chance actions that were waiting for it. Returns the steps drawn."""
+        if self.contributions is None or self.secret is None:
+            raise GameError("this record's seed is not drawn jointly: no contribution is needed")
+        seat = self.seat_index(as_seat)
+        if seat == CHANCE:
+            raise GameError("the chance seat sends no contribution")
+        try:
+            value = check_contribution(value)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+        if self.contributions[seat] is not None:
+            raise GameError(f"{self.names[seat]} has already sent its contribution")
+        self.contributions[seat] = value
+        self.record.set("Contributions", "; ".join(p or "?" for p in self.contributions))
+        self.seed = self._joint()
+        drawn = self.draw_chance()
+        self.update_result_tags()
+        return drawn
+
     # -- building ------------------------------------------------------------------------------
 
     @classmethod
     def start(cls, game_id: str, names: list[str] | None = None,
               options: dict[str, str] | None = None, seed: str | None = None,
-              position: str | None = None, date: str | None = None) -> Session:
-        """A new record, with the opening chance actions already drawn when there is a seed."""
+              position: str | None = None, date: str | None = None,
+              joint: bool = False) -> Session:
+        """A new record, with the opening chance actions already drawn when there is a seed.
+
+        With ``joint``, ``seed`` is the referee's secret and chance waits for every seat's
+        contribution (see :meth:`contribute`)."""
         game_cls = games.playable_class(game_id)
         if names is None:
             names = game_cls.default_seat_names(game_cls.players_default())
@@ -139,13 +207,17 @@ class Session:
         extra = game.non_default_options()
         if extra:
             record.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
+        contributions: list[str | None] | None = None
         if seed is not None:
             record.set("Seed", seed)
+            if joint:
+                contributions = [None] * len(names)
+                record.set("Contributions", "; ".join("?" for _ in names))
         if position is not None:
             record.set("Position", game.encode_position(initial))
         record.set("Date", date or _dt.date.today().strftime("%Y.%m.%d"))
         record.set("Result", "*")
-        session = cls(game, names, record, seed, initial)
+        session = cls(game, names, record, seed, initial, contributions=contributions)
         session.draw_chance()
         session.update_result_tags()
         return session
@@ -193,13 +265,20 @@ class Session:
         hashed = record.get("SeedHash")
         if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
             raise fail("SeedHash", "SeedHash does not match the Seed: the seed was changed")
+        contributions = None
+        parts = record.get("Contributions")
+        if parts is not None:
+            try:
+                contributions = parse_contributions(parts, len(names))
+            except GameError as exc:
+                raise fail("Contributions", exc.message) from None
         position = record.get("Position") or record.get("FEN")
         try:
             initial = (game.decode_position(position, len(names)) if position is not None
                        else game.initial_state(len(names)))
         except GameError as exc:
             raise fail("Position" if record.get("Position") else "FEN", exc.message) from None
-        return cls(game, names, record, seed, initial, file)
+        return cls(game, names, record, seed, initial, file, contributions)
 
     def _replay_body(self, errors: list[GameError] | None) -> None:
         def report(exc: GameError) -> None:
@@ -335,6 +414,10 @@ class Session:
                     "be replayed; use the master record") from None
             raise exc
         canonical = self.game.format_action(state, action)
+        if to_move == CHANCE and self.seed is None and self.secret is not None:
+            raise RecordError(
+                "chance acts before every seat has sent its contribution to the joint seed "
+                f"(missing: {', '.join(self.waiting_for())})")
         if to_move == CHANCE and self.seed is not None:
             expected = self.game.sample_chance(state, SeedRng(self.seed, self.ply + 1))
             if expected != action:
@@ -379,6 +462,10 @@ class Session:
         start = len(self.steps)
         self.draw_chance()
         for index, text in enumerate(texts):
+            if seat != CHANCE and self.is_waiting_for_seed():
+                raise RecordError(
+                    "chance is waiting for every seat's contribution to the joint seed "
+                    f"(missing: {', '.join(self.waiting_for())})", Where(ply=self.ply + 1))
             self._forced_before(text, seat)
             acting = self.game.to_move(self.state) if seat is None else seat
             if acting is None:
@@ -479,9 +566,9 @@ class Session:
     def exported(self, seat: int | None) -> gtn.Record:
         """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
         out = self.canonical_record()
-        if self.seed is not None:
+        if self.secret is not None:
             out.set("Seed", None)
-            out.set("SeedHash", seed_hash(self.seed))
+            out.set("SeedHash", seed_hash(self.secret))
         out.set("View", self.seat_name(seat) if seat is not None else "spectator")
         final = self.state
         masked = iter(

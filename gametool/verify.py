@@ -1,9 +1,12 @@
-"""Checks of a published master record against what the players were given.
+"""Checks of a published master record against what the players were given and sent.
 
-A referee commits to a seed by sending its SHA-256 (``SeedHash``) to every player. When the
-game ends the master record, with the seed, is published; these checks prove that the seed
-matches the commitment, and that a player's exported record agrees with the master. That every
-chance action follows from the seed is checked by reading the master itself.
+A referee commits to a seed by sending its SHA-256 (``SeedHash``) to every player. In a jointly
+drawn record that seed is the referee's secret, and the seed chance draws from is the hash of
+the secret and every seat's contribution (the ``Contributions`` tag). When the game ends the
+master record, with every part, is published; these checks prove that the secret matches the
+commitment, that each contribution is the one its seat sent, and that a player's exported
+record agrees with the master. That every chance action follows from the parts is checked by
+reading the master itself.
 """
 
 from __future__ import annotations
@@ -13,19 +16,64 @@ from dataclasses import dataclass
 from typing import Any
 
 from gametool import storage
-from gametool.chance import seed_hash
+from gametool.chance import check_contribution, seed_hash
 from gametool.errors import GameError, RecordError, Where
-from gametool.record import Session, check_text, read_text
+from gametool.record import Session, check_text, parse_contributions, read_text
+from notation import record as gtn
 
 
 def check_seed_hash(master: Session, expected: str) -> list[GameError]:
     """The master's seed must hash to ``expected`` (the SeedHash the players received)."""
     tag = master.record.find("Seed")
     where = Where(master.file, tag.line if tag else master.record.line, 1)
-    if master.seed is None:
+    if master.secret is None:
         return [RecordError("the record has no Seed tag to check against the seed hash", where)]
-    if seed_hash(master.seed) != expected.strip().lower():
+    if seed_hash(master.secret) != expected.strip().lower():
         return [RecordError(f"the seed does not match the seed hash {expected.strip()}", where)]
+    return []
+
+
+def check_contribution_sent(master: Session, seat_name: str, sent: str) -> list[GameError]:
+    """The master's contribution for ``seat_name`` must be ``sent``, as that seat sent it."""
+    tag = master.record.find("Contributions")
+    where = Where(master.file, tag.line if tag else master.record.line, 1)
+    if master.contributions is None:
+        return [RecordError("the record's seed is not drawn jointly: it has no Contributions "
+                            "tag", where)]
+    try:
+        seat = master.seat_index(seat_name)
+        value = check_contribution(sent)
+    except (GameError, ValueError) as exc:
+        return [RecordError(str(getattr(exc, "message", exc)), where)]
+    if seat < 0:
+        return [RecordError("the chance seat sends no contribution", where)]
+    recorded = master.contributions[seat]
+    if recorded is None:
+        return [RecordError(f"{master.names[seat]}'s contribution is missing", where)]
+    if recorded != value:
+        return [RecordError(f"{master.names[seat]}'s contribution is {recorded}, not {value} as "
+                            "sent", where)]
+    return []
+
+
+def _check_exported_contributions(master: Session, exported: gtn.Record,
+                                  file: str | None) -> list[GameError]:
+    """Every contribution an exported record shows must be the master's."""
+    shown = exported.get("Contributions")
+    if shown is None:
+        return []
+    tag = exported.find("Contributions")
+    where = Where(file, tag.line if tag else exported.line, 1)
+    if master.contributions is None:
+        return [RecordError("the exported record has contributions but the master has none",
+                            where)]
+    try:
+        parts = parse_contributions(shown, len(master.names))
+    except GameError as exc:
+        return [RecordError(exc.message, where)]
+    for name, part, recorded in zip(master.names, parts, master.contributions, strict=True):
+        if part is not None and part != recorded:
+            return [RecordError(f"{name}'s contribution differs from the master record", where)]
     return []
 
 
@@ -37,6 +85,7 @@ def check_against_export(master: Session, text: str, file: str | None) -> list[G
     hashed = exported.get("SeedHash")
     if hashed is not None:
         errors += check_seed_hash(master, hashed)
+    errors += _check_exported_contributions(master, exported, file)
     for name in ("Game", "Players"):
         if (exported.get(name) or "").lower() != (master.record.get(name) or "").lower():
             tag = exported.find(name)
@@ -78,13 +127,14 @@ class FileReport:
 
 
 def check_file(path: str, all_errors: bool = False, expected_hash: str | None = None,
-               exported: str | None = None) -> FileReport:
+               exported: str | None = None,
+               contributions: tuple[tuple[str, str], ...] = ()) -> FileReport:
     """Validate every record of the file ``path`` (a top-level function, so that it can run in
     a worker process): the first error of each record, or all with ``all_errors``."""
     try:
         extra = None
-        if expected_hash is not None or exported is not None:
-            extra = _commitment_check(expected_hash, exported)
+        if expected_hash is not None or exported is not None or contributions:
+            extra = _commitment_check(expected_hash, exported, contributions)
         verdicts = check_text(storage.read(path), path, all_errors, extra)
     except GameError as exc:
         entry = {"file": path, "ok": False, "records": [], "error": str(exc)}
@@ -103,7 +153,8 @@ def check_file(path: str, all_errors: bool = False, expected_hash: str | None = 
     return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), (), ok)
 
 
-def _commitment_check(expected_hash: str | None, exported: str | None
+def _commitment_check(expected_hash: str | None, exported: str | None,
+                      contributions: tuple[tuple[str, str], ...] = ()
                       ) -> Callable[[Session], list[GameError]]:
     exported_text = storage.read(exported) if exported is not None else None
 
@@ -113,6 +164,8 @@ def _commitment_check(expected_hash: str | None, exported: str | None
             errors += check_seed_hash(session, expected_hash)
         if exported_text is not None:
             errors += check_against_export(session, exported_text, exported)
+        for seat, sent in contributions:
+            errors += check_contribution_sent(session, seat, sent)
         return errors
 
     return check

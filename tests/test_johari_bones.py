@@ -547,8 +547,10 @@ def test_leak_cli_moves_and_export_for_a_seat(tmp_path: Path) -> None:
         for state in session.states:
             known |= seen_now(state, seat)
         out = ""
-        for args in (["show", str(path), "--as", name], ["show", str(path), "--as", name, "--json"],
-                     ["moves", str(path), "--as", name], ["export", str(path), "--as", name]):
+        weak = "--weak-seed-ok"
+        for args in (["show", str(path), "--as", name, weak],
+                     ["show", str(path), "--as", name, "--json", weak],
+                     ["moves", str(path), "--as", name], ["export", str(path), "--as", name, weak]):
             result = runner.invoke(cli, args)
             assert result.exit_code == 0, result.output
             out += result.stdout

@@ -413,10 +413,11 @@ def test_cli_show_as_seat_and_json(tmp_path: Path) -> None:
     path = tmp_path / "thd.gtn"
     path.write_text(session.text())
     runner = CliRunner()
-    out = runner.invoke(cli, ["show", str(path), "--as", "p2"])
+    out = runner.invoke(cli, ["show", str(path), "--as", "p2", "--weak-seed-ok"])
     assert out.exit_code == 0, out.output
     assert "hand 2 of 10" in out.output and "sheep" in out.output
-    data = json.loads(runner.invoke(cli, ["show", str(path), "--as", "p2", "--json"]).output)
+    data = json.loads(runner.invoke(cli, ["show", str(path), "--as", "p2", "--json",
+                                         "--weak-seed-ok"]).output)
     assert data["position"]["hands"][1] and data["position"]["hands"][0] is None
     assert set(data["scores"]) == {"p1", "p2", "p3", "p4"}
     bad = runner.invoke(cli, ["move", str(path), "sheep 9-9"])

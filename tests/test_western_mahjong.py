@@ -542,10 +542,11 @@ def _session_file(tmp_path: Path) -> Path:
 def test_cli_show_as_seat_draws_hand_table_and_scores(tmp_path: Path) -> None:
     path = _session_file(tmp_path)
     runner = CliRunner()
-    out = runner.invoke(cli, ["show", str(path), "--as", "p1"])
+    out = runner.invoke(cli, ["show", str(path), "--as", "p1", "--weak-seed-ok"])
     assert out.exit_code == 0, out.output
     assert "round 1" in out.output and "points" in out.output and "hand of p1:" in out.output
-    data = json.loads(runner.invoke(cli, ["show", str(path), "--as", "p2", "--json"]).output)
+    data = json.loads(runner.invoke(cli, ["show", str(path), "--as", "p2", "--json",
+                                         "--weak-seed-ok"]).output)
     assert data["position"]["hands"][0] is None
     assert data["position"]["hands"][1]
     assert data["scores"] == {"p1": 3, "p2": 3}
