@@ -170,9 +170,9 @@ def written_record_reads_back(args: list[str], input: bytes) -> None:
 def commands(game_id: str) -> list[list[str]]:
     seat = seat_names(game_id)[0]
     return [["validate", "-"], ["validate", "--all", "--json", "-"], ["show", "-"],
-            ["show", "--json", "-"], ["show", "--as", seat, "-"], ["moves", "-"],
-            ["moves", "--as", seat, "-"], ["replay", "--to", "3", "-"],
-            ["replay", "--json", "-"], ["export", "--as", seat, "-"]]
+            ["show", "--json", "-"], ["show", "--as", seat, "--weak-seed-ok", "-"],
+            ["moves", "-"], ["moves", "--as", seat, "-"], ["replay", "--to", "3", "-"],
+            ["replay", "--json", "-"], ["export", "--as", seat, "--weak-seed-ok", "-"]]
 
 
 def fuzz_game(game_id: str, examples: int) -> None:
