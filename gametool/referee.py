@@ -240,23 +240,26 @@ class Referee:
                                       f"{session.ply}", "\n\n".join(parts) + "\n"))
         return out
 
+    def render(self, item: Outgoing) -> str:
+        """One message as RFC 5322 text, from the referee's address."""
+        mail = EmailMessage()
+        mail["From"] = self.address
+        mail["To"] = item.to
+        mail["Subject"] = item.subject
+        mail["Date"] = formatdate(localtime=False)
+        mail["Message-ID"] = make_msgid(domain="gametool.invalid")
+        if item.in_reply_to:
+            mail["In-Reply-To"] = item.in_reply_to
+        mail.set_content(item.body)
+        return mail.as_string()
+
     def write(self, messages: list[Outgoing]) -> list[Path]:
         """Write each message as an .eml file in the outbox; return the paths."""
         self.outbox.mkdir(parents=True, exist_ok=True)
         paths = []
         for item in messages:
-            mail = EmailMessage()
-            mail["From"] = self.address
-            mail["To"] = item.to
-            mail["Subject"] = item.subject
-            mail["Date"] = formatdate(localtime=False)
-            mail["Message-ID"] = make_msgid(domain="gametool.invalid")
-            if item.in_reply_to:
-                mail["In-Reply-To"] = item.in_reply_to
-            mail.set_content(item.body)
-            name = f"{os.getpid()}-{secrets.token_hex(6)}.eml"
-            path = self.outbox / name
-            storage.write_atomic(str(path), mail.as_string())
+            path = self.outbox / f"{os.getpid()}-{secrets.token_hex(6)}.eml"
+            storage.write_atomic(str(path), self.render(item))
             paths.append(path)
         return paths
 

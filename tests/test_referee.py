@@ -406,3 +406,80 @@ def test_rekey_sends_a_new_key_to_the_seat_only_and_the_old_one_dies(
     gone = RUNNER.invoke(cli, ["referee", "rekey", "nosuch-1", ANN, "--game-dir",
                                str(ref.game_dir), "--outbox", str(ref.outbox)])
     assert gone.exit_code == 1 and "unknown game" in gone.stderr
+
+
+# -- a whole three-player game by mail with keys, under attack ------------------------------------
+
+
+def outlook_reply(sender: str, subject: str, text: str, original: str) -> bytes:
+    """A top-posted reply that pastes the original below a rule, unquoted."""
+    return compose(sender, f"RE: {subject}",
+                   f"{text}\n\n________________________________\nFrom: Referee "
+                   f"<referee@localhost>\nSent: Sunday, 22 November 2026 10:00\nTo: {sender}\n"
+                   f"Subject: {subject}\n\n{original}")
+
+
+def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path) -> None:
+    players = ["ann@example.org", "ben@example.net", "cy@example.com"]
+    ref = Referee(tmp_path / "games", tmp_path / "outbox")
+    match, opening = ref.new("two-headed-dragon", players, seed="under-attack")
+    master = tmp_path / "games" / f"{match}.gtn"
+    keys = keys_of(opening)
+    assert set(keys) == set(players)
+    sent = list(opening)
+    inbox: dict[str, Outgoing] = {m.to: m for m in opening}
+    last_applied: bytes | None = None
+    refused: dict[str, int] = {}
+
+    def refuse(kind: str, mail: bytes, seat: str, reason: str) -> None:
+        before = master.read_bytes()
+        receipt = ref.receive(mail)
+        assert not receipt.applied and reason in receipt.reason, (kind, receipt.reason)
+        assert master.read_bytes() == before, kind
+        assert [m.to for m in receipt.messages] == [seat], kind
+        sent.extend(receipt.messages)
+        refused[kind] = refused.get(kind, 0) + 1
+
+    for turn in range(400):
+        if all("The game is over" in m.body for m in inbox.values()):
+            break
+        (mover,) = [seat for seat, m in inbox.items() if "You are to move" in m.body]
+        other = next(p for p in players if p != mover)
+        mine = inbox[mover]
+        ply = int(re.search(r"You are to move at ply (\d+)\.", mine.body).group(1))
+        legal = [a for a in mine.body.split("Legal actions:\n", 1)[1].split("\n\n")[0]
+                 .split("\n") if a]
+        choice = SeedRng("attack-players", turn).choice(legal)
+        subject = f"Re: {mine.subject}"
+        move = f"#key {{}}\n#ply {ply}\n{choice}\n"
+        if turn % 20 == 0:
+            # Someone else writes as the mover, with no key, with a made-up one, with their own.
+            refuse("forged From", compose(mover, subject, f"#ply {ply}\n{choice}\n"), mover,
+                   "no '#key' line")
+            refuse("wrong key", compose(mover, subject, move.format(keys[mover][:-1] + "Q")),
+                   mover, f"not {mover}'s key")
+            refuse("another seat's key", compose(mover, subject, move.format(keys[other])),
+                   mover, f"not {mover}'s key")
+            refuse("unquoted reply with no action",
+                   outlook_reply(mover, mine.subject, "I'll send my move tomorrow.", mine.body),
+                   mover, "no '#key' line")
+        if last_applied is not None and turn % 20 == 1:
+            refuse("replayed old mail", last_applied, previous_mover, "stale")
+        mail = compose(mover, subject, move.format(keys[mover]))
+        receipt = ref.receive(mail)
+        assert receipt.applied, receipt.reason
+        last_applied, previous_mover = mail, mover
+        sent.extend(receipt.messages)
+        inbox.update({m.to: m for m in receipt.messages})
+    final = load_one(master.read_text())
+    assert final.game.is_over(final.state)
+    assert set(refused) == {"forged From", "wrong key", "another seat's key",
+                            "replayed old mail", "unquoted reply with no action"}
+    print(f"three-player game by mail: {final.ply} plies, refused {refused}")
+    published = [m.body for m in sent if "The game is over" in m.body]
+    assert len(published) == 3
+    stored = (tmp_path / "games" / f"{match}.keys").read_text()
+    for seat, key in keys.items():
+        for text in [master.read_text(), stored, *published,
+                     *(m.body for m in sent if m.to != seat)]:
+            assert key not in text and key.replace("-", "") not in text

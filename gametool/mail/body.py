@@ -38,15 +38,23 @@ def own_lines(text: str) -> list[str]:
         line = raw.strip()
         if line.startswith(">"):
             continue
-        if raw.rstrip() in ("--", "-- ") or ORIGINAL.fullmatch(line) or RULE.fullmatch(line):
-            break
-        if is_attribution(line) or _attribution_over_two_lines(lines, index):
-            break
-        if HEADER_START.fullmatch(line) and any(
-                HEADER_NEXT.fullmatch(following.strip()) for following in lines[index + 1:index + 4]):
+        if _starts_an_original(lines, index, raw, line):
             break
         out.append(line)
     return out
+
+
+def _starts_an_original(lines: list[str], index: int, raw: str, line: str) -> bool:
+    first = line[:1]
+    if first in ("-", "_", "b", "B") and (raw.rstrip() in ("--", "-- ") or ORIGINAL.fullmatch(line)
+                                          or RULE.fullmatch(line)):
+        return True
+    if line.endswith(":") and is_attribution(line):
+        return True
+    if first in ("o", "O") and _attribution_over_two_lines(lines, index):
+        return True
+    return bool(HEADER_START.fullmatch(line)) and any(
+        HEADER_NEXT.fullmatch(following.strip()) for following in lines[index + 1:index + 4])
 
 
 def is_attribution(line: str) -> bool:
