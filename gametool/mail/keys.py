@@ -1,7 +1,8 @@
 """Seat keys: a secret per seat that proves a mail comes from that seat's player.
 
-A key is 160 random bits from ``secrets``, written in base32 in groups of four (letter case,
-spaces and dashes do not matter when it is typed back). The referee keeps only a salted hash of
+A key is 160 random bits from ``secrets``, written as one word of 32 base32 letters and digits
+(one word, so it never looks like a move or a card in any game's notation; letter case, spaces
+and dashes do not matter when it is typed back). The referee keeps only a salted hash of
 each key (HMAC-SHA-256 under a random salt per key), in a small JSON file beside the master
 record, and compares with ``hmac.compare_digest``. The key itself is only ever written into the
 mail that hands it to its seat.
@@ -24,9 +25,8 @@ MAX_TYPED = 200  # a typed key longer than this cannot be a key
 
 
 def new_key() -> str:
-    """A fresh key, e.g. ``MZXW-6YTB-...`` (32 base32 letters in groups of four)."""
-    letters = base64.b32encode(secrets.token_bytes(KEY_BYTES)).decode("ascii")
-    return "-".join(letters[i:i + 4] for i in range(0, len(letters), 4))
+    """A fresh key, e.g. ``mzxw6ytboi2dk3tmnzsxg4zamruwizlo`` (32 base32 characters)."""
+    return base64.b32encode(secrets.token_bytes(KEY_BYTES)).decode("ascii").lower()
 
 
 def _normal(typed: str) -> bytes:
