@@ -5,9 +5,9 @@
 For every playable game: random self-play plies per second, and beside it the peer's rate and
 the ratio where the game has a peer (python-chess for chess; OpenSpiel games through
 ``pyspiel``); then ``validate`` plies per second on a self-play corpus of the game. After the
-table: the time of ``gametool show`` on a record of about 300 plies against a bare
-``python -c "import click, pyparsing, tabulate"``, and the time of ``validate`` on records of
-growing length, to show that it grows linearly. Peers are optional installs
+table: the start-up rows of ``bench/startup.py`` (``show``, ``moves`` and ``move`` on a
+300-ply record against a bare ``python -c "import click, pyparsing, tabulate"``), and the time
+of ``validate`` on records of growing length, to show that it grows linearly. Peers are optional installs
 (``pip install -e '.[bench]'``); a missing peer is reported, not fatal.
 """
 
@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 from selfplay import gametool_rate, peer_runner
+from startup import startup_rows
 from tabulate import tabulate
 
 from gametool import games, selfplay
@@ -40,7 +36,6 @@ PEERS = {
 TARGETS = {"chess": 1.0}
 DEFAULT_TARGET = 0.25
 VALIDATE_TARGET = 20_000
-SHOW_TARGET = 1.5
 
 
 def corpus(gid: str, count: int) -> list[str]:
@@ -80,38 +75,6 @@ def game_rows(ids: list[str], seconds: float) -> list[list[object]]:
                      f"{ratio:.2f}" if ratio is not None else "", verdict, round(vrate),
                      "met" if vrate >= VALIDATE_TARGET else "missed"])
     return rows
-
-
-def _median_run(command: list[str], runs: int = 7) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def long_record(ids: list[str]) -> str:
-    """A record of about 300 plies (or the longest random game found) for the show timing."""
-    best = ""
-    best_plies = 0
-    for gid in ids:
-        for played in selfplay.run([selfplay.Task(gid, i, ("random",) * games.playable_class(
-                gid).players_default(), "long") for i in range(3)]):
-            if abs(played.plies - 300) < abs(best_plies - 300):
-                best, best_plies = played.text, played.plies
-    return best
-
-
-def show_row(ids: list[str], folder: Path) -> list[object]:
-    path = folder / "long.gtn"
-    path.write_text(long_record(ids))
-    plies = check_text(path.read_text())[0].plies
-    show = _median_run([sys.executable, "-m", "gametool", "show", str(path)])
-    bare = _median_run([sys.executable, "-c", "import click, pyparsing, tabulate"])
-    ratio = show / bare
-    return [f"show ({plies} plies)", f"{show * 1000:.0f} ms", f"bare imports {bare * 1000:.0f} ms",
-            f"{ratio:.2f}", "met" if ratio <= SHOW_TARGET else f"missed (target {SHOW_TARGET})"]
 
 
 def growth_rows(ids: list[str]) -> list[list[object]]:
@@ -154,11 +117,9 @@ def main() -> None:
     headers = ["game", "self-play plies/s", "peer", "peer plies/s", "ratio", "target",
                "validate plies/s", f"validate target {VALIDATE_TARGET:,}"]
     print(tabulate(game_rows(ids, args.seconds), headers=headers, tablefmt="github"))
-    with tempfile.TemporaryDirectory() as folder:
-        print()
-        print(tabulate([show_row(ids, Path(folder))],
-                       headers=["command", "time", "baseline", "ratio", "target"],
-                       tablefmt="github"))
+    print()
+    print(tabulate(startup_rows(), headers=["command", "time", "baseline", "ratio", "target"],
+                   tablefmt="github"))
     print()
     print(tabulate(growth_rows(ids), headers=["run", "plies", "time", "rate"],
                    tablefmt="github"))

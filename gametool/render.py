@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from gametool.tables import tabulate
-
 from gametool.engine import CHANCE, Game
 from gametool.record import Session
+from gametool.tables import tabulate
 
 TABLE_FORMAT = "simple"
 

@@ -131,8 +131,10 @@ _UNSAFE = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
 
 
 def unescape(body: str) -> str:
-    """The value of a quoted tag body: ``\\\\`` ``\\"`` ``\\n`` ``\\r`` ``\\t`` ``\\f``, ``\\u{HEX}``
-    and ``\\uHHHH`` are escapes; a backslash before anything else stands for itself."""
+    """The value of a quoted tag body.
+
+    ``\\\\`` ``\\"`` ``\\n`` ``\\r`` ``\\t`` ``\\f``, ``\\u{HEX}`` and ``\\uHHHH`` are escapes; a
+    backslash before anything else stands for itself."""
     if "\\" not in body:
         return body
 

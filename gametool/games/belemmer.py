@@ -14,11 +14,11 @@ from functools import cache
 from typing import Any, ClassVar
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
 

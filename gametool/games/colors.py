@@ -13,10 +13,10 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.engine import RESIGN, Game, Outcome, expect_word
 from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.tokens import FILES, Square, parse_whole, square
 

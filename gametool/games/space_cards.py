@@ -15,11 +15,11 @@ from itertools import combinations
 from typing import Any
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult, expect_word
 from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.tokens import card, keyword, parse_whole
 

@@ -14,11 +14,11 @@ from math import comb
 from typing import Any, ClassVar, NamedTuple
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
 from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.tokens import domino, keyword, parse_whole
 

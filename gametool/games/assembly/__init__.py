@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.engine import RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
@@ -36,6 +35,7 @@ from gametool.games.assembly.lines import (
     sq,
     sq_name,
 )
+from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
 

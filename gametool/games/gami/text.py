@@ -13,12 +13,12 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.engine import CHANCE, RESIGN
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.gami.core import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
+from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
 

@@ -8,8 +8,6 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from gametool.tables import tabulate
-
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE
 from gametool.games.johari_bones.scoring import BOXES
@@ -23,6 +21,7 @@ from gametool.games.johari_bones.state import (
     seat_label,
     sees,
 )
+from gametool.tables import tabulate
 
 
 def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> JohariState:

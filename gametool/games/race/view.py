@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gametool.tables import tabulate
-
 from gametool.games.race.state import RaceState
+from gametool.tables import tabulate
 
 if TYPE_CHECKING:
     from gametool.games.race.game import RaceGame

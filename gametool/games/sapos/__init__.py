@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pyparsing as pp
-from gametool.tables import tabulate
 
 from gametool.engine import RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
@@ -34,6 +33,7 @@ from gametool.games.sapos.board import (
     sequences,
     sq_name,
 )
+from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
 

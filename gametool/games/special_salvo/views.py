@@ -7,11 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gametool.tables import tabulate
-
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
+from gametool.tables import tabulate
 
 if TYPE_CHECKING:
     from gametool.games.special_salvo.game import SalvoState, SpecialSalvo

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from gametool.tables import tabulate
-
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction
@@ -36,6 +34,7 @@ from gametool.games.western_mahjong.tiles import (
     tile_text,
     value,
 )
+from gametool.tables import tabulate
 
 SUMMARY = """\
 Two players each start with 3 points. Every round the 136 tiles (suits 1-9 of bamboo b, circles
