@@ -205,7 +205,7 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
     session = load(file)
     game, state = session.game, session.state
     try:
-        to_move = game.to_move(state)
+        to_move = session.to_move()
         if as_seat is not None and to_move is not None and session.seat_index(as_seat) != to_move:
             to_move = None
     except GameError as exc:

@@ -131,6 +131,26 @@ class Outcome:
             results.append(SeatResult(kind, ranks[i], value))
         return cls(termination, tuple(results))
 
+    @classmethod
+    def from_tag(cls, tag: str, nseats: int, termination: str) -> Outcome:
+        """The outcome a Result tag states: ``1-0``, ``0-1``, ``1/2-1/2`` for two seats, else
+        each seat's rank joined by ``-`` (``1-2-2``). GameError if it states none."""
+        text = tag.strip()
+        if nseats == 2 and text in ("1-0", "0-1"):
+            return cls.win(2, 0 if text == "1-0" else 1, termination)
+        if nseats == 2 and text in ("1/2-1/2", "½-½"):
+            return cls.draw(2, termination)
+        parts = text.split("-")
+        if (len(parts) == nseats and all(p.isdigit() for p in parts)
+                and all(1 <= int(p) <= nseats for p in parts) and "1" in parts):
+            ranks = [int(p) for p in parts]
+            first = ranks.count(1)
+            return cls(termination, tuple(
+                SeatResult("loss" if rank > 1 else "win" if first == 1 else "draw", rank)
+                for rank in ranks))
+        expected = "1-0, 0-1 or 1/2-1/2" if nseats == 2 else "each seat's rank, e.g. 1-2"
+        raise GameError(f"result {tag!r}: expected {expected}")
+
     @property
     def winners(self) -> list[int]:
         return [i for i, r in enumerate(self.results) if r.result == "win"]

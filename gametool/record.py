@@ -15,7 +15,7 @@ from typing import Any
 
 from gametool import games
 from gametool.chance import SeedRng, check_contribution, joint_seed, seed_hash
-from gametool.engine import CHANCE, Game
+from gametool.engine import CHANCE, Game, Outcome
 from gametool.errors import (
     GameError,
     GameOver,
@@ -28,6 +28,20 @@ from notation import record as gtn
 from notation.errors import NotationError
 
 CHANCE_NAME = "chance"
+OFF_THE_BOARD = "ended off the board"
+"""The termination of an ending off the board whose reason the record does not give."""
+
+
+@dataclass
+class Branch:
+    """A variation as checked: where it branches, its states and steps, how deep it is."""
+
+    variation: gtn.Variation
+    start: int
+    """The ply its first action replaces; ``states[0]`` is the position before it."""
+    states: list[Any]
+    steps: list[Step]
+    depth: int
 
 
 @dataclass
@@ -113,6 +127,9 @@ class Session:
         self.file = file
         self.states: list[Any] = [initial]
         self.steps: list[Step] = []
+        self.ending: Outcome | None = None
+        """How the game ended off the board (agreement, time forfeit, ...), if it did."""
+        self.branches: list[Branch] = []
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -140,7 +157,23 @@ class Session:
         raise GameError(f"no seat {name!r} in this game (seats: {', '.join(self.names)})")
 
     def to_move(self) -> int | None:
+        if self.ending is not None:
+            return None
         return self.game.to_move(self.state)
+
+    def outcome(self) -> Outcome | None:
+        """The result: by the rules, or by the record's ending off the board."""
+        return self.game.outcome(self.state) or self.ending
+
+    def outcome_at(self, ply: int) -> Outcome | None:
+        if ply == self.ply and self.ending is not None:
+            return self.ending
+        return self.game.outcome(self.states[ply])
+
+    def to_move_at(self, ply: int) -> int | None:
+        if ply == self.ply and self.ending is not None:
+            return None
+        return self.game.to_move(self.states[ply])
 
     # -- a jointly drawn seed ----------------------------------------------------------------------
 
@@ -294,11 +327,23 @@ class Session:
         # what was played) may be left out of a record: the reader adds them, and the written
         # ply numbers may count them or not.
         implied = 0
-        body: list[gtn.TurnLine | gtn.CommentLine] = []
+        body: list[gtn.Item] = []
         for line in self.record.body:
             if isinstance(line, gtn.CommentLine):
                 body.append(line)
                 continue
+            if isinstance(line, gtn.Variation):
+                body.append(line)
+                self._check_branch(line, self.states, self.steps, 1, report)
+                continue
+            if isinstance(line, gtn.EndingLine):
+                body.append(line)
+                self._end_line(line, report)
+                continue
+            if self.ending is not None:
+                report(GameOver("a turn after the ending off the board",
+                                Where(self.file, line.line, line.column, self.ply + 1)))
+                return
             if line.seat.lower() != CHANCE_NAME:
                 for step in self._forced_chance():
                     body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
@@ -370,8 +415,91 @@ class Session:
             added.append(self.steps[-1])
         return added
 
+    def _end_line(self, line: gtn.EndingLine, report: Callable[[GameError], None]) -> None:
+        """Read an ending off the board (agreement, adjudication, time forfeit, ...)."""
+        where = Where(self.file, line.line, line.column, self.ply + 1)
+        if self.ending is not None:
+            report(RecordError("a second ending off the board", where))
+            return
+        try:
+            self._set_ending(line.result, line.reason)
+        except GameError as exc:
+            report(exc.located(**where.__dict__))
+
+    def _set_ending(self, result: str, reason: str) -> None:
+        over = self.game.outcome(self.state)
+        if over is not None:
+            raise GameOver(f"the game is already over ({over.result_tag()}, "
+                           f"{over.termination}): it cannot also end off the board")
+        self.ending = Outcome.from_tag(result, len(self.names), reason or OFF_THE_BOARD)
+
+    def end_off_board(self, result: str, reason: str) -> None:
+        """End the game off the board with ``result`` (as the Result tag writes it)."""
+        self._set_ending(result, reason)
+        self.record.body.append(gtn.EndingLine(result, reason))
+        self.update_result_tags()
+
+    def _check_branch(self, variation: gtn.Variation, line_states: list[Any],
+                      line_steps: list[Step], depth: int,
+                      report: Callable[[GameError], None]) -> None:
+        """Check a variation against the line it branches from; its actions are rewritten in
+        canonical form. One error ends the check of that variation."""
+        turns = variation.turns
+        if not turns:
+            report(RecordError("an empty variation", Where(self.file, variation.line,
+                                                             variation.column)))
+            return
+        start = turns[0].ply
+        if not 1 <= start <= len(line_steps):
+            report(RecordError(
+                f"a variation must replace a ply already played (1 to {len(line_steps)}), "
+                f"not ply {start}", Where(self.file, turns[0].line, turns[0].column, start)))
+            return
+        states = line_states[:start]
+        steps = line_steps[:start - 1]
+        branch = Branch(variation, start, states, steps, depth)
+        self.branches.append(branch)
+        for item in variation.body:
+            if isinstance(item, gtn.Variation):
+                self._check_branch(item, states, steps, depth + 1, report)
+                continue
+            if isinstance(item, gtn.EndingLine):
+                report(RecordError("an ending off the board belongs to the main line",
+                                   Where(self.file, item.line, item.column)))
+                return
+            if not isinstance(item, gtn.TurnLine):
+                continue
+            ply = len(steps) + 1
+            if item.ply != ply:
+                report(RecordError(f"wrong ply number {item.ply}: this is ply {ply}",
+                                   Where(self.file, item.line, item.column, ply)))
+                return
+            try:
+                seat = self.seat_index(item.seat)
+            except GameError as exc:
+                report(RecordError(exc.message, Where(self.file, item.line, item.seat_column,
+                                                      ply)))
+                return
+            for written in item.actions:
+                where = Where(self.file, item.line, written.column, len(steps) + 1)
+                try:
+                    state = states[-1]
+                    to_move = self.game.to_move(state)
+                    if to_move is None:
+                        raise GameOver("the game is over in this variation: no more actions")
+                    if to_move != seat:
+                        raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn: "
+                                            f"{self.seat_name(to_move)} is to move")
+                    action = self.game.parse_action(state, written.text)
+                    written.text = self.game.format_action(state, action)
+                except GameError as exc:
+                    report(exc.located(**where.__dict__))
+                    return
+                states.append(self.game.apply(state, action))
+                steps.append(Step(seat, action, written.text, item.line, written.column))
+
     def _check_result_tags(self, errors: list[GameError] | None) -> None:
-        outcome = self.game.outcome(self.state)
+        outcome = self.outcome()
         expected = outcome.result_tag() if outcome else "*"
         problems = []
         tag = self.record.find("Result")
@@ -397,9 +525,9 @@ class Session:
                     column: int | None = None) -> None:
         """Check and apply one action of ``seat`` given as text."""
         state = self.state
-        to_move = self.game.to_move(state)
+        to_move = self.to_move()
         if to_move is None:
-            outcome = self.game.outcome(state)
+            outcome = self.outcome()
             result = f" ({outcome.result_tag()}, {outcome.termination})" if outcome else ""
             raise GameOver(f"the game is over{result}: no more actions")
         if seat != to_move:
@@ -519,7 +647,7 @@ class Session:
         body.append(gtn.TurnLine(self.ply, name, [gtn.Action(step.text)]))
 
     def update_result_tags(self) -> None:
-        outcome = self.game.outcome(self.state)
+        outcome = self.outcome()
         self.record.set("Result", outcome.result_tag() if outcome else "*")
         self.record.set("Termination", outcome.termination if outcome else None)
 
@@ -544,6 +672,13 @@ class Session:
             if isinstance(item, gtn.CommentLine):
                 out.body.append(gtn.CommentLine(item.text, item.style))
                 continue
+            if isinstance(item, gtn.EndingLine):
+                out.body.append(gtn.EndingLine(item.result, item.reason, item.comment,
+                                               item.comment_style))
+                continue
+            if isinstance(item, gtn.Variation):
+                out.body.append(_plain_copy(item))
+                continue
             count = len(item.actions)
             steps = self.steps[index:index + count]
             index += count
@@ -552,12 +687,15 @@ class Session:
             texts = [gtn.Action(s.text) for s in steps]
             last = out.body[-1] if out.body else None
             if (steps[0].seat != CHANCE and isinstance(last, gtn.TurnLine)
-                    and last.seat == self.seat_name(steps[0].seat) and last.comment is None):
+                    and last.seat == self.seat_name(steps[0].seat) and last.comment is None
+                    and not last.nags):
                 last.actions.extend(texts)
                 last.comment, last.comment_style = item.comment, item.comment_style
+                last.nags = list(item.nags)
                 continue
             out.body.append(gtn.TurnLine(index - count + 1, self.seat_name(steps[0].seat) or "",
-                                         texts, item.comment, item.comment_style))
+                                         texts, item.comment, item.comment_style,
+                                         nags=list(item.nags)))
         return out
 
     def text(self) -> str:
@@ -570,6 +708,8 @@ class Session:
             out.set("Seed", None)
             out.set("SeedHash", seed_hash(self.secret))
         out.set("View", self.seat_name(seat) if seat is not None else "spectator")
+        if self.game.hidden:
+            out.body = [item for item in out.body if not isinstance(item, gtn.Variation)]
         final = self.state
         masked = iter(
             self.game.mask_action(self.states[i], step.action, final, seat)
@@ -579,6 +719,20 @@ class Session:
             if isinstance(item, gtn.TurnLine):
                 item.actions = [gtn.Action(next(masked)) for _ in item.actions]
         return out
+
+
+def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
+    """A copy of a variation without source positions (for the canonical writer)."""
+    body: list[gtn.Item] = []
+    for item in variation.body:
+        if isinstance(item, gtn.Variation):
+            body.append(_plain_copy(item))
+        elif isinstance(item, gtn.TurnLine):
+            body.append(gtn.TurnLine(item.ply, item.seat, [gtn.Action(a.text) for a in item.actions],
+                                     item.comment, item.comment_style, nags=list(item.nags)))
+        elif isinstance(item, gtn.CommentLine):
+            body.append(gtn.CommentLine(item.text, item.style))
+    return gtn.Variation(body)
 
 
 def read_text(text: str, file: str | None = None) -> list[gtn.Record]:

@@ -87,8 +87,8 @@ def show_data(session: Session, ply: int | None = None,
     state = session.states[ply]
     game = session.game
     seat = _seat_of(session, as_seat)
-    outcome = game.outcome(state)
-    to_move = game.to_move(state)
+    outcome = session.outcome_at(ply)
+    to_move = session.to_move_at(ply)
     data: dict[str, Any] = {
         "game": game.id,
         "players": list(session.names),

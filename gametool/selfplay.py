@@ -26,7 +26,7 @@ def play_turn(session: Session, kind: str, seed: str, budget: int | None = None,
                           f"{session.ply + 1}")
     game = session.game
     session.draw_chance()
-    seat = game.to_move(session.state)
+    seat = session.to_move()
     if seat is None:
         raise GameOver("the game is over: no more actions")
     if as_seat is not None and session.seat_index(as_seat) != seat:

@@ -11,8 +11,25 @@
     4. p1: meld 1b 2b 3b | discard EW
 
 A turn line holds the ply number of its first action, the seat, and one or more actions
-separated by ``|``. Comments are ``{...}`` or ``; ...``; a comment may also stand on a line of its
-own. Input may have a byte-order mark, CRLF line ends, blank lines and any letter case in tag
+separated by ``|``, then optional annotation glyphs (NAGs: ``$1``, ``$14``) on its last action.
+Comments are ``{...}`` or ``; ...``; a comment may also stand on a line of its own.
+
+A game that ends off the board (agreement, adjudication, time forfeit, abandonment) ends with
+an ending line: ``end:``, the result as the Result tag writes it, and the reason::
+
+    41. white: Qd2
+    end: 1/2-1/2 agreement
+
+A variation is a branch of the line it stands in: ``(`` on a line of its own, turn lines whose
+first ply number is the ply they replace, and ``)``. Variations nest::
+
+    5. white: Nf3
+    (
+    5. white: Bc4 { the bishop first }
+    6. black: Nf6
+    )
+    6. black: Nc6
+ Input may have a byte-order mark, CRLF line ends, blank lines and any letter case in tag
 names; a file may hold several records, each starting with its tag pairs. This module knows the
 syntax only: what an action means is the games' business.
 """
@@ -72,6 +89,7 @@ class TurnLine:
     line: int = 0
     column: int = 1
     seat_column: int = 0
+    nags: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -84,9 +102,37 @@ class CommentLine:
 
 
 @dataclass
+class EndingLine:
+    """The end of a game that the moves do not end: the result and the reason."""
+
+    result: str
+    reason: str
+    comment: str | None = None
+    comment_style: str = "{"
+    line: int = 0
+    column: int = 1
+
+
+@dataclass
+class Variation:
+    """A branch: turns that replace the enclosing line from the ply of their first turn."""
+
+    body: list[Item] = field(default_factory=list)
+    line: int = 0
+    column: int = 1
+
+    @property
+    def turns(self) -> list[TurnLine]:
+        return [item for item in self.body if isinstance(item, TurnLine)]
+
+
+Item = TurnLine | CommentLine | EndingLine | Variation
+
+
+@dataclass
 class Record:
     tags: list[Tag] = field(default_factory=list)
-    body: list[TurnLine | CommentLine] = field(default_factory=list)
+    body: list[Item] = field(default_factory=list)
     line: int = 1
 
     def get(self, name: str) -> str | None:
@@ -117,6 +163,10 @@ class Record:
     @property
     def turns(self) -> list[TurnLine]:
         return [item for item in self.body if isinstance(item, TurnLine)]
+
+    @property
+    def ending(self) -> EndingLine | None:
+        return next((item for item in self.body if isinstance(item, EndingLine)), None)
 
 
 # -- tag values --------------------------------------------------------------------------------
@@ -237,6 +287,22 @@ def _split_actions(located: pp.ParseResults, lineno: int) -> list[Action]:
     return out
 
 
+_NAGS = re.compile(r"(?:\s+\$[0-9]{1,3})+$")
+_ENDING = re.compile(
+    r"end[ \t]*:[ \t]*(?P<result>[^\s{};]+)(?:[ \t]+(?P<reason>[^{};]*?))?[ \t]*"
+    r"(?P<comment>\{[^}]*\}|;.*)?", re.IGNORECASE)
+
+
+def _take_nags(actions: list[Action]) -> list[int]:
+    """Split the annotation glyphs (``$1 $14``) off the end of a turn's last action."""
+    last = actions[-1]
+    found = _NAGS.search(" " + last.text)
+    if found is None:
+        return []
+    last.text = (" " + last.text)[:found.start()].strip()
+    return [int(word[1:]) for word in found.group().split()]
+
+
 def _comment_parts(raw: str) -> tuple[str, str]:
     if raw.startswith("{"):
         return raw[1:-1].strip(), "{"
@@ -250,6 +316,14 @@ def parse(text: str) -> list[Record]:
     records: list[Record] = []
     current: Record | None = None
     in_movetext = False
+    open_variations: list[Variation] = []
+    target: list[Item] = []  # the body that lines go to: the record's, or a variation's
+
+    def check_closed() -> None:
+        if open_variations:
+            var = open_variations[-1]
+            raise NotationError("unclosed variation: this '(' has no ')'", var.line, var.column)
+
     for lineno, raw in enumerate(text.splitlines(), start=1):
         if len(raw) > MAX_LINE:
             raise NotationError(f"line of {len(raw):,} characters: a line holds at most "
@@ -272,8 +346,10 @@ def parse(text: str) -> list[Record]:
             # A tag after movetext, or one the record already has (a record with no movetext
             # followed by the next record's header), begins a new record.
             if current is None or in_movetext or current.find(result["name"]) is not None:
+                check_closed()
                 current = Record(line=lineno)
                 records.append(current)
+                target = current.body
                 in_movetext = False
             current.tags.append(Tag(result["name"], result["value"], lineno))
             continue
@@ -287,7 +363,26 @@ def parse(text: str) -> list[Record]:
             else:
                 result = _parse_line(grammar()[2], stripped, lineno)
                 body, style = _comment_parts(result["comment"])
-            current.body.append(CommentLine(body, style, lineno))
+            target.append(CommentLine(body, style, lineno))
+            continue
+        if stripped == "(":
+            variation = Variation(line=lineno, column=indent + 1)
+            target.append(variation)
+            open_variations.append(variation)
+            target = variation.body
+            continue
+        if stripped == ")":
+            if not open_variations:
+                raise NotationError("')' closes no variation", lineno, indent + 1)
+            open_variations.pop()
+            target = open_variations[-1].body if open_variations else current.body
+            continue
+        ending = _ENDING.fullmatch(stripped)
+        if ending is not None:
+            comment, style = (_comment_parts(ending["comment"]) if ending["comment"]
+                              else (None, "{"))
+            target.append(EndingLine(ending["result"], (ending["reason"] or "").strip(),
+                                     comment, style, lineno, indent + 1))
             continue
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
         if digits > MAX_PLY_DIGITS:
@@ -298,16 +393,19 @@ def parse(text: str) -> list[Record]:
             comment_raw = fast["comment"]
             comment, style = _comment_parts(comment_raw) if comment_raw else (None, "{")
             text = fast["actions"].rstrip()
-            current.body.append(
+            actions = [Action(text, fast.start("actions") + indent + 1)]
+            nags = _take_nags(actions) if "$" in text else []
+            target.append(
                 TurnLine(
                     ply=int(fast["ply"]),
                     seat=fast["seat"],
-                    actions=[Action(text, fast.start("actions") + indent + 1)],
+                    actions=actions,
                     comment=comment,
                     comment_style=style,
                     line=lineno,
                     column=indent + 1,
                     seat_column=fast.start("seat") + indent + 1,
+                    nags=nags,
                 )
             )
             continue
@@ -323,7 +421,8 @@ def parse(text: str) -> list[Record]:
         comment = style = None
         if "comment" in result:
             comment, style = _comment_parts(result["comment"])
-        current.body.append(
+        nags = _take_nags(actions)
+        target.append(
             TurnLine(
                 ply=int(result["ply"]),
                 seat=seat_loc["value"][0],
@@ -333,8 +432,10 @@ def parse(text: str) -> list[Record]:
                 line=lineno,
                 column=indent + 1,
                 seat_column=seat_loc["locn_start"] + indent + 1,
+                nags=nags,
             )
         )
+    check_closed()
     return records
 
 
@@ -374,15 +475,29 @@ def write(record: Record) -> str:
         out.append(f"[{canonical} {_quote(tag.value)}]")
     if record.body:
         out.append("")
-    for item in record.body:
+    _write_body(record.body, out, "")
+    return "\n".join(out) + "\n"
+
+
+def _write_body(body: list[Item], out: list[str], indent: str) -> None:
+    for item in body:
         if isinstance(item, CommentLine):
-            out.append(_comment_text(item.text, item.style))
+            out.append(indent + _comment_text(item.text, item.style))
             continue
-        line = f"{item.ply}. {item.seat}: " + ACTION_SEPARATOR.join(a.text for a in item.actions)
+        if isinstance(item, Variation):
+            out.append(indent + "(")
+            _write_body(item.body, out, indent + "  ")
+            out.append(indent + ")")
+            continue
+        if isinstance(item, EndingLine):
+            line = f"end: {item.result} {item.reason}".rstrip()
+        else:
+            line = (f"{item.ply}. {item.seat}: "
+                    + ACTION_SEPARATOR.join(a.text for a in item.actions)
+                    + "".join(f" ${nag}" for nag in item.nags))
         if item.comment is not None:
             line += " " + _comment_text(item.comment, item.comment_style)
-        out.append(line)
-    return "\n".join(out) + "\n"
+        out.append(indent + line)
 
 
 def write_all(records: list[Record]) -> str:

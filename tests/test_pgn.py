@@ -4,7 +4,18 @@ variations, and the round trip through python-chess."""
 from __future__ import annotations
 
 import ast
+import io
 from pathlib import Path
+from typing import Any
+
+import chess.pgn as pychess_pgn
+import pytest
+from click.testing import CliRunner
+
+from gametool.cli import cli
+from gametool.errors import IllegalAction
+from gametool.games.chess.game import Chess
+from gametool.record import check_text, load_one
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,3 +42,242 @@ def test_the_cli_names_no_game_and_no_format() -> None:
     imported = _imports(ROOT / "gametool" / "cli.py")
     assert not [name for name in imported
                 if name.startswith(("gametool.games.", "gametool.formats"))]
+
+
+# -- reading real PGN, game by game --------------------------------------------------------------
+
+GOOD = '''[Event "good one"]
+[White "Ann"]
+[Black "Ben"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+'''
+
+KNIGHTS = "1. Nf3 Nf6 2. Ng1 Ng8 " * 4  # sixteen plies: the fifth occurrence of the start
+
+
+def mixed_file() -> tuple[str, dict[int, tuple[int, int, str]]]:
+    """A PGN text mixing good games with each kind of bad game, and where each bad game must
+    be reported: game number -> (line, column, words of the reason)."""
+    games: list[str] = []
+    bad: dict[int, tuple[int, int, str]] = {}
+
+    def add(text: str, line: int | None = None, column: int | None = None,
+            words: str = "") -> None:
+        first = sum(g.count("\n") + 1 for g in games) + 1
+        games.append(text)
+        if line is not None:
+            bad[len(games)] = (first + line - 1, column or 0, words)
+
+    add(GOOD)
+    add('[Event "illegal"]\n\n1. e4 e5 2. Ke3 Nc6 *\n', 3, 13, "illegal move 'Ke3'")
+    add('[Event "numbers without periods, and two"]\n\n1 e4 e5 2.. Nf3 3... Nc6 '
+        '4 Bb5 a6 *\n')
+    add('[Event "null move"]\n\n1. e4 -- 2. d4 d5 *\n')
+    add('[Event "bad token"]\n\n1. e4 e5 2. Nf3 & Nc6 *\n', 3, 17, "unexpected '&'")
+    add('[Event "nested comment"]\n\n1. e4 {a {b} c} e5 *\n', 3, 10, "nested comment")
+    add('[Event "The "Big" Match"]\n\n1. d4 d5 1/2-1/2\n')
+    add('[Event "unclosed variation"]\n\n1. e4 (1. d4 d5 2. c4 *\n', 3, 7,
+        "unclosed variation")
+    add('[Event "en passant"]\n\n1. e4 a6 2. e5 d5 3. exd6 e.p. *\n')
+    add('[Event "result contradicts"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n', 3, 21,
+        "contradicts the moves")
+    add('[Event "malformed tag\n\n1. e4 *\n', 1, 1, "malformed tag pair")
+    add(f'[Event "past fivefold"]\n\n{KNIGHTS}9. e4 e5 1/2-1/2\n')
+    add('[Event "castling as a king move"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Kg1 Nf6 *\n')
+    add('[Event "illegal in a variation"]\n\n1. e4 e5 (1... Ke6) 2. Nf3 *\n', 3, 16,
+        "in a variation")
+    add('[Event "no result"]\n\n1. d4 d5 2. c4\n')
+    add(GOOD.replace("good one", "good two"))
+    return "\n".join(games), bad
+
+
+def run_import(tmp_path: Path, text: str | bytes, *extra: str) -> tuple[int, str, str, Path]:
+    source = tmp_path / "games.pgn"
+    if isinstance(text, str):
+        source.write_text(text, encoding="utf-8")
+    else:
+        source.write_bytes(text)
+    out = tmp_path / "games.gtn"
+    result = CliRunner().invoke(cli, ["import", str(source), "-o", str(out), *extra])
+    return result.exit_code, result.stdout, result.stderr, out
+
+
+def test_every_readable_game_is_imported_and_every_bad_one_reported_at_its_token(
+        tmp_path: Path) -> None:
+    text, bad = mixed_file()
+    rejects = tmp_path / "rejects.pgn"
+    code, _out, err, out = run_import(tmp_path, text, "--rejects", str(rejects))
+    assert code == 1
+    source = tmp_path / "games.pgn"
+    total = text.count("[Event ")
+    verdicts = check_text(out.read_text(encoding="utf-8"), str(out))
+    assert len(verdicts) == total - len(bad)
+    assert all(v.ok for v in verdicts), [str(e) for v in verdicts for e in v.errors]
+    lines = [line for line in err.splitlines() if "warning" not in line]
+    for number, (line, column, words) in bad.items():
+        prefix = f"{source}:{line}:{column}: game {number}: "
+        found = [x for x in lines if x.startswith(prefix)]
+        assert found and words in found[0], (prefix, words, err)
+    assert f"{len(bad)} of {total} games refused" in err
+    events = [g.headers["Event"] for g in _read_all(rejects.read_text(encoding="utf-8"))]
+    assert len(events) == len(bad)
+    assert "illegal" in events and "result contradicts" in events
+    assert "no result: read as '*'" in err or "no result at the end" in err
+
+
+def _read_all(text: str) -> list[Any]:
+    stream = io.StringIO(text)
+    out = []
+    while (game := pychess_pgn.read_game(stream)) is not None:
+        out.append(game)
+    return out
+
+
+def test_latin1_input_is_read(tmp_path: Path) -> None:
+    text = '[Event "Sch\xe4fer"]\n[White "M\xfcller"]\n\n1. e4 e5 *\n'
+    code, _out, err, out = run_import(tmp_path, text.encode("latin-1"))
+    assert code == 0, err
+    assert '[Event "Schäfer"]' in out.read_text(encoding="utf-8")
+
+
+def test_null_moves_are_kept_and_never_listed(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(tmp_path, '[Event "n"]\n\n1. e4 -- 2. d4 *\n')
+    assert code == 0, err
+    record = out.read_text(encoding="utf-8")
+    assert "2. black: --" in record and "null_moves=on" in record
+    session = load_one(record)
+    assert "--" not in [session.game.format_action(session.state, a)
+                        for a in session.game.legal_actions(session.state)]
+    exported = CliRunner().invoke(cli, ["export", str(out), "--pgn"]).stdout
+    game = pychess_pgn.read_game(io.StringIO(exported))
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "0000", "d2d4"]
+
+
+def test_a_null_move_needs_the_option_and_no_check() -> None:
+    plain = Chess()
+    with pytest.raises(IllegalAction, match="null_moves=on"):
+        plain.parse_action(plain.initial_state(2), "--")
+    game = Chess({"null_moves": "on"})
+    checked = game.decode_position("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", 2)
+    with pytest.raises(IllegalAction, match="in check"):
+        game.parse_action(checked, "--")
+
+
+def test_games_past_an_automatic_draw_are_read_with_automatic_draws_off(
+        tmp_path: Path) -> None:
+    code, _out, err, out = run_import(
+        tmp_path, f'[Event "k"]\n[Result "1/2-1/2"]\n\n{KNIGHTS}9. e4 e5 1/2-1/2\n')
+    assert code == 0, err
+    session = load_one(out.read_text(encoding="utf-8"))
+    assert session.game.non_default_options() == [("automatic_draws", "off")]
+    assert session.ply == 18 and session.outcome().termination == "ended off the board"
+    plain = CliRunner().invoke(cli, ["import", str(tmp_path / "games.pgn")])
+    assert plain.exit_code == 0
+
+
+def test_automatic_draws_off_leaves_them_claimable() -> None:
+    game = Chess({"automatic_draws": "off"})
+    dead = game.decode_position("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", 2)
+    assert game.outcome(dead) is None
+    claim = game.parse_action(dead, "claim-draw")
+    assert game.outcome(game.apply(dead, claim)).termination == "dead position"
+    assert claim in game.legal_actions(dead)
+    state = game.initial_state(2)
+    for text in ("Nf3 Nf6 Ng1 Ng8 " * 4).split():
+        state = game.apply(state, game.parse_action(state, text))
+    assert game.outcome(state) is None and state.repetitions() == 5
+    clock = game.decode_position("6k1/5ppp/8/8/8/8/8/R6K w - - 149 100", 2)
+    after = game.apply(clock, game.parse_action(clock, "Ra2"))
+    assert game.outcome(after) is None
+
+
+def test_a_missing_result_is_read_as_a_star_with_a_warning(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(tmp_path, '[Event "x"]\n\n1. e4 e5\n\n[Event "y"]\n\n'
+                                                '1. d4 *\n')
+    assert code == 0
+    assert "game 1: warning: no result" in err
+    assert len(check_text(out.read_text(encoding="utf-8"))) == 2
+
+
+def test_lenient_san_is_written_canonically(tmp_path: Path) -> None:
+    """What python-chess also reads: castling as the king's move, 'x' on a non-capture."""
+    code, _out, err, out = run_import(
+        tmp_path, '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Kg1 Nxf6 5. Pd3 *\n')
+    assert code == 0, err
+    record = out.read_text(encoding="utf-8")
+    assert "7. white: O-O" in record and "8. black: Nf6" in record and "9. white: d3" in record
+
+
+# -- endings off the board ----------------------------------------------------------------------
+
+ENDED = '''[Game "chess"]
+[Players "ann; ben"]
+[Result "1/2-1/2"]
+[Termination "agreement"]
+
+1. ann: e4
+2. ben: e5
+end: 1/2-1/2 agreement { a handshake }
+'''
+
+
+def test_an_ending_off_the_board_validates_and_ends_the_game(tmp_path: Path) -> None:
+    session = load_one(ENDED)
+    assert session.outcome().termination == "agreement"
+    assert session.outcome().result_tag() == "1/2-1/2"
+    assert session.to_move() is None
+    assert session.text() == ENDED
+    path = tmp_path / "ended.gtn"
+    path.write_text(ENDED)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["moves", str(path)]).stdout == ""
+    refused = runner.invoke(cli, ["move", str(path), "Nf3"])
+    assert refused.exit_code == 1 and "over" in refused.stderr
+    assert path.read_text() == ENDED
+    shown = runner.invoke(cli, ["show", str(path)]).stdout
+    assert "result: 1/2-1/2 (agreement)" in shown
+
+
+def test_an_ending_is_general_over_games_and_checked() -> None:
+    three = '''[Game "track-gammon"]
+[Players "a; b; c"]
+[Seed "s"]
+[Result "2-1-3"]
+[Termination "adjudication"]
+
+end: 2-1-3 adjudication
+'''
+    session = load_one(three)
+    assert [r.result for r in session.outcome().results] == ["loss", "win", "loss"]
+    bad = ENDED.replace("end: 1/2-1/2", "end: 2-0")
+    assert "result '2-0'" in str(check_text(bad)[0].errors[0])
+    after_mate = ('[Game "chess"]\n[Players "a; b"]\n\n1. a: f3\n2. b: e5\n3. a: g4\n'
+                  '4. b: Qh4#\nend: 1-0 time forfeit\n')
+    assert "already over" in str(check_text(after_mate)[0].errors[0])
+    moves_after = ENDED.replace("{ a handshake }", "\n3. ann: Nf3")
+    assert "after the ending" in str(check_text(moves_after)[0].errors[0])
+
+
+def test_results_the_moves_do_not_reach_become_endings(tmp_path: Path) -> None:
+    pgn = ('[Event "a"]\n[Result "1/2-1/2"]\n\n1. e4 e5 1/2-1/2\n\n'
+           '[Event "b"]\n[Result "0-1"]\n[Termination "time forfeit"]\n\n1. e4 e5 2. Nf3 0-1\n\n'
+           '[Event "c"]\n[Result "1-0"]\n[Termination "Black resigned"]\n\n1. e4 1-0\n\n'
+           '[Event "d"]\n[Result "1-0"]\n[Termination "abandoned"]\n\n1-0\n')
+    code, _out, err, out = run_import(tmp_path, pgn)
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert ": resign" not in text and "PGNResult" not in text
+    assert "end: 1/2-1/2\n" in text and "end: 0-1 time forfeit" in text
+    assert "end: 1-0 Black resigned" in text and "end: 1-0 abandoned" in text
+    verdicts = check_text(text)
+    assert len(verdicts) == 4 and all(v.ok for v in verdicts)
+    assert [load_one_at(text, i).outcome().result_tag() for i in range(4)] == [
+        "1/2-1/2", "0-1", "1-0", "1-0"]
+
+
+def load_one_at(text: str, index: int) -> Any:
+    from gametool.record import Session, read_text
+
+    return Session.load(read_text(text)[index])

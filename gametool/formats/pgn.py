@@ -1,232 +1,617 @@
-"""PGN in and out: PGN games become chess records (``.gtn``) and chess records become PGN.
+"""PGN in and out: the games of a PGN file become chess records (``.gtn``), and back.
 
-The grammar (pyparsing, built once) reads tag pairs, move numbers, SAN moves, comments (``{}``
-and ``;``), NAGs (``$1``), nested variations and the result. Variations are kept as comments on
-the move they follow; NAGs are dropped. Every move is checked by the chess engine, and an
-illegal or ambiguous move is reported with its line and column in the PGN file.
+Reading is game by game: a game that cannot be read or played is refused with the line and
+column of its offending token, and the others are still imported. What real files hold is read
+as the PGN standard and common practice have it: move numbers with any number of periods,
+Latin-1 text, ``e.p.`` after en-passant captures, null moves (``--``), a missing result (read as
+``*``), unescaped quotes inside tag values, and games that go on past an automatic draw (read
+under the chess option ``automatic_draws=off``).
+
+Every tag is kept in order, comments (also the one before the first move), NAGs (``$n`` and the
+``!?`` glyphs) and variations, which become variations of the record and are checked move by
+move. A game the moves do not end (an agreed draw, a time forfeit, a resignation) ends with the
+record's ending line, its reason taken from the Termination tag. A result that contradicts the
+moves is refused.
 """
 
 from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import pyparsing as pp
-
-from gametool.errors import GameError, RecordError, Where
+from gametool.errors import GameError, GameOver, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+ROSTER_DEFAULTS = {"Date": "????.??.??"}
+GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+# Tags the record keeps for itself, never written back as they are.
+OWN_TAGS = {"game", "players", "options", "seed", "seedhash", "position", "view", "fen",
+            "setup", "result", "termination", "pgntermination"}
+AUTOMATIC_DRAWS = ("fivefold repetition", "75-move rule", "dead position")
+
+_TOKEN = re.compile(
+    r"(?P<tag>^[ \t]*\[[^\n]*)"
+    r"|(?P<comment>\{[^}]*\}?)"
+    r"|(?P<semi>;[^\n]*)"
+    r"|(?P<escape>^%[^\n]*)"
+    r"|(?P<nag>\$[0-9]+)"
+    r"|(?P<open>\()"
+    r"|(?P<close>\))"
+    r"|(?P<result>(?:1-0|0-1|1/2-1/2|\*)(?![\w/-]))"
+    r"|(?P<move>(?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?"
+    r"(?P<glyph>[!?]{1,2})?(?:[ \t]*e\.p\.)?)"
+    r"|(?P<number>[0-9]+(?:[ \t]*\.)*)"
+    r"|(?P<dots>\.+)"
+    r"|(?P<stray>[!?]{1,2})"
+    r"|(?P<bad>\S)",
+    re.MULTILINE,
+)
+_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
+_NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
+_UNESCAPE = re.compile(r"\\([\\\"])")
+
+
+class PgnError(Exception):
+    """A game that cannot be read: the message and the offset of the offending token."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
 
 
 @dataclass
-class PgnMove:
+class Node:
+    """One move as written, with what follows it: NAGs, comments and alternatives to it."""
+
     san: str
-    line: int
-    column: int
+    offset: int
+    nags: list[int] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)
+    variations: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Line:
+    """A sequence of moves: the main line or a variation, with the comments before it."""
+
+    nodes: list[Node] = field(default_factory=list)
+    before: list[str] = field(default_factory=list)
+    offset: int = 0
 
 
 @dataclass
 class PgnGame:
+    index: int
     tags: list[tuple[str, str]]
-    moves: list[PgnMove]
-    result: str
-    line: int
-    lead: list[str] = field(default_factory=list)  # comments before the first move
+    main: Line
+    result: str | None
+    """The result token; None when the game has none."""
+    start: int
+    end: int
+    result_offset: int = 0
+    tag_offsets: dict[str, int] = field(default_factory=dict)
 
     def tag(self, name: str) -> str | None:
-        for key, value in self.tags:
-            if key.lower() == name.lower():
+        key = name.lower()
+        for tag, value in self.tags:
+            if tag.lower() == key:
                 return value
         return None
 
-
-def _grammar() -> pp.ParserElement:
-    tag = (pp.Suppress("[") + pp.Word(pp.alphanums + "_").set_name("tag name")
-           + pp.QuotedString('"', esc_char="\\").set_name("tag value") + pp.Suppress("]"))
-    tag.set_name("tag pair")
-    tag.set_parse_action(lambda t: ("tag", t[0], t[1]))
-    brace = pp.QuotedString("{", end_quote_char="}", multiline=True).set_name("comment")
-    brace.set_parse_action(lambda t: ("comment", " ".join(t[0].split())))
-    semi = pp.Regex(r";[^\n]*").set_name("comment")
-    semi.set_parse_action(lambda t: ("comment", t[0][1:].strip()))
-    nag = pp.Regex(r"\$\d+").set_name("NAG").suppress()
-    number = pp.Regex(r"\d+\s*\.(\s*\.\s*\.)?").set_name("move number").suppress()
-    result = pp.Regex(r"(1-0|0-1|1/2-1/2|\*)(?![\w/-])").set_name("result")
-    result.set_parse_action(lambda t: ("result", t[0]))
-    san = pp.Regex(r"(?!(?:1-0|0-1|1/2-1/2)(?![\w/-]))[A-Za-z0-9][A-Za-z0-9+#=!?\-/]*")
-    san.set_name("move")
-    san.set_parse_action(lambda s, loc, t: ("move", t[0], pp.lineno(loc, s), pp.col(loc, s)))
-    variation = pp.Forward().set_name("variation")
-    inner = pp.ZeroOrMore(brace.copy().suppress() | semi.copy().suppress() | nag | number
-                          | variation | san.copy().suppress())
-    variation <<= pp.original_text_for(pp.Literal("(") + inner + pp.Literal(")"))
-    variation.set_parse_action(lambda t: ("variation", " ".join(t[0].split())))
-    element = brace | semi | nag | number | variation | san
-    # Every game ends with its result, so each game reads at least one token.
-    game = pp.Group(pp.Located(pp.Group(pp.ZeroOrMore(tag)) + pp.Group(pp.ZeroOrMore(element))
-                               + result))
-    return pp.ZeroOrMore(game) + pp.StringEnd().set_name("end of file")
+    @property
+    def moves(self) -> list[Node]:
+        return self.main.nodes
 
 
-GRAMMAR = _grammar()
+@dataclass
+class Refusal:
+    """A game that was not imported: where, why, and its original text."""
+
+    index: int
+    line: int
+    column: int
+    message: str
+    text: str
+
+    def where(self, file: str | None) -> str:
+        return f"{file or '<stdin>'}:{self.line}:{self.column}: game {self.index}: {self.message}"
+
+
+@dataclass
+class Imported:
+    """A game read into a record, with the warnings met on the way."""
+
+    index: int
+    session: Session
+    warnings: list[str]
+
+
+@dataclass
+class Report:
+    """Everything an import produced: records, refusals and warnings in file order."""
+
+    games: list[Imported]
+    refused: list[Refusal]
+    messages: list[str]
+
+    def text(self) -> str:
+        return gtn.write_all([g.session.canonical_record() for g in self.games])
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 when the bytes are UTF-8, else Latin-1 (the PGN standard's character set)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.lstrip("\ufeff").replace("\r\n", "\n")
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _tag(text: str, start: int, end: int) -> tuple[str, str]:
+    found = _TAG.match(text, start, end)
+    if found is None:
+        raise PgnError('malformed tag pair: expected [Name "value"]', start)
+    return found.group(1), _UNESCAPE.sub(r"\1", found.group(2))
+
+
+def _resync(text: str, offset: int) -> int:
+    """Where the next game starts after an error at ``offset``: the next tag line that follows
+    a line which is not a tag line."""
+    pos = text.find("\n", offset)
+    while pos >= 0:
+        after = pos + 1
+        if not _NEXT_TAG.match(text, after):
+            break
+        pos = text.find("\n", after)
+    if pos < 0:
+        return len(text)
+    found = _NEXT_TAG.search(text, pos)
+    return found.start() if found else len(text)
+
+
+def read_games(text: str) -> Iterator[PgnGame | Refusal]:
+    """The games of a PGN text in order, each read or refused; never stops at a bad game."""
+    index = 0
+    pos = 0
+    while True:
+        found = _TOKEN.search(text, pos)
+        if found is None:
+            return
+        index += 1
+        start = found.start()
+        try:
+            game = _read_game(text, start, index)
+        except PgnError as exc:
+            end = _resync(text, exc.offset)
+            line, column = _position(text, exc.offset)
+            yield Refusal(index, line, column, exc.message, text[start:end].rstrip() + "\n")
+            pos = end
+            continue
+        yield game
+        pos = game.end
+
+
+def _read_game(text: str, start: int, index: int) -> PgnGame:
+    tags: list[tuple[str, str]] = []
+    offsets: dict[str, int] = {}
+    main = Line(offset=start)
+    line = main
+    stack: list[tuple[Line, int]] = []
+    in_moves = False
+    for token in _TOKEN.finditer(text, start):
+        kind = token.lastgroup
+        at = token.start()
+        if kind == "move":
+            san = token.group()
+            if "e.p." in san:
+                san = san.replace("e.p.", "").rstrip()
+            node = Node(san, at)
+            glyph = token.group("glyph")
+            if glyph:
+                node.nags.append(GLYPHS[glyph])
+            line.nodes.append(node)
+            in_moves = True
+        elif kind in ("number", "dots", "escape"):
+            in_moves = in_moves or kind != "escape"
+        elif kind == "comment":
+            body = token.group()
+            if not body.endswith("}"):
+                raise PgnError("unclosed comment: this '{' has no '}'", at)
+            inner = body[1:-1]
+            nested = inner.find("{")
+            if nested >= 0:
+                raise PgnError("nested comment: '{' inside a comment (comments do not nest)",
+                               at + 1 + nested)
+            following = _NEXT_TAG.search(inner)
+            if following is not None and inner[:following.start()].endswith("\n"):
+                raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
+            _comment(line, " ".join(inner.split()))
+            in_moves = True
+        elif kind == "semi":
+            _comment(line, token.group()[1:].strip())
+            in_moves = True
+        elif kind == "tag":
+            if in_moves:
+                if stack:
+                    raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
+                # The next game's tags: this game had no result.
+                return PgnGame(index, tags, main, None, start, at, at, offsets)
+            stop = text.find("\n", at)
+            name, value = _tag(text, at, stop if stop >= 0 else len(text))
+            tags.append((name, value))
+            offsets.setdefault(name.lower(), at)
+        elif kind in ("nag", "stray"):
+            if not line.nodes:
+                raise PgnError(f"annotation {token.group()!r} before any move", at)
+            value = token.group()
+            line.nodes[-1].nags.append(int(value[1:]) if kind == "nag" else GLYPHS[value])
+        elif kind == "open":
+            if not line.nodes:
+                raise PgnError("a variation must follow the move it replaces", at)
+            variation = Line(offset=at)
+            line.nodes[-1].variations.append(variation)
+            stack.append((line, at))
+            line = variation
+            in_moves = True
+        elif kind == "close":
+            if not stack:
+                raise PgnError("')' closes no variation", at)
+            if not line.nodes:
+                raise PgnError("an empty variation", stack[-1][1])
+            line = stack.pop()[0]
+        elif kind == "result":
+            if stack:
+                raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
+            return PgnGame(index, tags, main, token.group(), start, token.end(), at, offsets)
+        else:
+            raise PgnError(f"unexpected {token.group()!r}", at)
+    if stack:
+        raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
+    return PgnGame(index, tags, main, None, start, len(text), len(text), offsets)
+
+
+def _comment(line: Line, text: str) -> None:
+    if line.nodes:
+        line.nodes[-1].comments.append(text)
+    else:
+        line.before.append(text)
 
 
 def parse_pgn(text: str, file: str | None = None) -> list[PgnGame]:
-    """The games of a PGN file; RecordError with line and column on bad syntax."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
-    text = re.sub(r"^%[^\n]*", "", text, flags=re.MULTILINE)  # escape lines
-    try:
-        parsed = GRAMMAR.parse_string(text, parse_all=True)
-    except pp.ParseBaseException as exc:
-        raise RecordError(f"PGN syntax: {exc.msg}", Where(file, exc.lineno, exc.col)) from None
+    """Every game of a PGN text; RecordError at the first game that cannot be read."""
     games = []
-    for located in parsed:
-        start, body, _end = located
-        tags, elements = body[0], body[1]
-        game = PgnGame([(t[1], t[2]) for t in tags], [], body[2][1], pp.lineno(start, text))
-        for item in elements:
-            kind = item[0]
-            if kind == "move":
-                game.moves.append(PgnMove(item[1], item[2], item[3]))
-            elif kind in ("comment", "variation"):
-                note = item[1] if kind == "comment" else f"variation {item[1]}"
-                (game.moves[-1].comments if game.moves else game.lead).append(note)
-        if tags or game.moves:
-            games.append(game)
-    if not games:
-        raise RecordError("no PGN game found", Where(file, 1, 1))
+    for item in read_games(text.lstrip("\ufeff").replace("\r\n", "\n")):
+        if isinstance(item, Refusal):
+            raise RecordError(f"game {item.index}: {item.message}",
+                              Where(file, item.line, item.column))
+        games.append(item)
     return games
+
+
+# -- games into records -------------------------------------------------------------------------
 
 
 def _seat_name(value: str | None, fallback: str) -> str:
     """A PGN player name as a record seat name (letters, digits and _ - . ' + @)."""
-    if not value or value.strip() in ("?", "-"):
+    if not value or value.strip() in ("?", "-", ""):
         return fallback
     name = re.sub(r"[^A-Za-z0-9_\-.'+@]+", "_", value.strip()).strip("_")
     return name or fallback
 
 
-def to_session(game: PgnGame, index: int, file: str | None = None) -> Session:
-    """One PGN game replayed into a chess record; GameError located in the PGN on failure."""
+class _Refused(Exception):
+    def __init__(self, message: str, offset: int, automatic: bool = False) -> None:
+        super().__init__(message)
+        self.message, self.offset, self.automatic = message, offset, automatic
+
+
+def _uses_nulls(line: Line) -> bool:
+    return any(node.san in ("--", "Z0") or any(_uses_nulls(v) for v in node.variations)
+               for node in line.nodes)
+
+
+def to_session(game: PgnGame, file: str | None = None,
+               warnings: list[str] | None = None) -> Session:
+    """One PGN game replayed into a chess record; RecordError located in the PGN text."""
+    try:
+        return _to_session(game, file, warnings, automatic=True)
+    except _Refused as exc:
+        if not exc.automatic:
+            raise
+    # The game goes on past an automatic draw: read it with automatic draws off.
+    return _to_session(game, file, warnings, automatic=False)
+
+
+def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
+                automatic: bool) -> Session:
     white = _seat_name(game.tag("White"), "white")
     black = _seat_name(game.tag("Black"), "black")
     if white.lower() == black.lower():
         white, black = f"{white}-white", f"{black}-black"
+    options = {}
+    if not automatic:
+        options["automatic_draws"] = "off"
+    if _uses_nulls(game.main):
+        options["null_moves"] = "on"
     fen = game.tag("FEN")
     try:
-        session = Session.start("chess", [white, black], None, None, fen,
+        session = Session.start("chess", [white, black], options, None, fen,
                                 date=game.tag("Date") or "????.??.??")
     except GameError as exc:
-        raise RecordError(f"game {index}: {exc.message}", Where(file, game.line, 1)) from None
+        raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
+    record = session.record
+    termination_at = len(record.tags)
     for name, value in game.tags:
-        if name.lower() not in ("result", "fen", "setup", "date"):
-            session.record.set(name, value)
-    for move in game.moves:
-        try:
-            session.play([move.san])
-        except GameError as exc:
-            raise RecordError(f"game {index}, move {session.ply + 1} ({move.san}): "
-                              f"{exc.message}", Where(file, move.line, move.column)) from None
-        if move.comments:
-            _last_line(session).comment = " ".join(move.comments)
-    _finish(session, game)
-    if game.lead:
-        session.record.body.insert(0, gtn.CommentLine(" ".join(game.lead)))
+        key = name.lower()
+        if key == "termination":
+            termination_at = len(record.tags)
+        if key in ("result", "fen", "setup", "date", "termination"):
+            continue
+        if key in OWN_TAGS:
+            raise _Refused(f"tag {name!r} is a record's own tag", game.tag_offsets[key])
+        record.tags.append(gtn.Tag(name, value))
+    if game.main.before:
+        record.body.append(gtn.CommentLine(" ".join(game.main.before)))
+    game_obj = session.game
+    for node in game.main.nodes:
+        before = len(session.states) - 1
+        _play(session, node)
+        line = record.body[-1]
+        if node.comments:
+            line.comment = " ".join(node.comments)
+        line.nags = list(node.nags)
+        for variation in node.variations:
+            record.body.append(_variation(game_obj, session, variation,
+                                          session.states[:before + 1]))
+    _finish(session, game, warnings if warnings is not None else [], termination_at)
     return session
 
 
-def _last_line(session: Session) -> Any:
-    return session.record.body[-1]
+def _lenient(text: str) -> list[str]:
+    """Other readings of a move that other tools write: without 'x', castling written as the
+    king's two-square move, a pawn move with a 'P'."""
+    out = []
+    if "x" in text:
+        out.append(text.replace("x", "", 1))
+    king = re.fullmatch(r"K(?:e1|e8)?[-x]?([gc])([18])([+#]?)", text)
+    if king:
+        out.append(("O-O" if king.group(1) == "g" else "O-O-O") + king.group(3))
+    if text.startswith("P") and len(text) > 1 and text[1] in "abcdefgh":
+        out.append(text[1:])
+    if text == "Z0":
+        out.append("--")
+    return out
 
 
-def _finish(session: Session, game: PgnGame) -> None:
-    """Carry a decisive or drawn PGN result into the record where the rules can hold it: the
-    loser's resignation when the loser is to move, a draw claim when one is valid. Otherwise the
-    PGN result is kept in the tag PGNResult."""
-    outcome = session.game.outcome(session.state)
-    if outcome is not None or game.result == "*":
-        return
-    to_move = session.game.to_move(session.state)
-    loser = {"1-0": 1, "0-1": 0}.get(game.result)
+def _read_move(game: Any, state: Any, text: str) -> Any:
+    """The action a PGN move names in ``state``: as the record reads it, else leniently."""
     try:
-        if loser is not None and loser == to_move:
-            session.play(["resign"])
-            return
-        if game.result == "1/2-1/2":
-            session.play(["claim-draw"])
-            return
-    except GameError:
-        pass
-    session.record.set("PGNResult", game.result)
+        return game.parse_action(state, text)
+    except GameError as first:
+        for other in _lenient(text):
+            try:
+                return game.parse_action(state, other)
+            except GameError:
+                continue
+        raise first from None
+
+
+def _over(game: Any, state: Any, node: Node) -> _Refused:
+    outcome = game.outcome(state)
+    termination = outcome.termination if outcome else "over"
+    return _Refused(f"move {node.san!r} after the end of the game ({termination})",
+                    node.offset, automatic=termination in AUTOMATIC_DRAWS)
+
+
+def _play(session: Session, node: Node) -> None:
+    game, state = session.game, session.state
+    if game.to_move(state) is None:
+        raise _over(game, state, node)
+    try:
+        action = _read_move(game, state, node.san)
+    except GameError as exc:
+        raise _Refused(f"move {_move_number(state)}{node.san}: {exc.message}",
+                       node.offset) from None
+    session.push(action)
+
+
+def _move_number(state: Any) -> str:
+    return f"{state.fullmove}{'.' if state.white else '...'} "
+
+
+def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gtn.Variation:
+    """A PGN variation replacing the ply after ``states``: checked, in canonical SAN."""
+    variation = gtn.Variation()
+    if line.before:
+        variation.body.append(gtn.CommentLine(" ".join(line.before)))
+    states = list(states)
+    for node in line.nodes:
+        state = states[-1]
+        seat = game.to_move(state)
+        if seat is None:
+            raise _over(game, state, node)
+        try:
+            action = _read_move(game, state, node.san)
+        except GameError as exc:
+            raise _Refused(f"move {_move_number(state)}{node.san} (in a variation): "
+                           f"{exc.message}", node.offset) from None
+        ply = len(states)
+        turn = gtn.TurnLine(ply, session.names[seat],
+                            [gtn.Action(game.format_action(state, action))],
+                            " ".join(node.comments) if node.comments else None,
+                            nags=list(node.nags))
+        variation.body.append(turn)
+        for sub in node.variations:
+            variation.body.append(_variation(game, session, sub, states))
+        states.append(game.apply(state, action))
+    return variation
+
+
+def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int) -> None:
+    """Carry the PGN result into the record: the moves' own result must agree with it; a
+    result the moves do not reach is an ending off the board, its reason the Termination tag."""
+    stated = game.result
+    if stated is None:
+        warnings.append("no result at the end of the movetext: read as '*'")
+        stated = "*"
+    tagged = game.tag("Result")
+    if tagged is not None and tagged.strip() in RESULTS and stated != "*" \
+            and tagged.strip() not in (stated, "*"):
+        raise _Refused(f"the Result tag says {tagged.strip()} but the movetext ends {stated}",
+                       game.result_offset)
+    if stated == "*" and tagged is not None and tagged.strip() in RESULTS[:3]:
+        stated = tagged.strip()
+    termination = game.tag("Termination")
+    outcome = session.outcome()
+    if outcome is not None:
+        if stated == "*":
+            warnings.append(f"result '*', but the moves end {outcome.result_tag()} "
+                            f"({outcome.termination})")
+        elif stated != outcome.result_tag():
+            raise _Refused(f"result {stated} contradicts the moves, which end "
+                           f"{outcome.result_tag()} ({outcome.termination})",
+                           game.result_offset, outcome.termination in AUTOMATIC_DRAWS)
+    elif stated != "*":
+        session.end_off_board(stated, termination.strip() if termination else "")
+        outcome = session.outcome()
+    session.update_result_tags()
+    record = session.record
+    if termination is None:
+        record.set("Termination", None)
+    elif outcome is None or termination.strip().lower() != outcome.termination.lower():
+        record.set("Termination", None)
+        record.tags.insert(termination_at, gtn.Tag("PGNTermination", termination))
+    else:
+        record.set("Termination", termination)
+
+
+def import_games(text: str, file: str | None = None) -> Report:
+    """Every game of a PGN text: the records of the games read, the refusals, the warnings."""
+    report = Report([], [], [])
+    for item in read_games(text):
+        if isinstance(item, Refusal):
+            report.refused.append(item)
+            report.messages.append(item.where(file))
+            continue
+        warnings: list[str] = []
+        try:
+            session = to_session(item, file, warnings)
+        except _Refused as exc:
+            line, column = _position(text, exc.offset)
+            refusal = Refusal(item.index, line, column, exc.message,
+                              text[item.start:item.end].rstrip() + "\n")
+            report.refused.append(refusal)
+            report.messages.append(refusal.where(file))
+            continue
+        line, column = _position(text, item.result_offset)
+        report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
+                            f"warning: {w}" for w in warnings]
+        report.games.append(Imported(item.index, session, warnings))
+    return report
 
 
 def import_pgn(text: str, file: str | None = None) -> list[Session]:
-    """Every game of a PGN file as a chess record."""
-    return [to_session(game, i, file) for i, game in enumerate(parse_pgn(text, file), start=1)]
+    """Every game of a PGN text as a chess record; RecordError at the first refused game."""
+    report = import_games(text, file)
+    if report.refused:
+        first = report.refused[0]
+        raise RecordError(f"game {first.index}: {first.message}",
+                          Where(file, first.line, first.column))
+    return [g.session for g in report.games]
 
 
 def import_text(text: str, file: str | None = None) -> str:
-    """The ``.gtn`` text of every game of a PGN file."""
+    """The ``.gtn`` text of every game of a PGN text (RecordError if one is refused)."""
     return gtn.write_all([s.canonical_record() for s in import_pgn(text, file)])
 
 
+# -- records into PGN ---------------------------------------------------------------------------
+
+
 def export_pgn(session: Session) -> str:
-    """A chess record as one PGN game: the seven tag roster, FEN when set up, SAN movetext."""
+    """A chess record as one PGN game: the roster, every other tag in order, FEN when set up,
+    comments, NAGs and variations."""
     if session.game.id != "chess":
         raise GameError(f"export --pgn: only chess records can be written as PGN, not "
                         f"{session.game.id}")
-    record = session.record
-    outcome = session.game.outcome(session.state)
+    record = session.canonical_record()
+    outcome = session.outcome()
     result = outcome.result_tag() if outcome else "*"
-    values = {
-        "Event": record.get("Event") or "?", "Site": record.get("Site") or "?",
-        "Date": record.get("Date") or "????.??.??", "Round": record.get("Round") or "?",
-        "White": record.get("White") or session.names[0],
-        "Black": record.get("Black") or session.names[1], "Result": result,
-    }
+    values = {name: record.get(name) or ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
+    values["Result"] = result
     lines = [f'[{name} "{_escape(values[name])}"]' for name in ROSTER]
-    position = record.get("Position") or record.get("FEN")
-    if position:
+    if record.get("Position"):
         fen = session.game.encode_position(session.states[0])
         lines += ['[SetUp "1"]', f'[FEN "{_escape(fen)}"]']
-    if outcome is not None:
-        lines.append(f'[Termination "{_escape(outcome.termination)}"]')
+    roster = {name.lower() for name in ROSTER}
+    for tag in session.record.tags:
+        key = tag.name.lower()
+        if key == "pgntermination":
+            lines.append(f'[Termination "{_escape(tag.value)}"]')
+        elif key not in OWN_TAGS and key not in roster:
+            lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
+    termination = record.get("Termination")
+    if termination is not None and record.get("PGNTermination") is None:
+        lines.append(f'[Termination "{_escape(termination)}"]')
     lines.append("")
+    first = session.states[0]
     words: list[str] = []
-    comments = _comments_by_ply(session)
-    for ply, step in enumerate(session.steps):
-        before = session.states[ply]
-        text = step.text
-        if text.startswith("claim-draw"):
-            text = text[len("claim-draw"):].strip()
-        if text in ("", "resign"):
-            continue
-        number = before.fullmove
-        if before.white:
-            words.append(f"{number}.")
-        elif not words or ply == 0:
-            words.append(f"{number}...")
-        words.append(text)
-        if ply + 1 in comments:
-            words.append("{" + comments[ply + 1].replace("}", ")") + "}")
+    _movetext(record.body, words, first.white, first.fullmove)
     words.append(result)
     lines += textwrap.wrap(" ".join(words), width=79, break_long_words=False,
                            break_on_hyphens=False)
     return "\n".join(lines) + "\n"
 
 
-def _comments_by_ply(session: Session) -> dict[int, str]:
-    out: dict[int, str] = {}
-    for item in session.record.body:
-        if isinstance(item, gtn.TurnLine) and item.comment:
-            out[item.ply + len(item.actions) - 1] = item.comment
-    return out
+def _movetext(body: list[gtn.Item], words: list[str], white_first: bool, fullmove: int) -> None:
+    need_number = True
+    for item in body:
+        if isinstance(item, gtn.CommentLine):
+            words.append(_brace(item.text))
+            need_number = True
+        elif isinstance(item, gtn.Variation):
+            inner: list[str] = []
+            _movetext(item.body, inner, white_first, fullmove)
+            words.append("(" + " ".join(inner) + ")")
+            need_number = True
+        elif isinstance(item, gtn.TurnLine):
+            for offset, action in enumerate(item.actions):
+                text = action.text
+                if text.startswith("claim-draw"):
+                    text = text[len("claim-draw"):].strip()
+                if text in ("", "resign"):
+                    continue
+                index = item.ply - 1 + offset + (0 if white_first else 1)
+                number, white = fullmove + index // 2, index % 2 == 0
+                if white:
+                    words.append(f"{number}.")
+                elif need_number:
+                    words.append(f"{number}...")
+                words.append(text)
+                need_number = False
+            words.extend(f"${nag}" for nag in item.nags)
+            if item.comment:
+                words.append(_brace(item.comment))
+                need_number = True
+
+
+def _brace(text: str) -> str:
+    return "{" + text.replace("}", ")") + "}"
 
 
 def _escape(value: str) -> str:

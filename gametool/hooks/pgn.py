@@ -10,26 +10,51 @@ import click
 @click.command("import")
 @click.argument("file")
 @click.option("-o", "--output", metavar="OUT", help="Write the records to OUT (default: stdout).")
-@click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
-def import_command(file: str, output: str | None, force: bool) -> None:
+@click.option("--rejects", metavar="BAD", help="Write the original text of every refused game "
+              "to BAD.")
+@click.option("--force", is_flag=True, help="With -o or --rejects: overwrite existing files.")
+def import_command(file: str, output: str | None, rejects: str | None, force: bool) -> None:
     """Turn the games of the PGN file FILE into chess records (.gtn).
 
-    Tag pairs, comments and variations (as comments) are kept; NAGs are dropped. An illegal or
-    ambiguous move is reported as FILE:LINE:COL with the game and move, and nothing is written.
+    Every game that can be read is imported, with its tags, comments, NAGs and variations;
+    each game that cannot is refused with one line, FILE:LINE:COL: game N: reason, at the
+    offending token, and skipped (--rejects keeps its text). UTF-8 or Latin-1 input. A result
+    the moves do not reach (an agreed draw, a time forfeit) becomes the record's ending off the
+    board, with the Termination tag as its reason; a result contradicting the moves is refused.
+    Exit status 1 if any game was refused.
     """
+    import sys
+
     from gametool import storage
-    from gametool.cli import fail
+    from gametool.cli import Rejected, fail
     from gametool.errors import GameError
     from gametool.formats import pgn
 
+    name = None if file == "-" else file
     try:
-        text = pgn.import_text(storage.read(file), None if file == "-" else file)
+        if file == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(file, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        raise Rejected(f"{file}: cannot read: {exc.strerror}") from None
+    report = pgn.import_games(pgn.decode(data), name)
+    for message in report.messages:
+        click.echo(message, err=True)
+    try:
+        if rejects is not None and report.refused:
+            storage.create(rejects, "\n".join(r.text for r in report.refused), force)
+        text = report.text()
         if output:
             storage.create(output, text, force)
         else:
             click.echo(text, nl=False)
     except GameError as exc:
         raise fail(exc) from None
+    if report.refused:
+        raise Rejected(f"{len(report.refused)} of {len(report.refused) + len(report.games)} "
+                       "games refused")
 
 
 def export_pgn(session: Any, as_seat: str | None) -> str:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import pyparsing as pp
 
-from gametool.engine import RESIGN, Game, Outcome
+from gametool.engine import RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     BK,
@@ -28,6 +28,8 @@ from notation.errors import NotationError
 CLAIM = 1 << 16
 """Bit of a ``claim-draw`` action; alone it is the claim without a move (D1)."""
 MOVE_MASK = CLAIM - 1
+NULL = 1 << 17
+"""A null move, ``--``: the side to move passes (only with the option null_moves=on)."""
 
 CHECKMATE, STALEMATE, DEAD = "checkmate", "stalemate", "dead position"
 FIVEFOLD, SEVENTY_FIVE = "fivefold repetition", "75-move rule"
@@ -63,13 +65,22 @@ def ended(pos: Position, end: tuple[str, int | None], after: Position | None = N
                     base.fullmove, base.history, base.ply + (after is None), end)
 
 
-def claim_reason(pos: Position) -> str | None:
-    """D1: the ground of a draw claim in this position, or None if a claim would fail."""
+def claim_reason(pos: Position, dead: bool = False) -> str | None:
+    """D1: the ground of a draw claim in this position, or None if a claim would fail. With
+    ``dead`` (automatic_draws=off) a dead position may be claimed too."""
     if pos.history and pos.repetitions() >= 3:
         return THREEFOLD
     if pos.halfmove >= 100:
         return FIFTY
+    if dead and dead_material(pos.board):
+        return DEAD
     return None
+
+
+def null_child(pos: Position) -> Position:
+    """The position after a null move: the other side to move, no en-passant square."""
+    return Position(pos.board, not pos.white, pos.castling, -1, pos.halfmove + 1,
+                    pos.fullmove + (not pos.white), (*pos.history, pos.key), pos.ply + 1)
 
 
 def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
@@ -119,7 +130,15 @@ class Chess(Game[Position, Any]):
     seat_names = ("white", "black")
     chance = ""
     hidden = ""
-    options: ClassVar[tuple] = ()  # D7: no max_plies option
+    # D7: no max_plies option. The two options below serve records of real games (PGN).
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("automatic_draws", "on", ("on", "off"),
+               help="off: fivefold repetition, the 75-move rule and dead positions do not end "
+                    "the game; they may be claimed (for games that went on past them)"),
+        Option("null_moves", "off", ("on", "off"),
+               help="on: the null move '--' (the side to move passes, never in check) may be "
+                    "recorded, as PGN writes it; it is never listed among the legal moves"),
+    )
     # The 75-move rule and the 32 pawns' 96 steps plus 30 captures bound every game.
     max_plies = 17_700
     summary = """\
@@ -155,6 +174,11 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
 
     # -- positions ---------------------------------------------------------------------------
 
+    def __init__(self, options: Any = None) -> None:
+        super().__init__(options)
+        self.automatic = self.settings.get("automatic_draws", "on") == "on"
+        self.nulls = self.settings.get("null_moves", "off") == "on"
+
     def initial_state(self, nseats: int) -> Position:
         return read_fen(START_FEN)
 
@@ -184,6 +208,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
                     else Outcome.win(2, winner, termination))
         if not pos.moves and pos.in_check():
             return Outcome.win(2, 1 if pos.white else 0, CHECKMATE)
+        if not self.automatic:
+            return None if pos.moves else Outcome.draw(2, STALEMATE)
         if dead_material(pos.board):  # D3
             return Outcome.draw(2, DEAD)
         if not pos.moves:
@@ -196,18 +222,35 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
 
     def legal_actions(self, state: Position) -> list[Any]:
         moves = state.moves
+        if not self.automatic:
+            return moves + self._dead_claims(state, moves)
         if state.halfmove >= 99 or len(state.history) >= 3:
             return moves + draw_claims(state, moves)
         return list(moves)
 
+    def _dead_claims(self, state: Position, moves: list[int]) -> list[int]:
+        """Every valid claim when dead positions are claimed rather than automatic."""
+        out = draw_claims(state, moves)
+        if CLAIM not in out and dead_material(state.board):
+            out.insert(0, CLAIM)
+        board = state.board
+        for m in moves:
+            if board[(m >> 6) & 63] != "." and CLAIM | m not in out:
+                if dead_material(child(state, m).board):
+                    out.append(CLAIM | m)
+        return out
+
     def apply(self, state: Position, action: Any) -> Position:
         if action == RESIGN:
             return ended(state, (RESIGNATION, 0 if not state.white else 1))
+        if action == NULL:
+            return null_child(state)
+        dead = not self.automatic
         if action == CLAIM:
-            return ended(state, (claim_reason(state) or THREEFOLD, None))
+            return ended(state, (claim_reason(state, dead) or THREEFOLD, None))
         after = child(state, action & MOVE_MASK)
         if action & CLAIM:
-            return ended(state, (claim_reason(after) or THREEFOLD, None), after)
+            return ended(state, (claim_reason(after, dead) or THREEFOLD, None), after)
         return after
 
     # -- text --------------------------------------------------------------------------------
@@ -217,6 +260,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             return RESIGN
         if action == CLAIM:
             return "claim-draw"
+        if action == NULL:
+            return "--"
         text = san(state, action & MOVE_MASK)
         return f"claim-draw {text}" if action & CLAIM else text
 
@@ -225,15 +270,23 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             raise GameOver("the game is over: no more moves")
         if text.strip().lower() == RESIGN:
             return RESIGN
+        if text.strip() == "--":
+            if not self.nulls:
+                raise IllegalAction("a null move '--' is recorded only with the option "
+                                    "null_moves=on")
+            if state.in_check():
+                raise IllegalAction("a null move is not possible in check")
+            return NULL
+        dead = not self.automatic
         claim, movetext = read_action(text.strip())
         if movetext is None:
-            if claim_reason(state) is None:
+            if claim_reason(state, dead) is None:
                 raise IllegalAction(self._no_claim(state, "claim-draw"))
             return CLAIM
         m = resolve(state, movetext, text.split(None, 1)[-1] if claim else text)
         if not claim:
             return m
-        if claim_reason(child(state, m)) is None:
+        if claim_reason(child(state, m), dead) is None:
             raise IllegalAction(self._no_claim(child(state, m), text.strip()))
         return CLAIM | m
 
