@@ -325,13 +325,15 @@ def _map_files(check: Callable[[str], Any], files: list[str], jobs: int) -> list
 @as_option("Show only what SEAT may see.")
 @click.option("--from", "first", type=int, default=0, metavar="N", help="First ply shown.")
 @click.option("--to", "last", type=int, metavar="N", help="Last ply shown.")
+@click.option("--variations", is_flag=True, help="Also show every variation of the record.")
 @json_option
 @weak_seed_option
-def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json: bool,
-           weak_seed_ok: bool) -> None:
+def replay(file: str, as_seat: str | None, first: int, last: int | None, variations: bool,
+           as_json: bool, weak_seed_ok: bool) -> None:
     """Show every position of the record in turn, with the action that led to it.
 
-    With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+    With --variations, each variation of the record follows, position by position from the ply
+    it replaces. With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
     """
     session = load(file)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
@@ -340,13 +342,29 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, as_json
         raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
     try:
         frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
+        branches = [(branch, session.branch_view(branch)) for branch in session.branches
+                    ] if variations else []
         if as_json:
-            emit_json(frames)
+            if not variations:
+                emit_json(frames)
+                return
+            emit_json({"main": frames, "variations": [
+                {"from": branch.start, "depth": branch.depth,
+                 "frames": [render.show_data(view, n, as_seat)
+                            for n in range(branch.start, view.ply + 1)]}
+                for branch, view in branches]})
             return
         for n in range(first, last + 1):
             if n > first:
                 click.echo("")
             click.echo(render.show_text(session, n, as_seat), nl=False)
+        for number, (branch, view) in enumerate(branches, start=1):
+            click.echo("")
+            click.echo(f"variation {number} (depth {branch.depth}), replacing ply "
+                       f"{branch.start}:")
+            for n in range(branch.start, view.ply + 1):
+                click.echo("")
+                click.echo(render.show_text(view, n, as_seat), nl=False)
     except GameError as exc:
         raise fail(exc) from None
 

@@ -8,6 +8,7 @@ are appended to its record, which is then written in canonical form.
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -215,6 +216,13 @@ class Session:
         drawn = self.draw_chance()
         self.update_result_tags()
         return drawn
+
+    def branch_view(self, branch: Branch) -> Session:
+        """A copy of this session that follows ``branch`` instead of the main line (for
+        display; the record is shared, not changed)."""
+        view = copy.copy(self)
+        view.states, view.steps, view.ending = branch.states, branch.steps, None
+        return view
 
     # -- building ------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from gametool.games.chess.game import Chess
 from gametool.record import check_text, load_one
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
 
 
 def _imports(path: Path) -> set[str]:
@@ -281,3 +282,35 @@ def load_one_at(text: str, index: int) -> Any:
     from gametool.record import Session, read_text
 
     return Session.load(read_text(text)[index])
+
+
+# -- the round trip ----------------------------------------------------------------------------
+
+def _tree(node: Any) -> Any:
+    """A python-chess node as plain data: move, comments, NAGs and every variation."""
+    return [(child.move.uci(), child.starting_comment, child.comment, sorted(child.nags),
+             _tree(child)) for child in node.variations]
+
+
+def test_pgn_round_trip_keeps_tags_results_comments_nags_and_variations(tmp_path: Path) -> None:
+    source = DATA / "archive.pgn"
+    out = tmp_path / "archive.gtn"
+    runner = CliRunner()
+    imported = runner.invoke(cli, ["import", str(source), "-o", str(out)])
+    assert imported.exit_code == 0, imported.stderr
+    assert all(v.ok for v in check_text(out.read_text(encoding="utf-8")))
+    split = out.read_text(encoding="utf-8").split("\n\n[Game")
+    originals = _read_all(source.read_text(encoding="utf-8"))
+    assert len(split) == len(originals) == 5
+    for number, (text, original) in enumerate(zip(split, originals, strict=True)):
+        record = tmp_path / f"game{number}.gtn"
+        record.write_text(text if number == 0 else "[Game" + text, encoding="utf-8")
+        exported = runner.invoke(cli, ["export", str(record), "--pgn"])
+        assert exported.exit_code == 0, exported.stderr
+        again = pychess_pgn.read_game(io.StringIO(exported.stdout))
+        assert list(again.headers.items()) == list(original.headers.items()), exported.stdout
+        assert again.comment == original.comment
+        assert _tree(again) == _tree(original)
+    no_players = _read_all(runner.invoke(cli, ["export", str(tmp_path / "game2.gtn"),
+                                               "--pgn"]).stdout)[0]
+    assert no_players.headers["White"] == "?" and no_players.headers["Black"] == "?"

@@ -378,7 +378,8 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         for variation in node.variations:
             record.body.append(_variation(game_obj, session, variation,
                                           session.states[:before + 1]))
-    _finish(session, game, warnings if warnings is not None else [], termination_at)
+    last = termination_at == len(record.tags)
+    _finish(session, game, warnings if warnings is not None else [], termination_at, last)
     return session
 
 
@@ -462,7 +463,8 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
     return variation
 
 
-def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int) -> None:
+def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int,
+            last: bool) -> None:
     """Carry the PGN result into the record: the moves' own result must agree with it; a
     result the moves do not reach is an ending off the board, its reason the Termination tag."""
     stated = game.result
@@ -493,7 +495,10 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
     record = session.record
     if termination is None:
         record.set("Termination", None)
-    elif outcome is None or termination.strip().lower() != outcome.termination.lower():
+    elif (outcome is None or termination.strip().lower() != outcome.termination.lower()
+          or not last):
+        # The record's own Termination is written after every other tag: one that disagrees
+        # with the game's, or stands before other tags, keeps its text and place this way.
         record.set("Termination", None)
         record.tags.insert(termination_at, gtn.Tag("PGNTermination", termination))
     else:
