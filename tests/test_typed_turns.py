@@ -86,3 +86,25 @@ def test_records_of_random_games_still_validate(game_id: str) -> None:
     for i in range(2):
         text = random_game(game_id, f"typed-validate-{i}", max_plies=60).text()
         assert all(v.ok for v in check_text(text)), game_id
+
+
+@pytest.mark.parametrize("size", ["7", "8", "10"])
+def test_desdemona_actions_of_one_pawn_are_the_list_split_by_pawn(size: str) -> None:
+    """A typed Desdemona action is checked against the actions of its own pawn only: over the
+    positions of random games, those per-pawn lists together are exactly the legal list."""
+    from gametool.games.desdemona import PASS, decode
+
+    checked = 0
+    for seed in range(2):
+        game, states, _ = random_states("desdemona", seed, 200, {"size": size})
+        for state in states:
+            legal = set(game.legal_actions(state)) - {PASS}
+            pawns = state.pawns[state.turn] if state.ply or game.first_stone else state.pawns[0]
+            by_pawn: set[int] = set()
+            for pawn in pawns:
+                mine = game._actions(state, pawn)
+                assert all(decode(a)[0] == pawn for a in mine)
+                by_pawn.update(mine)
+            assert by_pawn == legal
+            checked += 1
+    assert checked > 50

@@ -313,6 +313,11 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         return self.captures_only and not self.can_slide(state.cells, state.pawns[1 - state.turn])
 
     def legal_actions(self, state: DesdemonaState) -> list[Any]:
+        return self._actions(state, None)
+
+    def _actions(self, state: DesdemonaState, only: int | None) -> list[Any]:
+        """The legal actions; with ``only``, just those of the pawn on that square (and no
+        pass), so that a typed action is checked without listing every action."""
         cells, pawns, me, passes, ply, resigned = state
         if passes >= 2 or resigned is not None:
             return []
@@ -320,7 +325,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         occupied = int(cells.translate(OCCUPIED), 2)
         out: list[int] = []
         if ply == 0 and not self.first_stone:  # D9 off: a slide alone
-            for s in pawns[0]:
+            for s in pawns[0] if only is None else [p for p in pawns[0] if p == only]:
                 for runs, mask, q, records in tab.pawn(s):
                     targets = records[runs[occupied & mask][q]]
                     out += [rec[-1] & 0x3FFF | SLIDE << 21 for rec in targets]
@@ -336,7 +341,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         foe = STONE[1 - me]
         foes = int(cells.translate(FOE_STONES[me]), 2) if foe in cells else 0
         append = out.append
-        for s in pawns[me]:
+        for s in pawns[me] if only is None else [p for p in pawns[me] if p == only]:
             for runs, mask, q, records in tab.pawn(s):
                 run = runs[occupied & mask][q]
                 for (_t, ra, ma, qa, aa, rb, mb, qb, ab, rc, mc, qc, ac, own, near, by_bit,
@@ -360,7 +365,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                                     if not c:
                                         append(cbase | e << 14)
                                     break
-        if not out:
+        if not out and only is None:
             out.append(PASS)  # D6
         return out
 
@@ -448,7 +453,11 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                 action = encode(s, t, u, CAPTURE if tokens[2].lower() == "x" else QUIET)
             else:
                 action = encode(s, t, 0, SLIDE)
-        if action in self._legal_set(state):
+        if action == PASS:
+            legal = action in self._legal_set(state)
+        else:
+            legal = action in self._actions(state, decode(action)[0])
+        if legal:
             return action
         raise IllegalAction(f"{text.strip()!r}: {self.why_illegal(state, action)}")
 
