@@ -245,3 +245,35 @@ def test_a_write_holds_its_temporary_file_until_the_rename(tmp_path: Path,
     storage.write_atomic(str(tmp_path / "g.gtn"), "text\n")
     assert seen == [[]]
     assert (tmp_path / "g.gtn").read_text() == "text\n"
+
+
+# -- the fast paths of the reader agree with its grammar ----------------------------------------
+
+TURN_TEXT = st.text(st.sampled_from("ab12 |-x/=.:;{}$!?\t"), max_size=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(actions=TURN_TEXT, indent=st.sampled_from(["", "  ", "\t"]))
+def test_fast_turn_lines_read_as_the_grammar_reads_them(actions: str, indent: str) -> None:
+    import dataclasses
+
+    line = f"{indent}3. ann: {actions}"
+    text = f'[Game "colors"]\n\n{line}\n'
+    try:
+        fast = gtn.parse(text)
+    except gtn.NotationError as exc:
+        fast = exc
+    original = gtn._FAST_TURN
+    gtn._FAST_TURN = __import__("re").compile(r"(?!)")  # never matches: the grammar reads all
+    try:
+        try:
+            slow = gtn.parse(text)
+        except gtn.NotationError as exc:
+            slow = exc
+    finally:
+        gtn._FAST_TURN = original
+    if isinstance(slow, Exception) or isinstance(fast, Exception):
+        assert type(fast) is type(slow), (fast, slow)
+        return
+    assert [dataclasses.asdict(t) for t in fast[0].turns] == \
+        [dataclasses.asdict(t) for t in slow[0].turns]
