@@ -358,6 +358,10 @@ class Session:
                     implied += 1
             body.append(line)
             here = Where(self.file, line.line, line.column, self.ply + 1 + skipped)
+            if line.ply > self.game.max_plies:
+                report(RecordError(f"ply {line.ply} is beyond the {self.game.max_plies:,} plies "
+                                   f"a game of {self.game.id} can last", here))
+                return
             if line.ply not in (self.ply + 1 + skipped, self.ply + 1 + skipped - implied):
                 report(RecordError(f"wrong ply number {line.ply}: this is ply "
                                    f"{self.ply + 1 + skipped}", here))

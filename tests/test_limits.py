@@ -277,3 +277,19 @@ def test_fast_turn_lines_read_as_the_grammar_reads_them(actions: str, indent: st
         return
     assert [dataclasses.asdict(t) for t in fast[0].turns] == \
         [dataclasses.asdict(t) for t in slow[0].turns]
+
+
+def test_a_ply_beyond_the_games_bound_is_refused_as_such(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text(record_with("50. p1: d4=R"))
+    status, out, err = invoke("validate", str(path))
+    assert status == 1
+    assert "ply 50 is beyond the 49 plies a game of colors can last" in out + err
+
+
+def test_the_bound_on_plies_follows_a_race_games_option() -> None:
+    from gametool import games
+
+    tawula = games.playable_class("tawula")
+    assert tawula({"max_plies": "4000"}).max_plies == 2 * tawula({}).max_plies
+    assert tawula({}).max_plies == tawula.max_plies

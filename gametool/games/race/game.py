@@ -60,6 +60,9 @@ class RaceGame(Game[RaceState, Any]):
         self.placings = self.settings.get("placings", "off") == "on"
         self.opening_roll = self.settings.get("opening", "black") == "roll"
         self.cap = self.settings["max_plies"]
+        # The bound on plies (chance rolls included) grows with the option's bound on actions.
+        default = int(next(o.default for o in self.options if o.name == "max_plies"))
+        self.max_plies = -(-type(self).max_plies * self.cap // default)  # type: ignore[misc]
         self._last: tuple[RaceState, Table] | None = None
         self._views: dict[RaceState, dict[str, Any]] = {}
         self._renders: dict[tuple[RaceState, tuple[str, ...]], str] = {}
