@@ -293,3 +293,16 @@ def test_the_bound_on_plies_follows_a_race_games_option() -> None:
     tawula = games.playable_class("tawula")
     assert tawula({"max_plies": "4000"}).max_plies == 2 * tawula({}).max_plies
     assert tawula({}).max_plies == tawula.max_plies
+
+
+def test_a_pgn_tag_with_escapes_imports_into_a_readable_record(tmp_path: Path) -> None:
+    pgn = tmp_path / "t.pgn"
+    pgn.write_text('[Event "a\\nb \\u00e9 \\"q\\""]\n[White "x"]\n[Black "y"]\n'
+                   '[Result "*"]\n\n1. e4 e5 *\n')
+    out = tmp_path / "t.gtn"
+    status, _, err = invoke("import", str(pgn), "-o", str(out))
+    assert status == 0, err
+    status, text, err = invoke("validate", str(out))
+    assert status == 0, text + err
+    # PGN knows only the escapes \\ and \": the rest of the value is kept as written.
+    assert load_one(out.read_text()).record.get("Event") == 'a\\nb \\u00e9 "q"'
