@@ -4,6 +4,7 @@ variations, and the round trip through python-chess."""
 from __future__ import annotations
 
 import ast
+import json
 import io
 from pathlib import Path
 from typing import Any
@@ -314,3 +315,54 @@ def test_pgn_round_trip_keeps_tags_results_comments_nags_and_variations(tmp_path
     no_players = _read_all(runner.invoke(cli, ["export", str(tmp_path / "game2.gtn"),
                                                "--pgn"]).stdout)[0]
     assert no_players.headers["White"] == "?" and no_players.headers["Black"] == "?"
+
+
+# -- variations in the record -------------------------------------------------------------------
+
+BRANCHED = '''[Game "chess"]
+[Players "ann; ben"]
+[Result "*"]
+
+1. ann: e4
+2. ben: e5
+(
+  2. ben: c5 { the Sicilian }
+  (
+    2. ben: e6 $2
+  )
+  3. ann: Nf3
+)
+3. ann: Nf3
+'''
+
+
+def test_variations_are_checked_by_the_engine_at_their_line_and_column() -> None:
+    session = load_one(BRANCHED)
+    assert session.ply == 3 and session.text() == BRANCHED
+    assert [(b.start, b.depth, [s.text for s in b.steps]) for b in session.branches] == [
+        (2, 1, ["e4", "c5", "Nf3"]), (2, 2, ["e4", "e6"])]
+    illegal = BRANCHED.replace("  3. ann: Nf3", "  3. ann: Nf6")
+    errors = check_text(illegal, "b.gtn")[0].errors
+    assert [str(e) for e in errors] == [
+        "b.gtn:12:11: ply 3: illegal move 'Nf6': no knight of White can legally move to f6"]
+    too_far = BRANCHED.replace("    2. ben: e6 $2", "    5. ben: e6")
+    assert "variation must replace a ply already played" in str(
+        check_text(too_far)[0].errors[0])
+    unclosed = BRANCHED.replace("\n)\n3. ann", "\n3. ann")
+    assert "unclosed variation" in str(check_text(unclosed)[0].errors[0])
+
+
+def test_commands_follow_the_main_line_and_replay_shows_variations(tmp_path: Path) -> None:
+    path = tmp_path / "b.gtn"
+    path.write_text(BRANCHED)
+    runner = CliRunner()
+    assert "last: ann: Nf3" in runner.invoke(cli, ["show", str(path)]).stdout
+    assert "Nc6" in runner.invoke(cli, ["moves", str(path)]).stdout.split()
+    replayed = runner.invoke(cli, ["replay", str(path), "--variations"]).stdout
+    assert "variation 1 (depth 1), replacing ply 2:" in replayed
+    assert "last: ben: c5" in replayed and "last: ben: e6" in replayed
+    assert "last: ben: c5" not in runner.invoke(cli, ["replay", str(path)]).stdout
+    data = json.loads(runner.invoke(cli, ["replay", str(path), "--variations", "--json"]).stdout)
+    assert [len(v["frames"]) for v in data["variations"]] == [2, 1]
+    assert runner.invoke(cli, ["move", str(path), "Nc6"]).exit_code == 0
+    assert path.read_text() == BRANCHED + "4. ben: Nc6\n"
