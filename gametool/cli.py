@@ -69,6 +69,17 @@ def load(path: str) -> Session:
         raise fail(exc) from None
 
 
+def load_all(path: str) -> list[Session]:
+    """Every record of a file, each read strictly."""
+    from gametool.record import read_text
+
+    name = None if path == "-" else path
+    try:
+        return [Session.load(record, name) for record in read_text(storage.read(path), name)]
+    except GameError as exc:
+        raise fail(exc) from None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gametool")
 def cli() -> None:
@@ -380,8 +391,8 @@ def export(file: str, as_seat: str | None, weak_seed_ok: bool, **extra: Any) -> 
     A Seed that can be guessed (fewer than 128 bits of random hex, or any chosen word) would be
     recovered from its SeedHash, so such a record is refused unless --weak-seed-ok.
 
-    With --pgn, print a chess record as a PGN game (SAN moves, every tag, comments, NAGs and
-    variations; FEN when the game starts from a set-up position).
+    With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
+    NAGs and variations; FEN when the game starts from a set-up position).
     """
     formats = hooks.chosen("export", extra)
     if len(formats) > 1:
@@ -389,7 +400,7 @@ def export(file: str, as_seat: str | None, weak_seed_ok: bool, **extra: Any) -> 
     if formats:
         handler, _value = formats[0]
         try:
-            click.echo(handler(load(file), as_seat), nl=False)
+            click.echo(handler(load_all(file), as_seat), nl=False)
         except GameError as exc:
             raise fail(exc) from None
         return

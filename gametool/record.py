@@ -647,6 +647,21 @@ class Session:
         self.update_result_tags()
         return self.steps[-1]
 
+    def append_checked(self, seat: int, action: Any, text: str | None = None,
+                       after: Any = None) -> gtn.TurnLine:
+        """Append an action that the game has already read as legal for ``seat``, on a turn
+        line of its own, as a converter does for many actions: no chance is drawn, and the
+        result tags wait for :meth:`update_result_tags`. ``text`` and ``after`` (the action's
+        canonical text and the next state) may be given when the caller knows them already."""
+        state = self.state
+        if text is None:
+            text = self.game.format_action(state, action)
+        self.states.append(self.game.apply(state, action) if after is None else after)
+        self.steps.append(Step(seat, action, text))
+        line = gtn.TurnLine(len(self.steps), self.names[seat], [gtn.Action(text)])
+        self.record.body.append(line)
+        return line
+
     def _append_to_body(self, step: Step) -> None:
         name = self.seat_name(step.seat) or ""
         body = self.record.body

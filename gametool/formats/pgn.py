@@ -314,6 +314,20 @@ def _seat_name(value: str | None, fallback: str) -> str:
     return name or fallback
 
 
+SHARED_PLIES = 40
+"""Moves are remembered across the games of one import up to this ply, where archives share
+their openings: a move read once from a position is not read again."""
+
+
+class _Moves:
+    """What each move text does in each position met so far (the same position object and
+    the same text always give the same action), and the start positions by FEN and options."""
+
+    def __init__(self) -> None:
+        self.moves: dict[tuple[int, str], tuple[Any, int, Any, str, Any]] = {}
+        self.starts: dict[tuple[str | None, bool], Any] = {}
+
+
 class _Refused(Exception):
     def __init__(self, message: str, offset: int, automatic: bool = False) -> None:
         super().__init__(message)
@@ -325,20 +339,21 @@ def _uses_nulls(line: Line) -> bool:
                for node in line.nodes)
 
 
-def to_session(game: PgnGame, file: str | None = None,
-               warnings: list[str] | None = None) -> Session:
-    """One PGN game replayed into a chess record; RecordError located in the PGN text."""
+def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
+               known: _Moves | None = None) -> Session:
+    """One PGN game replayed into a chess record; _Refused, located in the PGN text."""
+    known = known or _Moves()
     try:
-        return _to_session(game, file, warnings, automatic=True)
+        return _to_session(game, file, warnings, True, known)
     except _Refused as exc:
         if not exc.automatic:
             raise
     # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, automatic=False)
+    return _to_session(game, file, warnings, False, known)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
-                automatic: bool) -> Session:
+                automatic: bool, known: _Moves) -> Session:
     white = _seat_name(game.tag("White"), "white")
     black = _seat_name(game.tag("Black"), "black")
     if white.lower() == black.lower():
@@ -354,6 +369,11 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
                                 date=game.tag("Date") or "????.??.??")
     except GameError as exc:
         raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
+    start_key = (fen, automatic)
+    if start_key in known.starts and not options.get("null_moves"):
+        session.states[0] = known.starts[start_key]
+    else:
+        known.starts[start_key] = session.states[0]
     record = session.record
     termination_at = len(record.tags)
     for name, value in game.tags:
@@ -370,11 +390,11 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     game_obj = session.game
     for node in game.main.nodes:
         before = len(session.states) - 1
-        _play(session, node)
-        line = record.body[-1]
+        line = _play(session, node, known)
         if node.comments:
             line.comment = " ".join(node.comments)
-        line.nags = list(node.nags)
+        if node.nags:
+            line.nags = list(node.nags)
         for variation in node.variations:
             record.body.append(_variation(game_obj, session, variation,
                                           session.states[:before + 1]))
@@ -419,16 +439,25 @@ def _over(game: Any, state: Any, node: Node) -> _Refused:
                     node.offset, automatic=termination in AUTOMATIC_DRAWS)
 
 
-def _play(session: Session, node: Node) -> None:
+def _play(session: Session, node: Node, known: _Moves) -> gtn.TurnLine:
     game, state = session.game, session.state
-    if game.to_move(state) is None:
+    key = (id(state), node.san)
+    hit = known.moves.get(key)
+    if hit is not None and hit[0] is state:
+        _state, seat, action, text, after = hit
+        return session.append_checked(seat, action, text, after)
+    seat = game.to_move(state)
+    if seat is None:
         raise _over(game, state, node)
     try:
         action = _read_move(game, state, node.san)
     except GameError as exc:
         raise _Refused(f"move {_move_number(state)}{node.san}: {exc.message}",
                        node.offset) from None
-    session.push(action)
+    line = session.append_checked(seat, action)
+    if len(session.steps) <= SHARED_PLIES:
+        known.moves[key] = (state, seat, action, session.steps[-1].text, session.state)
+    return line
 
 
 def _move_number(state: Any) -> str:
@@ -508,6 +537,7 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
 def import_games(text: str, file: str | None = None) -> Report:
     """Every game of a PGN text: the records of the games read, the refusals, the warnings."""
     report = Report([], [], [])
+    known = _Moves()
     for item in read_games(text):
         if isinstance(item, Refusal):
             report.refused.append(item)
@@ -515,7 +545,7 @@ def import_games(text: str, file: str | None = None) -> Report:
             continue
         warnings: list[str] = []
         try:
-            session = to_session(item, file, warnings)
+            session = to_session(item, file, warnings, known)
         except _Refused as exc:
             line, column = _position(text, exc.offset)
             refusal = Refusal(item.index, line, column, exc.message,
@@ -523,9 +553,10 @@ def import_games(text: str, file: str | None = None) -> Report:
             report.refused.append(refusal)
             report.messages.append(refusal.where(file))
             continue
-        line, column = _position(text, item.result_offset)
-        report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
-                            f"warning: {w}" for w in warnings]
+        if warnings:
+            line, column = _position(text, item.result_offset)
+            report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
+                                f"warning: {w}" for w in warnings]
         report.games.append(Imported(item.index, session, warnings))
     return report
 

@@ -4,7 +4,8 @@ The CLI names no game and no format. Each module listed in ``MODULES`` is a hook
 
 - ``COMMANDS``: Click commands of its own (``import``, ``commit``, ...), and
 - ``OPTIONS``: options it adds to a core command, as ``{command: [(option, handler), ...]}``.
-  For ``export`` a handler takes ``(session, as_seat)`` and returns the text to print; for
+  For ``export`` a handler takes ``(sessions, as_seat)``, the file's records, and returns the
+  text to print; for
   ``show`` it takes ``(session, as_seat, value)`` and returns the session to display.
 
 A hook module imports only Click at load time; the work is imported when a command runs.

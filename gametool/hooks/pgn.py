@@ -57,14 +57,14 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
                        "games refused")
 
 
-def export_pgn(session: Any, as_seat: str | None) -> str:
+def export_pgn(sessions: list[Any], as_seat: str | None) -> str:
     from gametool.formats import pgn
 
-    return pgn.export_pgn(session)
+    return "\n".join(pgn.export_pgn(session) for session in sessions)
 
 
 COMMANDS = [import_command]
 OPTIONS = {
     "export": [(click.Option(["--pgn", "pgn"], is_flag=True,
-                             help="Write a chess record as PGN instead."), export_pgn)],
+                             help="Write the file's chess records as PGN instead."), export_pgn)],
 }

@@ -1,0 +1,166 @@
+"""PGN import speed: gametool's import + validate beside python-chess and pgn-extract, on the
+same PGN text in the same run.
+
+    python bench/pgn.py                      # a corpus of 300 generated games
+    python bench/pgn.py --games 1000 --eco   # plus pgn-extract's ECO file, if installed
+    python bench/pgn.py --file some.pgn      # any PGN file
+    python bench/pgn.py --profile            # and the cProfile top entries of the import
+
+The corpus (never committed) is built in memory: games played with random legal moves by the
+chess engine to a random length (20 to 160 plies), with the tags, comments, NAGs, variations and
+results of real archives (checkmates, agreed draws, time forfeits), written as PGN; with --eco,
+pgn-extract's own file of ECO openings (short lines, many of them) is added. python-chess reads
+each game (``read_game``) and replays its main line on a board; pgn-extract (C) reads and checks
+every game and writes nothing. Rates are main-line plies per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import shutil
+import subprocess
+import tempfile
+import time
+
+from gametool.formats import pgn
+from gametool.games.chess.game import Chess
+from gametool.record import check_text
+
+ECO_FILE = "/usr/share/pgn-extract/eco.pgn"
+ENDINGS = [("1/2-1/2", "agreement"), ("1-0", "time forfeit"), ("0-1", "time forfeit"),
+           ("1-0", None), ("0-1", None), ("1/2-1/2", None)]
+
+
+def generated(count: int, seed: int) -> str:
+    """``count`` PGN games of random legal moves, dressed as an archive's games."""
+    rng = random.Random(seed)
+    game = Chess()
+    out = []
+    for number in range(1, count + 1):
+        state = game.initial_state(2)
+        words: list[str] = []
+        length = rng.randint(20, 160)
+        ply = 0
+        while ply < length and game.outcome(state) is None:
+            move = rng.choice(state.moves)
+            if state.white:
+                words.append(f"{state.fullmove}.")
+            words.append(game.format_action(state, move))
+            if rng.random() < 0.03:
+                words.append(f"${rng.randint(1, 6)}")
+            if rng.random() < 0.02:
+                words.append("{a note on the move}")
+            if rng.random() < 0.01 and len(state.moves) > 1:
+                other = rng.choice([m for m in state.moves if m != move])
+                prefix = f"{state.fullmove}{'.' if state.white else '...'}"
+                words.append(f"({prefix} {game.format_action(state, other)})")
+            state = game.apply(state, move)
+            ply += 1
+        outcome = game.outcome(state)
+        termination = None
+        if outcome is not None:
+            result = outcome.result_tag()
+        else:
+            result, termination = rng.choice(ENDINGS)
+        tags = [("Event", "Generated"), ("Site", "bench"), ("Date", "2026.11.24"),
+                ("Round", str(number)), ("White", f"Player {rng.randint(1, 50)}"),
+                ("Black", f"Player {rng.randint(51, 99)}"), ("Result", result),
+                ("WhiteElo", str(rng.randint(1500, 2800))), ("ECO", "A00")]
+        if termination:
+            tags.append(("Termination", termination))
+        head = "\n".join(f'[{name} "{value}"]' for name, value in tags)
+        body = " ".join(words + [result])
+        out.append(f"{head}\n\n{body}\n")
+    return "\n".join(out)
+
+
+def run_gametool(text: str) -> tuple[float, float, int, int]:
+    """(import seconds, validate seconds, games, main-line plies)."""
+    began = time.perf_counter()
+    report = pgn.import_games(text)
+    records = report.text()
+    imported = time.perf_counter() - began
+    began = time.perf_counter()
+    verdicts = check_text(records)
+    validated = time.perf_counter() - began
+    if not all(v.ok for v in verdicts):
+        raise SystemExit("an imported record does not validate")
+    return imported, validated, len(report.games), sum(v.plies for v in verdicts)
+
+
+def run_python_chess(text: str) -> tuple[float, int, int]:
+    import chess.pgn  # the peer, an optional install
+
+    began = time.perf_counter()
+    stream = io.StringIO(text)
+    games = plies = 0
+    while (game := chess.pgn.read_game(stream)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            plies += 1
+        games += 1
+    return time.perf_counter() - began, games, plies
+
+
+def run_pgn_extract(text: str) -> float | None:
+    tool = shutil.which("pgn-extract") or ("/usr/games/pgn-extract"
+                                            if os.path.exists("/usr/games/pgn-extract") else None)
+    if tool is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "corpus.pgn")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        began = time.perf_counter()
+        subprocess.run([tool, "-s", "-o", os.devnull, source], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--eco", action="store_true", help="add pgn-extract's ECO file")
+    parser.add_argument("--file", help="a PGN file instead of the generated corpus")
+    parser.add_argument("--profile", action="store_true", help="profile the import")
+    args = parser.parse_args()
+    if args.file:
+        with open(args.file, "rb") as handle:
+            text = pgn.decode(handle.read())
+    else:
+        text = generated(args.games, args.seed)
+        if args.eco and os.path.exists(ECO_FILE):
+            with open(ECO_FILE, "rb") as handle:
+                text += "\n" + pgn.decode(handle.read())
+    imported, validated, games, plies = run_gametool(text)
+    peer, peer_games, peer_plies = run_python_chess(text)
+    extract = run_pgn_extract(text)
+    both = imported + validated
+    print(f"corpus: {games} games imported ({peer_games} read by python-chess), {plies} "
+          f"main-line plies, {len(text) / 1e6:.1f} MB")
+    rows = [("gametool import", imported), ("gametool validate", validated),
+            ("gametool import + validate", both), ("python-chess read_game + replay", peer)]
+    if extract is not None:
+        rows.append(("pgn-extract (C)", extract))
+    for name, seconds in rows:
+        print(f"{name:34} {seconds:8.3f} s {plies / seconds:12,.0f} plies/s")
+    print(f"ratio import + validate / python-chess: {peer / both:.2f} (target 2)")
+    if extract is not None:
+        print(f"ratio import + validate / pgn-extract: {extract / both:.4f}")
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.enable()
+        pgn.import_games(text).text()
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(18)
+
+
+if __name__ == "__main__":
+    main()
