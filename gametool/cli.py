@@ -58,8 +58,40 @@ def refuse_weak_seed(session: Session, as_seat: str | None, weak_seed_ok: bool) 
                        "--weak-seed-ok")
 
 
+RECORD_FILE = click.Path(dir_okay=False, allow_dash=True)
+"""A record file argument ('-' is stdin): completes file names in the shell."""
+
+
+def output_option(what: str = "the record") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("-o", "--output", metavar="FILE", type=RECORD_FILE,
+                        help=f"Write {what} to FILE ('-' or no -o: stdout).")
+
+
+force_option = click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
+
+
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def rewrite(file: str, change: Callable[[str], str]) -> None:
+    """Replace the record ``file`` by ``change`` of its text, under its lock; with '-', read
+    stdin and write the new record to stdout."""
+    try:
+        if file == "-":
+            click.echo(change(storage.read("-")), nl=False)
+        else:
+            storage.update(file, change)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def deliver(text: str, output: str | None, force: bool = False) -> None:
+    """Write ``text`` to the file ``output``, or to stdout when it is None or '-'."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+    else:
+        storage.create(output, text, force)
 
 
 def load(path: str) -> Session:
@@ -105,17 +137,25 @@ def list_games(as_json: bool) -> None:
 
 @cli.command()
 @click.argument("game")
-def rules(game: str) -> None:
+@json_option
+def rules(game: str, as_json: bool) -> None:
     """Show the rules summary, the options and the notation of GAME.
 
-    GAME is an id or alias from 'gametool list'. The same text makes the game's manual page,
-    gametool-GAME(6). Options are chosen with 'gametool start GAME --option NAME=VALUE'.
+    GAME is an id or alias from 'gametool list'. The text is wrapped to the terminal's width.
+    The same text makes the game's manual page, gametool-GAME(6). Options are chosen with
+    'gametool start GAME --option NAME=VALUE'.
     """
+    import shutil
+
     try:
         cls = games.game_class(game)
     except GameError as exc:
         raise fail(exc) from None
-    click.echo(render.rules_text(cls), nl=False)
+    if as_json:
+        emit_json(render.rules_json(cls))
+        return
+    width = min(shutil.get_terminal_size((100, 24)).columns, 100)
+    click.echo(render.rules_text(cls, width), nl=False)
 
 
 @cli.command()
@@ -129,8 +169,8 @@ def rules(game: str) -> None:
               "other action (games played with real dice or cards).")
 @click.option("--position", metavar="P", help="Start from a set-up position in the game's "
               "one-line encoding (FEN for chess).")
-@click.option("-o", "--output", metavar="FILE", help="Write the record to FILE (default: stdout).")
-@click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
+@output_option()
+@force_option
 def start(game: str, players: str | None, options: tuple[str, ...], seed: str | None,
           no_seed: bool, position: str | None, output: str | None, force: bool) -> None:
     """Start a new record of GAME.
@@ -147,60 +187,118 @@ def start(game: str, players: str | None, options: tuple[str, ...], seed: str | 
         if seed is None and not no_seed and cls.chance:
             seed = new_seed()
         session = Session.start(cls.id, names, given, seed, position)
-        text = session.text()
-        if output:
-            storage.create(output, text, force)
-        else:
-            click.echo(text, nl=False)
+        deliver(session.text(), output, force)
     except GameError as exc:
         raise fail(exc) from None
 
 
+def _with_hint(exc: GameError, session: Session, text: str, as_seat: str | None) -> GameError:
+    """Add the closest legal actions to a rejected action's message, when the seat that typed
+    it is the seat to move (a seat never learns another seat's actions)."""
+    from gametool.errors import IllegalAction, MalformedAction
+    from gametool.suggest import hint
+
+    if not isinstance(exc, MalformedAction | IllegalAction):
+        return exc
+    game, state = session.game, session.state
+    try:
+        to_move = game.to_move(state)
+        if to_move is None or (as_seat is not None and session.seat_index(as_seat) != to_move):
+            return exc
+        if to_move == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            if outcomes is None or len(outcomes) > 500:
+                return exc
+            known = [game.format_action(state, a) for a in outcomes]
+        else:
+            known = [game.format_action(state, a) for a in game.legal_actions(state)]
+    except GameError:
+        return exc
+    exc.message += hint(" ".join(text.split()), known)
+    return exc
+
+
+def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[str, Any]]:
+    """The plies from ``first`` on, as the seat that played them (or ``as_seat``) may read them."""
+    seat: int | None = None
+    if as_seat is not None:
+        seat = session.seat_index(as_seat)
+    else:
+        movers = [s.seat for s in session.steps[first:] if s.seat != CHANCE]
+        seat = movers[0] if movers else None
+    if seat == CHANCE:
+        seat = None
+    final = session.state
+    out = []
+    for ply in range(first, session.ply):
+        step = session.steps[ply]
+        text = session.game.mask_action(session.states[ply], step.action, final, seat)
+        out.append({"ply": ply + 1, "seat": session.seat_name(step.seat), "action": text})
+    return out
+
+
 @cli.command()
-@click.argument("file")
+@click.argument("file", type=RECORD_FILE)
 @click.argument("actions", nargs=-1)
 @as_option("Play as SEAT (rejected if SEAT is not to move).")
 @click.option("--expect-ply", type=int, metavar="N",
               help="Refuse unless the first action would be ply N (a guard for play by email).")
 @click.option("--auto", type=click.Choice(players.KINDS), help="Let a computer player play "
               "the whole turn of the seat to move instead of typed ACTIONS.")
-@click.option("--seed", metavar="S", help="With --auto: the seed of the player's choices "
-              "(the same seed, the same play; random by default).")
+@click.option("--player-seed", metavar="P", help="With --auto: the seed of the player's "
+              "choices (the same seed, the same play; random by default).")
+@click.option("--seed", "old_seed", metavar="P", hidden=True)
 @click.option("--budget", type=click.IntRange(1, None), metavar="N",
               help=f"With --auto mcts: search iterations per action (default "
                    f"{players.DEFAULT_BUDGET}).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
+@json_option
 def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: int | None,
-         auto: str | None, seed: str | None, budget: int | None) -> None:
+         auto: str | None, player_seed: str | None, old_seed: str | None, budget: int | None,
+         quiet: bool, as_json: bool) -> None:
     """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
 
     FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
-    leaves it untouched. With '-' as FILE the record is read from stdin and written to stdout.
-    With --auto, a computer player (random, greedy or mcts) plays the turn instead; it sees only
-    what its seat may see.
+    leaves it untouched. Prints each ply added, one per line ('12. ann: place b3'), chance
+    actions as the seat that moved may see them. With '-' as FILE the record is read from
+    stdin and written to stdout (the plies then go to stderr). With --auto, a computer player
+    (random, greedy or mcts) plays the turn instead; it sees only what its seat may see.
     """
+    if player_seed is not None and old_seed is not None:
+        raise click.UsageError("--player-seed and --seed are the same option: give one")
+    player_seed = player_seed if player_seed is not None else old_seed
     if bool(actions) == bool(auto):
         raise click.UsageError("give either ACTIONS or --auto")
-    if auto is None and (seed is not None or budget is not None):
-        raise click.UsageError("--seed and --budget go with --auto")
-    auto_seed = seed if seed is not None else new_seed()
+    if auto is None and (player_seed is not None or budget is not None):
+        raise click.UsageError("--player-seed and --budget go with --auto")
+    auto_seed = player_seed if player_seed is not None else new_seed()
+    added: list[dict[str, Any]] = []
 
     def change(text: str) -> str:
         session = load_one(text, None if file == "-" else file)
+        first = session.ply
         if auto is not None:
             from gametool import selfplay
 
             selfplay.play_turn(session, auto, auto_seed, budget, as_seat, expect_ply)
         else:
-            session.play(list(actions), as_seat, expect_ply)
+            try:
+                session.play(list(actions), as_seat, expect_ply)
+            except GameError as exc:
+                typed = actions[min(len(actions) - 1, max(0, (exc.where.ply or 1) - first - 1))]
+                raise _with_hint(exc, session, typed, as_seat) from None
+        added[:] = ply_lines(session, first, as_seat)
         return session.text()
 
-    try:
-        if file == "-":
-            click.echo(change(storage.read("-")), nl=False)
-        else:
-            storage.update(file, change)
-    except GameError as exc:
-        raise fail(exc) from None
+    rewrite(file, change)
+    if quiet:
+        return
+    to_stderr = file == "-"
+    if as_json:
+        click.echo(json.dumps(added, indent=2, ensure_ascii=False), err=to_stderr)
+    else:
+        for item in added:
+            click.echo(f"{item['ply']}. {item['seat']}: {item['action']}", err=to_stderr)
 
 
 @cli.command()
@@ -266,8 +364,27 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
         raise fail(exc) from None
 
 
+def record_files(paths: Iterable[str]) -> list[str]:
+    """The paths given, with each folder replaced by the .gtn files under it, sorted."""
+    import os
+
+    out: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            found = sorted(os.path.join(root, name)
+                           for root, _dirs, names in os.walk(path)
+                           for name in names if name.lower().endswith(".gtn"))
+            if not found:
+                raise Rejected(f"{path}: no .gtn record in this folder")
+            out += found
+        else:
+            out.append(path)
+    return out
+
+
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(allow_dash=True))
 @click.option("--all", "all_errors", is_flag=True, help="Report every error, not only the first "
               "of each record.")
 @click.option("--seed-hash", metavar="H", help="Also check that each record's Seed has this "
@@ -285,9 +402,10 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
              as_json: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
-    Errors are printed as FILE:LINE:COL: ply N: message. Exit status 1 if any record is invalid.
-    With --seed-hash, --against or --contribution, a published master record is also checked
-    against the commitment the players received and the contributions they sent.
+    A folder stands for every .gtn file under it. Errors are printed on stderr as
+    FILE:LINE:COL: ply N: message, and 'FILE: ok' lines on stdout. Exit status 1 if any record
+    is invalid. With --seed-hash, --against or --contribution, a published master record is
+    also checked against the commitment the players received and the contributions they sent.
     """
     from gametool import verify
 
@@ -300,7 +418,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     check = functools.partial(verify.check_file, all_errors=all_errors,
                               expected_hash=seed_hash, exported=exported,
                               contributions=tuple(sent))
-    reports = _map_files(check, list(files), jobs)
+    reports = _map_files(check, record_files(files), jobs)
     for item in reports:
         if not as_json:
             for line in item.errors:
@@ -381,26 +499,31 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
 
 
 @cli.command()
-@click.argument("file")
+@click.argument("file", type=RECORD_FILE)
 @as_option("The seat the record is exported for (required unless a format is chosen).")
+@output_option("the exported record")
+@force_option
+@json_option
 @hooks.add_options("export")
 @weak_seed_option
-def export(file: str, as_seat: str | None, weak_seed_ok: bool, **extra: Any) -> None:
+def export(file: str, as_seat: str | None, output: str | None, force: bool, as_json: bool,
+           weak_seed_ok: bool, **extra: Any) -> None:
     """Print the record as SEAT may see it: hidden values as '?', SeedHash in place of Seed.
 
     A Seed that can be guessed (fewer than 128 bits of random hex, or any chosen word) would be
     recovered from its SeedHash, so such a record is refused unless --weak-seed-ok.
 
     With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
-    NAGs and variations; FEN when the game starts from a set-up position).
+    NAGs and variations; FEN when the game starts from a set-up position). With --json, the
+    exported record's tags and actions as JSON.
     """
     formats = hooks.chosen("export", extra)
-    if len(formats) > 1:
+    if len(formats) + as_json > 1:
         raise click.UsageError("choose one output format")
     if formats:
         handler, _value = formats[0]
         try:
-            click.echo(handler(load_all(file), as_seat), nl=False)
+            deliver(handler(load_all(file), as_seat), output, force)
         except GameError as exc:
             raise fail(exc) from None
         return
@@ -410,16 +533,22 @@ def export(file: str, as_seat: str | None, weak_seed_ok: bool, **extra: Any) -> 
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     try:
         seat = session.seat_index(as_seat)
-        click.echo(gtn.write(session.exported(None if seat == CHANCE else seat)), nl=False)
+        record = session.exported(None if seat == CHANCE else seat)
+        if as_json:
+            text = json.dumps(render.record_json(record), indent=2, ensure_ascii=False) + "\n"
+        else:
+            text = gtn.write(record)
+        deliver(text, output, force)
     except GameError as exc:
         raise fail(exc) from None
 
 
 @cli.command("perft")
-@click.argument("file")
+@click.argument("file", type=RECORD_FILE)
 @click.argument("depth", type=click.IntRange(0, 20))
 @click.option("--divide", is_flag=True, help="Also print the count below each first action.")
-def perft_command(file: str, depth: int, divide: bool) -> None:
+@json_option
+def perft_command(file: str, depth: int, divide: bool, as_json: bool) -> None:
     """Count the distinct sequences of DEPTH complete turns from the record's position.
 
     A turn is every action one seat takes before another seat or chance acts. Refused where
@@ -429,10 +558,17 @@ def perft_command(file: str, depth: int, divide: bool) -> None:
     game, state = session.game, session.state
     try:
         if divide:
-            rows = perft_divide(game, state, depth)
-            for action, count in rows:
-                click.echo(f"{game.format_action(state, action)}: {count}")
-            click.echo(f"total: {sum(count for _a, count in rows)}")
+            rows = [(game.format_action(state, action), count)
+                    for action, count in perft_divide(game, state, depth)]
+            total = sum(count for _a, count in rows)
+            if as_json:
+                emit_json({"depth": depth, "nodes": total, "divide": dict(rows)})
+                return
+            for text, count in rows:
+                click.echo(f"{text}: {count}")
+            click.echo(f"total: {total}")
+        elif as_json:
+            emit_json({"depth": depth, "nodes": perft(game, state, depth)})
         else:
             click.echo(perft(game, state, depth))
     except GameError as exc:
@@ -443,22 +579,28 @@ def perft_command(file: str, depth: int, divide: bool) -> None:
 @click.argument("game")
 @click.option("-n", "count", type=click.IntRange(1, None), default=10, show_default=True,
               metavar="N", help="The number of games.")
-@click.option("--out", required=True, metavar="DIR", help="Folder the records are written to.")
+@click.option("-o", "--output", "--out", "out", required=True, metavar="DIR",
+              type=click.Path(file_okay=False), help="Folder the records are written to.")
 @click.option("--players", "kinds", metavar="K,K,..", default="random", show_default=True,
               help="The computer player of each seat in turn order (random, greedy, mcts); "
                    "their number is the number of seats. One kind alone plays every seat.")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option.")
-@click.option("--seed", metavar="S", help="Seed of the corpus (random by default); game I is "
-              "played with seed S-I.")
+@click.option("--seed", metavar="S", help="Chance seed of the corpus (random by default); "
+              "game I is played with seed S-I.")
+@click.option("--player-seed", metavar="P", help="Seed of the players' choices (default: the "
+              "chance seed); game I uses P-I.")
 @click.option("--budget", type=click.IntRange(1, None), metavar="N",
               help=f"Search iterations per mcts action (default {players.DEFAULT_BUDGET}).")
 @click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
               metavar="J", help="Play the games in J processes.")
+@json_option
 def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple[str, ...],
-                     seed: str | None, budget: int | None, jobs: int) -> None:
+                     seed: str | None, player_seed: str | None, budget: int | None, jobs: int,
+                     as_json: bool) -> None:
     """Play N complete games of GAME between computer players and write their records to DIR.
 
-    Prints a summary table: each seat's wins, draws and losses, the mean length and the speed.
+    Prints a summary table: each seat's wins, draws and losses, the mean length and the speed
+    (with --json, the same as a list of objects, one per seat).
     """
     import os
     import time
@@ -482,7 +624,7 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
         raise fail(exc) from None
     corpus = seed if seed is not None else new_seed()
     tasks = [selfplay.Task(cls.id, i + 1, tuple(chosen), corpus, tuple(sorted(given.items())),
-                           budget)
+                           budget, player_seed)
              for i in range(count)]
     os.makedirs(out, exist_ok=True)
     began = time.perf_counter()
@@ -496,8 +638,41 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
                 done.append(played)
     except GameError as exc:
         raise fail(exc) from None
-    click.echo(render.table(*selfplay.summary(chosen, done, names,
-                                              time.perf_counter() - began)))
+    headers, rows = selfplay.summary(chosen, done, names, time.perf_counter() - began)
+    if as_json:
+        emit_json([dict(zip(headers, row, strict=True)) for row in rows])
+    else:
+        click.echo(render.table(headers, rows))
+
+
+@cli.command()
+@click.argument("file", type=RECORD_FILE)
+@click.option("--plies", type=click.IntRange(1, None), metavar="N", help="Take back the last N "
+              "plies (default: the last turn of a player and the chance actions after it).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
+def undo(file: str, plies: int | None, quiet: bool) -> None:
+    """Take back the last turn (or the last N plies) of the local record FILE.
+
+    The Result and Termination tags are cleared (or set again if the game is still over).
+    Refused on a record exported for one seat, and where the seed would draw the chance
+    actions after the cut differently. Prints the plies taken back.
+    """
+    from gametool import undo as taking
+
+    removed: list[str] = []
+
+    def change(text: str) -> str:
+        session = load_one(text, None if file == "-" else file)
+        count = plies if plies is not None else taking.last_turn_plies(session)
+        after = taking.take_back(session, count)
+        removed[:] = [f"{n + 1}. {session.seat_name(s.seat)}: {s.text}"
+                      for n, s in enumerate(session.steps[after.ply:], start=after.ply)]
+        return after.text()
+
+    rewrite(file, change)
+    if not quiet:
+        for line in removed:
+            click.echo(f"taken back: {line}", err=file == "-")
 
 
 @cli.command()

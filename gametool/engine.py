@@ -246,8 +246,11 @@ class Game(Generic[S, A]):
         for name, text in given.items():
             key = str(name).strip().lower()
             if key not in declared:
+                from gametool.suggest import hint
+
                 known = ", ".join(declared) or "none"
-                raise GameError(f"{cls.id} has no option {key!r} (options: {known})")
+                raise GameError(f"{cls.id} has no option {key!r}{hint(key, declared)} "
+                                f"(options: {known})")
             values[key] = declared[key].convert(text)
         return values
 

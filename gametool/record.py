@@ -155,7 +155,10 @@ class Session:
         for i, seat in enumerate(self.names):
             if seat.lower() == key:
                 return i
-        raise GameError(f"no seat {name!r} in this game (seats: {', '.join(self.names)})")
+        from gametool.suggest import hint
+
+        raise GameError(f"no seat {name!r} in this game{hint(name, self.names)} "
+                        f"(seats: {', '.join(self.names)})")
 
     def to_move(self) -> int | None:
         if self.ending is not None:

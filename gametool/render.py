@@ -6,6 +6,8 @@ Nothing here knows a rule: it arranges what the game's ``view``, ``render``, ``s
 
 from __future__ import annotations
 
+import re
+import textwrap
 from typing import Any
 
 from gametool.engine import CHANCE, Game
@@ -20,21 +22,26 @@ def table(headers: list[str], rows: list[list[Any]]) -> str:
 
 
 def game_list_rows(classes: list[type[Game]]) -> tuple[list[str], list[list[Any]]]:
-    headers = ["id", "name", "players", "chance", "hidden information", "status"]
+    from gametool.games import aliases_of
+
+    headers = ["id", "name", "aliases", "players", "chance", "hidden information", "status"]
     rows = []
     for cls in classes:
         info = cls.info()
         players = (str(info.min_players) if info.min_players == info.max_players
                    else f"{info.min_players}-{info.max_players}")
-        rows.append([info.id, info.name, players, info.chance, info.hidden, info.status])
+        rows.append([info.id, info.name, ", ".join(aliases_of(info.id)), players, info.chance,
+                     info.hidden, info.status])
     return headers, rows
 
 
 def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
+    from gametool.games import aliases_of
+
     return [
         {
-            "id": cls.id, "name": cls.name, "min_players": cls.min_players,
-            "max_players": cls.max_players, "chance": cls.chance or None,
+            "id": cls.id, "name": cls.name, "aliases": aliases_of(cls.id),
+            "min_players": cls.min_players, "max_players": cls.max_players, "chance": cls.chance or None,
             "hidden": cls.hidden or None, "status": cls.status,
             "options": {o.name: {"default": o.default, "choices": list(o.choices or ())}
                         for o in cls.options},
@@ -43,20 +50,68 @@ def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
     ]
 
 
-def rules_text(cls: type[Game]) -> str:
+def _wrap_block(text: str, width: int) -> list[str]:
+    """Reflow paragraphs (separated by blank lines) to ``width`` columns."""
+    out: list[str] = []
+    for block in text.strip().split("\n\n"):
+        if out:
+            out.append("")
+        out += textwrap.wrap(" ".join(block.split()), width) or [""]
+    return out
+
+
+def _wrap_columns(text: str, width: int) -> list[str]:
+    """Wrap long lines of a two-column text, continuing under the second column."""
+    out: list[str] = []
+    for line in text.rstrip().splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        gap = re.search(r"\S\s{2,}(?=\S)", line)
+        indent = gap.end() if gap and gap.end() < width // 2 else len(line) - len(line.lstrip())
+        out += textwrap.wrap(line, width, subsequent_indent=" " * (indent or 4),
+                             drop_whitespace=True) or [""]
+    return out
+
+
+def rules_text(cls: type[Game], width: int = 100) -> str:
+    """The rules summary, notation and options of a game, wrapped to ``width`` columns."""
+    width = max(width, 30)
     info = cls.info()
     players = (str(info.min_players) if info.min_players == info.max_players
                else f"{info.min_players}-{info.max_players}")
-    lines = [f"{cls.name} ({cls.id})", "",
-             f"Players: {players}    Chance: {info.chance}    Hidden information: {info.hidden}"]
+    lines = [f"{cls.name} ({cls.id})", ""]
+    lines += textwrap.wrap(f"Players: {players}    Chance: {info.chance}    "
+                           f"Hidden information: {info.hidden}", width)
     if cls.status != "playable":
-        lines.append(f"Status: {cls.status}")
-    lines += ["", "Rules", "", cls.summary.strip(), "", "Notation", "", cls.notation.rstrip()]
+        lines += textwrap.wrap(f"Status: {cls.status}", width)
+    lines += ["", "Rules", ""] + _wrap_block(cls.summary, width)
+    lines += ["", "Notation", ""] + _wrap_columns(cls.notation, width)
     if cls.options:
         lines += ["", "Options", ""]
-        lines += [f"  {opt.describe()}" + (f": {opt.help}" if opt.help else "")
-                  for opt in cls.options]
+        for opt in cls.options:
+            text = f"{opt.describe()}" + (f": {opt.help}" if opt.help else "")
+            lines += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="      ")
     return "\n".join(lines) + "\n"
+
+
+def rules_json(cls: type[Game]) -> dict[str, Any]:
+    """The rules of a game for programs: its entry in ``list --json`` with its texts."""
+    data = game_list_json([cls])[0]
+    data["summary"] = cls.summary.strip()
+    data["notation"] = cls.notation.rstrip()
+    for opt in cls.options:
+        data["options"][opt.name]["help"] = opt.help
+    return data
+
+
+def record_json(record: Any) -> dict[str, Any]:
+    """A record for programs: its tags and one entry per action."""
+    plies = []
+    for line in record.turns:
+        for offset, action in enumerate(line.actions):
+            plies.append({"ply": line.ply + offset, "seat": line.seat, "action": action.text})
+    return {"tags": {t.name: t.value for t in record.tags}, "plies": plies}
 
 
 def _seat_of(session: Session, as_seat: str | None) -> int | None:
@@ -80,6 +135,32 @@ def _last_action(session: Session, ply: int, seat: int | None) -> str | None:
     return f"{out}  ({note})" if note else out
 
 
+def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
+    """The turns since the seat to move last acted, oldest first, as ``seat`` may read them:
+    every other seat's last turn and the chance actions between ("p2: 6/3 6/4", "chance: roll
+    6-5"). Once the game is over, the turns back to the last seat that acts twice."""
+    game = session.game
+    state = session.states[ply]
+    to_move = game.to_move(state)
+    turns: list[tuple[int, list[str]]] = []
+    seen: set[int] = set()
+    n = ply
+    while n > 0:
+        step = session.steps[n - 1]
+        if step.seat != CHANCE and (step.seat == to_move or step.seat in seen):
+            if not turns or turns[-1][0] != step.seat:
+                break
+        text = game.mask_action(session.states[n - 1], step.action, state, seat)
+        if turns and turns[-1][0] == step.seat:
+            turns[-1][1].insert(0, text)
+        else:
+            if turns and turns[-1][0] != CHANCE:
+                seen.add(turns[-1][0])
+            turns.append((step.seat, [text]))
+        n -= 1
+    return [f"{session.seat_name(who)}: {' | '.join(texts)}" for who, texts in reversed(turns)]
+
+
 def show_data(session: Session, ply: int | None = None,
               as_seat: str | None = None) -> dict[str, Any]:
     """The JSON of ``show``: the position after ``ply`` plies as ``as_seat`` may see it."""
@@ -98,6 +179,7 @@ def show_data(session: Session, ply: int | None = None,
         "over": outcome is not None,
         "result": outcome.to_json(session.names) if outcome else None,
         "last": _last_action(session, ply, seat),
+        "last_turns": last_turns(session, ply, seat),
     }
     if as_seat is not None:
         data["as"] = session.seat_name(seat) if seat is not None else "chance"
@@ -124,7 +206,11 @@ def show_text(session: Session, ply: int | None = None, as_seat: str | None = No
     if as_seat is not None:
         status += f"  (as {data['as']})"
     lines.append(status)
-    if data["last"]:
+    turns = data["last_turns"]
+    if len(turns) > 1:
+        lines.append("last turns:")
+        lines += [f"  {turn}" for turn in turns]
+    elif data["last"]:
         lines.append(f"last: {data['last']}")
     lines += ["", game.render(state, seat, session.names).rstrip("\n")]
     detail = game.score_table(state, seat)

@@ -48,6 +48,8 @@ class Task:
     seed: str
     options: tuple[tuple[str, str], ...] = ()
     budget: int | None = None
+    player_seed: str | None = None
+    """The seed of the players' choices (None: the chance seed)."""
 
 
 @dataclass(frozen=True)
@@ -68,13 +70,14 @@ def play_game(task: Task) -> Played:
     cls = games.playable_class(task.game_id)
     names = cls.default_seat_names(len(task.kinds))
     seed = f"{task.seed}-{task.index}"
+    player_seed = seed if task.player_seed is None else f"{task.player_seed}-{task.index}"
     session = Session.start(cls.id, names, dict(task.options), seed if cls.chance else None)
     session.record.set("Agents", "; ".join(task.kinds))
     game = session.game
     while (seat := game.to_move(session.state)) is not None:
         if session.ply >= game.max_plies:
             raise GameError(f"{cls.id}: game {task.index} passed {game.max_plies} plies")
-        play_turn(session, task.kinds[seat], seed, task.budget)
+        play_turn(session, task.kinds[seat], player_seed, task.budget)
     outcome = game.outcome(session.state)
     assert outcome is not None
     return Played(task.index, session.text(), tuple(r.result for r in outcome.results),

@@ -135,8 +135,16 @@ def write_atomic(path: str, text: str) -> None:
         raise _os_failure(path, "write", exc) from None
 
 
+def _umask() -> int:
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
 def _write_atomic(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
+    # Through a symbolic link the file it points to is replaced, and the link kept.
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     clean_stale_temporaries(folder)
     fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     # The lock on the temporary file is held (through ``held``) until the rename, so that no
@@ -149,9 +157,10 @@ def _write_atomic(path: str, text: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            os.chmod(temp, os.stat(path).st_mode & 0o777)
+            mode = os.stat(path).st_mode & 0o777
         except FileNotFoundError:
-            pass
+            mode = 0o666 & ~_umask()  # a new file: what the umask allows, as open() gives
+        os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         try:
@@ -174,7 +183,10 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def update(path: str, change: Callable[[str], str]) -> str:
-    """Lock ``path``, compute its new text from the old and replace it; return the new text."""
+    """Lock ``path``, compute its new text from the old and replace it; return the new text.
+
+    Through a symbolic link, the file it points to is locked and replaced."""
+    path = os.path.realpath(path)
     fd = _open_locked(path)
     try:
         size = os.fstat(fd).st_size

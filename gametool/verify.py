@@ -145,12 +145,14 @@ def check_file(path: str, all_errors: bool = False, expected_hash: str | None = 
                     "kind": e.kind, "message": e.message} for e in v.errors],
     } for v in verdicts]
     ok = all(v.ok for v in verdicts)
-    lines = [str(e) for v in verdicts for e in v.errors]
+    errors = [str(e) for v in verdicts for e in v.errors]
+    lines = []
     if ok:
         plies = sum(v.plies for v in verdicts)
         lines.append(f"{path}: ok ({len(verdicts)} record{'s' * (len(verdicts) != 1)}, "
                      f"{plies} plies)")
-    return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), (), ok)
+    return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), tuple(errors),
+                      ok)
 
 
 def _commitment_check(expected_hash: str | None, exported: str | None,

@@ -226,9 +226,9 @@ def test_validate_reports_file_line_column_and_ply(tmp_path: Path) -> None:
     text = path.read_text().replace("2. p2: e4=R", "2. p2: d4=B")
     path.write_text(text)
     line = text.splitlines().index("2. p2: d4=B") + 1
-    code, out, _ = run("validate", str(path))
-    assert code == 1
-    assert out.startswith(f"{path}:{line}:8: ply 2: ")
+    code, out, err = run("validate", str(path))
+    assert code == 1 and out == ""
+    assert err.startswith(f"{path}:{line}:8: ply 2: ")
 
 
 def test_validate_all_reports_every_error(tmp_path: Path) -> None:
@@ -236,9 +236,9 @@ def test_validate_all_reports_every_error(tmp_path: Path) -> None:
     run("move", str(path), "d4=R", "e4=R", "f4=R", "g4=R")
     text = path.read_text().replace("e4=R", "d4=B").replace("g4=R", "z9=R")
     path.write_text(text)
-    assert run("validate", str(path))[1].count("\n") == 1
-    code, out, _ = run("validate", "--all", str(path))
-    assert code == 1 and out.count("\n") == 2
+    assert run("validate", str(path))[2].count("\n") == 1
+    code, _out, err = run("validate", "--all", str(path))
+    assert code == 1 and err.count("\n") == 2
     data = json.loads(run("validate", "--all", "--json", str(path))[1])
     assert [e["ply"] for e in data[0]["records"][0]["errors"]] == [2, 4]
 
@@ -278,8 +278,8 @@ def test_validate_rejects_a_chance_action_that_contradicts_the_seed(tmp_path: Pa
     cards[4], cards[5] = cards[5], cards[4]
     lines[i] = " ".join(cards)
     path.write_text("\n".join(lines) + "\n")
-    code, out, _ = run("validate", str(path))
-    assert code == 1 and "contradicts the seed" in out
+    code, _out, err = run("validate", str(path))
+    assert code == 1 and "contradicts the seed" in err
 
 
 # -- replay, export, perft -----------------------------------------------------------------------
@@ -308,8 +308,8 @@ def test_an_exported_record_is_not_mistaken_for_a_master(tmp_path: Path) -> None
     path = start(tmp_path, "belemmer", "--seed", "secret")
     exported = tmp_path / "e.gtn"
     exported.write_text(run("export", str(path), "--as", "black", "--weak-seed-ok")[1])
-    code, out, _ = run("validate", str(exported))
-    assert code == 1 and "exported" in out
+    code, _out, err = run("validate", str(exported))
+    assert code == 1 and "exported" in err
 
 
 def test_perft_counts_turn_sequences(tmp_path: Path) -> None:

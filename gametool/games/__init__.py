@@ -39,6 +39,12 @@ ALIASES: dict[str, str] = {
     "colors-7x7": "colors",
     "colors8": "colors-8x8",
     "colours-8x8": "colors-8x8",
+    "shc": "super-horse-chess",
+    "horse-chess": "super-horse-chess",
+    "salvo": "special-salvo",
+    "dragon": "two-headed-dragon",
+    "johari": "johari-bones",
+    "mahjong": "western-mahjong",
 }
 
 
@@ -46,8 +52,17 @@ def canonical_id(name: str) -> str:
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in GAMES:
-        raise UnknownGame(f"unknown game {name!r} (see 'gametool list')")
+        from gametool.suggest import close_matches
+
+        near = close_matches(key, [*GAMES, *ALIASES])
+        also = f"did you mean {' or '.join(near)}? " if near else ""
+        raise UnknownGame(f"unknown game {name!r} ({also}see 'gametool list')")
     return key
+
+
+def aliases_of(game_id: str) -> list[str]:
+    """The other names ``game_id`` is known by."""
+    return [alias for alias, target in ALIASES.items() if target == game_id]
 
 
 def game_class(name: str) -> type[Game]:

@@ -8,10 +8,11 @@ import click
 
 
 @click.command("import")
-@click.argument("file")
-@click.option("-o", "--output", metavar="OUT", help="Write the records to OUT (default: stdout).")
-@click.option("--rejects", metavar="BAD", help="Write the original text of every refused game "
-              "to BAD.")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the records to FILE ('-' or no -o: stdout).")
+@click.option("--rejects", metavar="BAD", type=click.Path(dir_okay=False),
+              help="Write the original text of every refused game to BAD.")
 @click.option("--force", is_flag=True, help="With -o or --rejects: overwrite existing files.")
 def import_command(file: str, output: str | None, rejects: str | None, force: bool) -> None:
     """Turn the games of the PGN file FILE into chess records (.gtn).
@@ -26,7 +27,7 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     import sys
 
     from gametool import storage
-    from gametool.cli import Rejected, fail
+    from gametool.cli import Rejected, deliver, fail
     from gametool.errors import GameError
     from gametool.formats import pgn
 
@@ -45,11 +46,7 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     try:
         if rejects is not None and report.refused:
             storage.create(rejects, "\n".join(r.text for r in report.refused), force)
-        text = report.text()
-        if output:
-            storage.create(output, text, force)
-        else:
-            click.echo(text, nl=False)
+        deliver(report.text(), output, force)
     except GameError as exc:
         raise fail(exc) from None
     if report.refused:
