@@ -41,7 +41,8 @@ def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
     return [
         {
             "id": cls.id, "name": cls.name, "aliases": aliases_of(cls.id),
-            "min_players": cls.min_players, "max_players": cls.max_players, "chance": cls.chance or None,
+            "min_players": cls.min_players, "max_players": cls.max_players,
+            "chance": cls.chance or None,
             "hidden": cls.hidden or None, "status": cls.status,
             "options": {o.name: {"default": o.default, "choices": list(o.choices or ())}
                         for o in cls.options},
