@@ -151,7 +151,10 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
         if step.seat != CHANCE and (step.seat == to_move or step.seat in seen):
             if not turns or turns[-1][0] != step.seat:
                 break
-        text = game.mask_action(session.states[n - 1], step.action, state, seat)
+        before = session.states[n - 1]
+        text = game.mask_action(before, step.action, state, seat)
+        note = game.describe_action(before, step.action) if text == step.text else None
+        text = f"{text}  ({note})" if note else text
         if turns and turns[-1][0] == step.seat:
             turns[-1][1].insert(0, text)
         else:
@@ -208,11 +211,9 @@ def show_text(session: Session, ply: int | None = None, as_seat: str | None = No
         status += f"  (as {data['as']})"
     lines.append(status)
     turns = data["last_turns"]
-    if len(turns) > 1:
-        lines.append("last turns:")
-        lines += [f"  {turn}" for turn in turns]
-    elif data["last"]:
-        lines.append(f"last: {data['last']}")
+    lines += [f"earlier: {turn}" for turn in turns[:-1]]
+    if turns:
+        lines.append(f"last: {turns[-1]}")
     lines += ["", game.render(state, seat, session.names).rstrip("\n")]
     detail = game.score_table(state, seat)
     if detail is not None:
