@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from gametool import __version__, games, hooks, players, render, storage
+from gametool import __version__, completion, games, hooks, players, render, storage
 from gametool.chance import new_contribution, new_seed, weak_seed_reason
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
@@ -36,7 +36,8 @@ def fail(exc: GameError) -> Rejected:
 
 
 def as_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    return click.option("--as", "as_seat", metavar="SEAT", help=help_text)
+    return click.option("--as", "as_seat", metavar="SEAT", help=help_text,
+                        shell_complete=completion.seats)
 
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
@@ -136,7 +137,7 @@ def list_games(as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=completion.game_ids)
 @json_option
 def rules(game: str, as_json: bool) -> None:
     """Show the rules summary, the options and the notation of GAME.
@@ -159,7 +160,7 @@ def rules(game: str, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("game")
+@click.argument("game", shell_complete=completion.game_ids)
 @click.option("--players", metavar="A,B,..", help="Seat names in turn order (their number is "
               "the number of players). Default: the game's usual seats.")
 @click.option("--option", "options", multiple=True, metavar="K=V",
@@ -239,7 +240,7 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
 
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
-@click.argument("actions", nargs=-1)
+@click.argument("actions", nargs=-1, shell_complete=completion.actions)
 @as_option("Play as SEAT (rejected if SEAT is not to move).")
 @click.option("--expect-ply", type=int, metavar="N",
               help="Refuse unless the first action would be ply N (a guard for play by email).")
@@ -302,7 +303,7 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
 
 
 @cli.command()
-@click.argument("file")
+@click.argument("file", type=RECORD_FILE)
 @as_option("List only if SEAT is to move (nothing otherwise).")
 @json_option
 def moves(file: str, as_seat: str | None, as_json: bool) -> None:
@@ -337,7 +338,7 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("file")
+@click.argument("file", type=RECORD_FILE)
 @as_option("Show only what SEAT may see.")
 @click.option("--ply", type=int, metavar="N", help="Show the position after N plies.")
 @hooks.add_options("show")
@@ -389,8 +390,9 @@ def record_files(paths: Iterable[str]) -> list[str]:
               "of each record.")
 @click.option("--seed-hash", metavar="H", help="Also check that each record's Seed has this "
               "SHA-256 (the SeedHash the players were sent).")
-@click.option("--against", "exported", metavar="EXPORTED", help="Also check that the exported "
-              "record EXPORTED (from 'export --as SEAT') agrees with FILE, the master record.")
+@click.option("--against", "exported", metavar="EXPORTED", type=click.Path(dir_okay=False),
+              help="Also check that the exported record EXPORTED (from 'export --as SEAT') "
+                   "agrees with FILE, the master record.")
 @click.option("--contribution", "contributions", multiple=True, metavar="SEAT=HEX",
               help="Also check that SEAT's contribution to the joint seed is HEX, as that seat "
                    "sent it (repeatable).")
@@ -450,7 +452,7 @@ def _map_files(check: Callable[[str], Any], files: list[str], jobs: int) -> list
 
 
 @cli.command()
-@click.argument("file")
+@click.argument("file", type=RECORD_FILE)
 @as_option("Show only what SEAT may see.")
 @click.option("--from", "first", type=int, default=0, metavar="N", help="First ply shown.")
 @click.option("--to", "last", type=int, metavar="N", help="Last ply shown.")
@@ -576,7 +578,7 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool) -> None:
 
 
 @cli.command("selfplay")
-@click.argument("game")
+@click.argument("game", shell_complete=completion.game_ids)
 @click.option("-n", "count", type=click.IntRange(1, None), default=10, show_default=True,
               metavar="N", help="The number of games.")
 @click.option("-o", "--output", "--out", "out", required=True, metavar="DIR",
@@ -710,15 +712,17 @@ def referee() -> None:
 
 
 game_dir_option = click.option("--game-dir", required=True, metavar="DIR",
+                               type=click.Path(file_okay=False),
                                help="Folder of the master records.")
 outbox_option = click.option("--outbox", required=True, metavar="DIR",
+                             type=click.Path(file_okay=False),
                              help="Folder the outgoing messages (.eml) are written to.")
 from_option = click.option("--from", "address", default="referee@localhost", show_default=True,
                            metavar="ADDR", help="The referee's own address.")
 
 
 @referee.command("new")
-@click.argument("game")
+@click.argument("game", shell_complete=completion.game_ids)
 @click.option("--players", required=True, metavar="A@X,B@Y,..",
               help="The players' addresses in turn order.")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option.")
@@ -772,7 +776,7 @@ def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
 
 
 @referee.command("inbox")
-@click.argument("message", default="-")
+@click.argument("message", default="-", type=click.Path(dir_okay=False, allow_dash=True))
 @game_dir_option
 @outbox_option
 @from_option
@@ -835,6 +839,81 @@ def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: st
 
 for _command in hooks.commands():
     cli.add_command(_command)
+
+
+@cli.command()
+@click.argument("game_or_file", metavar="GAME|FILE", type=click.Path(dir_okay=False),
+                shell_complete=completion.games_or_files)
+@click.option("--players", metavar="A,B,..", help="Seat names of a new game, in turn order.")
+@click.option("--vs", type=click.Choice(players.KINDS), help="Play against this computer "
+              "player: it takes every seat but yours (default: hot seat, every seat a person).")
+@as_option("With --vs: the seat you play (default: the first).")
+@click.option("--option", "options", multiple=True, metavar="K=V",
+              help="A rule option of a new game (repeatable).")
+@click.option("--seed", metavar="S", help="Chance seed of a new game (random by default).")
+@click.option("--no-seed", is_flag=True, help="A new game whose chance actions are typed in "
+              "(real dice or cards).")
+@click.option("--player-seed", metavar="P", help="Seed of the computer player's choices.")
+@click.option("--budget", type=click.IntRange(1, None), metavar="N",
+              help="Search iterations per mcts action.")
+@output_option("the record (saved after every turn; default: GAME.gtn, or FILE itself)")
+def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | None,
+         options: tuple[str, ...], seed: str | None, no_seed: bool, player_seed: str | None,
+         budget: int | None, output: str | None) -> None:
+    """Play GAME (a new record) or go on with the record FILE at the terminal.
+
+    Hot seat (every seat typed in turn) or, with --vs, against a computer player. The board is
+    drawn after every turn for the seat to move (with --vs: for your seat), in colour on a
+    terminal (not in a pipe, nor when NO_COLOR is set). Tab completes the legal actions; a
+    rejected action is explained, with the closest legal ones. The record is saved after every
+    turn: 'quit' stops, and playing FILE again goes on. Also: 'moves', 'undo', 'resign', 'help'.
+    """
+    import os
+
+    from gametool import play as table
+
+    if seed is not None and no_seed:
+        raise click.UsageError("--seed and --no-seed exclude each other")
+    try:
+        if os.path.isfile(game_or_file):
+            if players or options or seed or no_seed:
+                raise click.UsageError("--players, --option, --seed and --no-seed start a new "
+                                       "game; FILE goes on with its own")
+            session = load(game_or_file)
+            path = output if output not in (None, "-") else game_or_file
+            if path != game_or_file:
+                storage.create(path, session.text())
+        else:
+            cls = games.playable_class(game_or_file)
+            names = [n.strip() for n in players.split(",")] if players else None
+            if seed is None and not no_seed and cls.chance:
+                seed = new_seed()
+            session = Session.start(cls.id, names, parse_options(" ".join(options)), seed)
+            path = output if output not in (None, "-") else table.free_name(f"{cls.id}.gtn")
+            storage.create(path, session.text())
+            click.echo(f"recording to {path}")
+        game = table.Table(session, path, table.computer_seats(session.names, vs, as_seat),
+                           player_seed or new_seed(), budget, table.use_colour())
+        game.run()
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+@cli.command("completion")
+@click.argument("shell", type=click.Choice(completion.SHELLS))
+def completion_command(shell: str) -> None:
+    """Print the shell completion script for SHELL (bash, zsh or fish).
+
+    It completes commands, options, game ids and aliases, the seats of a record after --as,
+    file names wherever a file goes, and the legal actions after 'gametool move FILE'. Load it
+    in the running shell, or from the shell's start-up file:
+
+    \b
+      eval "$(gametool completion bash)"      # ~/.bashrc
+      eval "$(gametool completion zsh)"       # ~/.zshrc
+      gametool completion fish | source       # ~/.config/fish/config.fish
+    """
+    click.echo(completion.script(shell, cli))
 
 
 def main() -> None:

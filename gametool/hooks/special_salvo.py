@@ -102,9 +102,17 @@ def _show_private(session: Session, as_seat: str | None, path: str) -> Session:
     return with_own_fleet(session, as_seat, path)
 
 
+def _complete_seats(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    from gametool.completion import seats
+
+    return seats(ctx, param, incomplete)
+
+
 seat_required = click.option("--as", "as_seat", required=True, metavar="SEAT",
-                             help="The seat whose private file this is.")
+                             help="The seat whose private file this is.",
+                             shell_complete=_complete_seats)
 private_option = click.option("--private", "private_path", required=True, metavar="MINE",
+                              type=click.Path(dir_okay=False),
                               help="The seat's private fleet file (keep it secret).")
 expect_option = click.option("--expect-ply", type=int, metavar="N",
                              help="Refuse unless the first action would be ply N.")
@@ -122,7 +130,7 @@ def _update(file: str, change: Any) -> None:
 
 
 @click.command()
-@click.argument("file")
+@click.argument("file", type=click.Path(dir_okay=False))
 @seat_required
 @private_option
 @click.option("--fleet", metavar="SHIPS", help="Create MINE with this fleet, e.g. "
@@ -151,7 +159,7 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
 
 
 @click.command()
-@click.argument("file")
+@click.argument("file", type=click.Path(dir_okay=False))
 @seat_required
 @private_option
 @expect_option
@@ -177,6 +185,7 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None) -
 COMMANDS = [commit, answer]
 OPTIONS = {
     "show": [(click.Option(["--private", "private_path"], metavar="MINE",
+                           type=click.Path(dir_okay=False),
                            help="With --as, in commit-reveal special-salvo: draw SEAT's own "
                                 "ships from its private fleet file."), _show_private)],
 }

@@ -1,0 +1,268 @@
+"""Playing at the terminal: hot seat, or against computer players, one turn at a time.
+
+The record is saved after every turn, so a game can be left with ``quit`` and resumed by
+playing the same file again. The board is drawn for the seat to move (with computer players:
+for the person's seat), so nothing hidden from that seat is shown. Tab completes the legal
+actions (readline); a rejected action is explained, with the closest legal actions.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from gametool import players, render, storage
+from gametool.chance import new_seed
+from gametool.engine import CHANCE, RESIGN
+from gametool.errors import GameError
+from gametool.record import Session
+from gametool.suggest import hint
+
+HELP = """\
+Type an action to play it (Tab completes; 'moves' lists them), or one of:
+  moves    the legal actions of the seat to move
+  undo     take back the last turn (yours, and the computer's reply)
+  resign   give up the game
+  help     this text
+  quit     save and stop; 'gametool play FILE' goes on later
+"""
+
+
+def use_colour(stream: Any = None) -> bool:
+    """Colour only on a terminal, and never under NO_COLOR (https://no-color.org)."""
+    stream = stream or sys.stdout
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass
+class Table:
+    """A game at the terminal: its record, its file and who plays each seat."""
+
+    session: Session
+    path: str
+    computers: dict[int, str] = field(default_factory=dict)
+    player_seed: str = field(default_factory=new_seed)
+    budget: int | None = None
+    colour: bool = False
+    read_line: Callable[[str], str] = input
+    write: Callable[[str], None] = click.echo
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def paint(self, text: str, **style: Any) -> str:
+        return click.style(text, **style) if self.colour else text
+
+    def viewer(self) -> str | None:
+        """The seat whose view is drawn: the person to move, else the only person at the table."""
+        to_move = self.session.to_move()
+        people = [i for i in range(len(self.session.names)) if i not in self.computers]
+        if to_move is not None and to_move != CHANCE and to_move not in self.computers:
+            return self.session.names[to_move]
+        if self.computers and len(people) == 1:
+            return self.session.names[people[0]]
+        return None
+
+    def draw(self) -> None:
+        text = render.show_text(self.session, None, self.viewer())
+        lines = text.rstrip("\n").split("\n")
+        out = [self.paint(lines[0], bold=True)]
+        for line in lines[1:]:
+            if line.startswith(("last:", "earlier:")):
+                out.append(self.paint(line, fg="cyan"))
+            elif line.startswith("result:"):
+                out.append(self.paint(line, fg="green", bold=True))
+            else:
+                out.append(line)
+        self.write("\n".join(out))
+
+    def say(self, text: str) -> None:
+        self.write(self.paint(text, fg="yellow"))
+
+    def complain(self, text: str) -> None:
+        self.write(self.paint(text, fg="red"))
+
+    # -- the record ----------------------------------------------------------------------------
+
+    def save(self) -> None:
+        storage.write_atomic(self.path, self.session.text())
+
+    def legal_texts(self) -> list[str]:
+        game, state = self.session.game, self.session.state
+        to_move = game.to_move(state)
+        if to_move is None:
+            return []
+        if to_move == CHANCE:
+            return [game.format_action(state, a) for a in game.chance_outcomes(state) or []]
+        return [game.format_action(state, a) for a in game.legal_actions(state)]
+
+    def announce(self, first: int) -> None:
+        """Print the plies from ``first`` on, as the person at the table may read them."""
+        from gametool.cli import ply_lines
+
+        for item in ply_lines(self.session, first, self.viewer()):
+            self.write(f"{item['ply']}. {item['seat']}: {item['action']}")
+
+    # -- turns ---------------------------------------------------------------------------------
+
+    def computer_turn(self, seat: int) -> None:
+        from gametool import selfplay
+
+        first = self.session.ply
+        selfplay.play_turn(self.session, self.computers[seat], self.player_seed, self.budget)
+        self.save()
+        self.announce(first)
+
+    def person_turn(self) -> bool:
+        """Read one line from the seat to move; False when the person quits."""
+        session = self.session
+        to_move = session.to_move()
+        name = session.seat_name(to_move) or ""
+        completions = self.legal_texts()
+        _complete_with(completions)
+        try:
+            line = self.read_line(self.paint(f"{name}> ", fg="green", bold=True))
+        except EOFError:
+            self.write("")
+            line = "quit"
+        except KeyboardInterrupt:
+            self.write("")
+            line = "quit"
+        text = " ".join(line.split())
+        word = text.lower()
+        if not text:
+            return True
+        if word in ("quit", "exit", "q"):
+            self.save()
+            self.say(f"saved {self.path}; go on with: gametool play {self.path}")
+            return False
+        if word in ("help", "?"):
+            self.write(HELP.rstrip("\n"))
+            return True
+        if word == "moves":
+            self.write("\n".join(completions) if completions else "(no legal action)")
+            return True
+        if word == "undo":
+            self.undo()
+            return True
+        if word == "resign":
+            text = RESIGN
+        first, before = session.ply, session.text()
+        try:
+            session.play([text], None)
+        except GameError as exc:
+            self.reload(before)  # the session may hold part of the rejected turn
+            self.complain(f"{exc.message}{hint(text, completions)}")
+            return True
+        self.save()
+        if session.ply - first > 1:
+            self.announce(first + 1)
+        return True
+
+    def reload(self, text: str) -> None:
+        from gametool.record import load_one
+
+        self.session = load_one(text, self.path)
+
+    def undo(self) -> None:
+        """Take back turns until a person is to move again, before their last turn."""
+        from gametool import undo as taking
+
+        session = self.session
+        try:
+            taking.check_local(session)
+            count = taking.last_turn_plies(session)
+            while True:
+                if count == 0:
+                    raise GameError("nothing to take back")
+                after = taking.take_back(session, count)
+                seat = after.to_move()
+                if seat is not None and seat != CHANCE and seat not in self.computers:
+                    break
+                count += taking.last_turn_plies(after)
+        except GameError as exc:
+            self.complain(f"cannot take back: {exc.message}")
+            return
+        self.session = after
+        self.save()
+        self.say(f"took back {count} plies")
+
+    def run(self) -> None:
+        """Play until the game ends or the person quits."""
+        shown = -1
+        while True:
+            session = self.session
+            to_move = session.to_move()
+            if to_move is not None and to_move in self.computers:
+                self.computer_turn(to_move)
+                continue
+            if shown != session.ply:
+                self.write("")
+                self.draw()
+                shown = session.ply
+            if to_move is None:
+                self.say(f"game over; the record is in {self.path}")
+                return
+            if not self.person_turn():
+                return
+
+
+def _complete_with(texts: list[str]) -> None:
+    """Let readline's Tab complete the whole line to one of ``texts``."""
+    try:
+        import readline
+    except ImportError:  # no readline on this platform: play on without Tab
+        return
+    matches: list[str] = []
+
+    def complete(prefix: str, index: int) -> str | None:
+        if index == 0:
+            key = prefix.lower()
+            words = ["moves", "undo", "help", "resign", "quit"]
+            matches[:] = [t for t in texts + words if t.lower().startswith(key)]
+        return matches[index] if index < len(matches) else None
+
+    readline.set_completer_delims("")
+    readline.set_completer(complete)
+    if "libedit" in (readline.__doc__ or ""):
+        readline.parse_and_bind("bind ^I rl_complete")
+    else:
+        readline.parse_and_bind("tab: complete")
+
+
+def free_name(name: str) -> str:
+    """``name``, or ``stem-2.ext``, ``stem-3.ext``, ... if it is taken."""
+    stem, dot, ext = name.rpartition(".")
+    candidate, n = name, 1
+    while os.path.lexists(candidate):
+        n += 1
+        candidate = f"{stem}-{n}{dot}{ext}"
+    return candidate
+
+
+def computer_seats(names: list[str], vs: str | None, as_seat: str | None) -> dict[int, str]:
+    """With ``vs``, every seat but the person's (``as_seat``, by default the first) is played
+    by the computer player ``vs``."""
+    if vs is None:
+        if as_seat is not None:
+            raise GameError("--as goes with --vs (in a hot-seat game every seat is a person)")
+        return {}
+    if vs not in players.KINDS:
+        raise GameError(f"unknown computer player {vs!r}{hint(vs, players.KINDS)}")
+    person = 0
+    if as_seat is not None:
+        keys = [n.lower() for n in names]
+        if as_seat.lower() not in keys:
+            raise GameError(f"no seat {as_seat!r} in this game{hint(as_seat, names)} "
+                            f"(seats: {', '.join(names)})")
+        person = keys.index(as_seat.lower())
+    return {i: vs for i in range(len(names)) if i != person}
