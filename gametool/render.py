@@ -139,7 +139,8 @@ def _last_action(session: Session, ply: int, seat: int | None) -> str | None:
 def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
     """The turns since the seat to move last acted, oldest first, as ``seat`` may read them:
     every other seat's last turn and the chance actions between ("p2: 6/3 6/4", "chance: roll
-    6-5"). Once the game is over, the turns back to the last seat that acts twice."""
+    6-5"). Once the game is over, the turns back to the last seat that acts twice. A partly
+    hidden chance action (a deal, a shuffle) starts a hand: nothing before it is named."""
     game = session.game
     state = session.states[ply]
     to_move = game.to_move(state)
@@ -162,6 +163,8 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
                 seen.add(turns[-1][0])
             turns.append((step.seat, [text]))
         n -= 1
+        if step.seat == CHANCE and not text.startswith(step.text):
+            break  # a deal or shuffle, partly hidden: a new hand or round begins there
     return [f"{session.seat_name(who)}: {' | '.join(texts)}" for who, texts in reversed(turns)]
 
 

@@ -143,7 +143,7 @@ def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
         code = RUNNER.invoke(cli, ["validate", str(master), "--seed-hash", value]).exit_code
         assert code == 0, address
     bad = RUNNER.invoke(cli, ["validate", str(master), "--seed-hash", "0" * 64])
-    assert bad.exit_code == 1 and "does not match the seed hash" in bad.stdout
+    assert bad.exit_code == 1 and "does not match the seed hash" in bad.stderr
 
 
 def test_an_exported_record_is_checked_against_the_published_master(tmp_path: Path) -> None:

@@ -464,9 +464,9 @@ def test_a_false_miss_caught_only_by_the_reveal_names_the_liar(tmp_path: Path) -
     text = path.read_text()
     ply = len(load_one(text).steps) + 1
     path.write_text(text + f"{ply}. ann: reveal {secret['Fleet']} salt {secret['Salt']}\n")
-    code, out, _ = run("validate", str(path))
+    code, _out, err = run("validate", str(path))
     assert code == 1
-    assert "player 1 lied: reported a1 miss on salvo 1 of player 2" in out
+    assert "player 1 lied: reported a1 miss on salvo 1 of player 2" in err
 
 
 def test_a_committed_fleet_that_breaks_the_rules_is_caught_at_the_reveal() -> None:
@@ -628,8 +628,8 @@ def test_an_exported_record_cannot_be_replayed_as_a_master(tmp_path: Path) -> No
     run("move", str(path), f"place {FLEET1}", f"place {FLEET2}")
     exported = tmp_path / "e.gtn"
     exported.write_text(run("export", str(path), "--as", "p1")[1])
-    code, out, _ = run("validate", str(exported))
-    assert code == 1 and "exported" in out
+    code, _out, err = run("validate", str(exported))
+    assert code == 1 and "exported" in err
 
 
 # -- a whole refereed game, the record, the samples -------------------------------------------
@@ -877,8 +877,8 @@ def test_validate_catches_an_illegal_placement_in_a_referee_record(
     path = tmp_path / "g.gtn"
     path.write_text('[Game "special-salvo"]\n[Players "ann; ben"]\n[Result "*"]\n\n'
                     f"1. ann: place {FLEET_B}\n2. ben: place {fleet}\n")
-    code, out, _ = run("validate", str(path))
-    assert code == 1 and "g.gtn:6:" in out and "ply 2" in out and reason in out
+    code, _out, err = run("validate", str(path))
+    assert code == 1 and "g.gtn:6:" in err and "ply 2" in err and reason in err
 
 
 def test_validate_catches_a_committed_fleet_that_breaks_the_rules(tmp_path: Path) -> None:
@@ -905,10 +905,10 @@ def test_validate_catches_a_committed_fleet_that_breaks_the_rules(tmp_path: Path
     text = path.read_text()
     ply = len(load_one(text).steps) + 1
     path.write_text(text + f"{ply}. ann: reveal {bad} salt 00ff\n")
-    code, out, _ = run("validate", str(path))
+    code, _out, err = run("validate", str(path))
     assert code == 1
-    assert "player 1 lied: the committed fleet breaks the placement rules" in out
-    assert "sub d4 e: the submarine runs diagonally (D2, fleet=special)" in out
+    assert "player 1 lied: the committed fleet breaks the placement rules" in err
+    assert "sub d4 e: the submarine runs diagonally (D2, fleet=special)" in err
 
 
 def nt_read_fleet(text: str) -> tuple[fl.Placement, ...]:
@@ -991,5 +991,5 @@ def test_a_record_without_reports_validates_and_moves_through_the_cli(tmp_path: 
     assert run("validate", str(path))[0] == 0
     lie = written.replace("4. chance: report j6 miss", "4. chance: report j6 hit")
     path.write_text(lie)
-    code, out, _ = run("validate", str(path))
-    assert code == 1 and "wrong call j6 hit; the fleet gives j6 miss (D11)" in out
+    code, _out, err = run("validate", str(path))
+    assert code == 1 and "wrong call j6 hit; the fleet gives j6 miss (D11)" in err
