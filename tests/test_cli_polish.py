@@ -57,7 +57,8 @@ def test_import_from_stdin_to_stdout(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_export_and_selfplay_take_output(tmp_path: Path) -> None:
     path = start(tmp_path, "belemmer", "--seed", "s1")
-    code, _out, err = run("export", str(path), "--as", "red", "-o", str(tmp_path / "red.gtn"))
+    code, _out, err = run("export", str(path), "--as", "red", "-o", str(tmp_path / "red.gtn"),
+                          "--weak-seed-ok")
     assert code == 0, err
     assert "SeedHash" in (tmp_path / "red.gtn").read_text()
     code, _out, err = run("selfplay", "colors", "-n", "2", "-o", str(tmp_path / "corpus"),
@@ -261,7 +262,7 @@ def test_undo_is_refused_on_an_exported_record(tmp_path: Path) -> None:
     path = start(tmp_path, "belemmer", "--seed", "u2")
     run("move", str(path), "place a1")
     exported = tmp_path / "red.gtn"
-    run("export", str(path), "--as", "red", "-o", str(exported))
+    run("export", str(path), "--as", "red", "-o", str(exported), "--weak-seed-ok")
     before = exported.read_bytes()
     code, _out, err = run("undo", str(exported))
     assert code == 1 and "master record" in err
