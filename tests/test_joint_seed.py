@@ -175,8 +175,8 @@ def test_changing_any_one_part_is_detected(published: tuple[Path, Path, str], pa
     forged = tmp_path / "forged.gtn"
     forged.write_text(change_part(master.read_text(), old))
     # Alone, the master no longer deals what it says: every chance action is checked.
-    code, out, _ = run("validate", str(forged))
-    assert code == 1 and "contradicts the seed" in out
+    code, _out, err = run("validate", str(forged))
+    assert code == 1 and "contradicts the seed" in err
     # Even with the chance actions redrawn to match, the commitment or the sent part fails.
     header = re.sub(r'\[(Result|Termination) "[^"]*"\]\n', "", forged.read_text().split("\n\n")[0])
     session = load_one(header + "\n")
@@ -206,5 +206,5 @@ def test_join_prints_a_line_to_paste_and_keeps_it(tmp_path: Path) -> None:
 def test_validate_contribution_needs_seat_and_hex(published: tuple[Path, Path, str]) -> None:
     master = published[0]
     assert run("validate", str(master), "--contribution", "ann")[0] == 2
-    code, out, _ = run("validate", str(master), "--contribution", "ann=zz")
-    assert code == 1 and "not 32 to 128 hex digits" in out
+    code, _out, err = run("validate", str(master), "--contribution", "ann=zz")
+    assert code == 1 and "not 32 to 128 hex digits" in err
