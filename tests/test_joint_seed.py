@@ -188,11 +188,11 @@ def test_changing_any_one_part_is_detected(published: tuple[Path, Path, str], pa
     checks = ["--seed-hash", commitment, "--against", str(ann),
               *(f"--contribution={n}={p}" for n, p in zip(["ann", "ben", "cy"], PARTS,
                                                           strict=True))]
-    code, out, _ = run("validate", str(redrawn), *checks)
+    code, _out, err = run("validate", str(redrawn), *checks)
     assert code == 1
     expected = ("does not match the seed hash" if part == "secret"
                 else f"{['ann', 'ben', 'cy'][part]}'s contribution")  # type: ignore[index]
-    assert expected in out
+    assert expected in err
 
 
 def test_join_prints_a_line_to_paste_and_keeps_it(tmp_path: Path) -> None:
