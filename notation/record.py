@@ -310,8 +310,10 @@ def _split_actions(located: pp.ParseResults, lineno: int) -> list[Action]:
 
 _NAGS = re.compile(r"(?:\s+\$[0-9]{1,3})+$")
 _ENDING = re.compile(
-    r"end[ \t]*:[ \t]*(?P<result>[^\s{};]+)(?:[ \t]+(?P<reason>[^{};]*?))?[ \t]*"
+    r"end[ \t]*:[ \t]*(?P<result>[^\s{};\"]+)"
+    r"(?:[ \t]+(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<reason>[^{};\"]*?)))?[ \t]*"
     r"(?P<comment>\{[^}]*\}|;.*)?", re.IGNORECASE)
+_PLAIN_REASON = re.compile(r"[^{};\"\\\x00-\x1f\x7f]*")
 
 
 def _take_nags(actions: list[Action]) -> list[int]:
@@ -402,8 +404,10 @@ def parse(text: str) -> list[Record]:
         if ending is not None:
             comment, style = (_comment_parts(ending["comment"]) if ending["comment"]
                               else (None, "{"))
-            target.append(EndingLine(ending["result"], (ending["reason"] or "").strip(),
-                                     comment, style, lineno, indent + 1))
+            reason = (unescape(ending["quoted"]) if ending["quoted"] is not None
+                      else (ending["reason"] or "").strip())
+            target.append(EndingLine(ending["result"], reason, comment, style, lineno,
+                                     indent + 1))
             continue
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
         if digits > MAX_PLY_DIGITS:
@@ -511,7 +515,10 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
             out.append(indent + ")")
             continue
         if isinstance(item, EndingLine):
-            line = f"end: {item.result} {item.reason}".rstrip()
+            reason = item.reason
+            if reason.strip() != reason or not _PLAIN_REASON.fullmatch(reason):
+                reason = f'"{escape(reason)}"'
+            line = f"end: {item.result} {reason}".rstrip()
         else:
             line = (f"{item.ply}. {item.seat}: "
                     + ACTION_SEPARATOR.join(a.text for a in item.actions)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import io
 from pathlib import Path
 from typing import Any
@@ -83,6 +84,9 @@ def mixed_file() -> tuple[str, dict[int, tuple[int, int, str]]]:
     add('[Event "unclosed variation"]\n\n1. e4 (1. d4 d5 2. c4 *\n', 3, 7,
         "unclosed variation")
     add('[Event "en passant"]\n\n1. e4 a6 2. e5 d5 3. exd6 e.p. *\n')
+    add('[Event "unclosed comment"]\n\n1. e4 {never closed e5 *\n', 3, 7, "unclosed comment")
+    add('[Event "stray parenthesis"]\n\n1. e4 e5 ) 2. Nf3 *\n', 3, 10, "closes no variation")
+    add('[Event "NAG out of range"]\n\n1. e4 $256 *\n', 3, 7, "$0 to $255")
     add('[Event "result contradicts"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n', 3, 21,
         "contradicts the moves")
     add('[Event "malformed tag\n\n1. e4 *\n', 1, 1, "malformed tag pair")
@@ -123,9 +127,11 @@ def test_every_readable_game_is_imported_and_every_bad_one_reported_at_its_token
         found = [x for x in lines if x.startswith(prefix)]
         assert found and words in found[0], (prefix, words, err)
     assert f"{len(bad)} of {total} games refused" in err
-    events = [g.headers["Event"] for g in _read_all(rejects.read_text(encoding="utf-8"))]
-    assert len(events) == len(bad)
+    kept = rejects.read_text(encoding="utf-8")
+    events = re.findall(r'^\[Event "(.*)"\]$', kept, re.MULTILINE)
+    assert len(events) == len(bad) - 1  # and one whose tag is malformed
     assert "illegal" in events and "result contradicts" in events
+    assert '[Event "malformed tag' in kept and "1. e4 $256 *" in kept
     assert "no result: read as '*'" in err or "no result at the end" in err
 
 
@@ -363,3 +369,14 @@ def test_commands_follow_the_main_line_and_replay_shows_variations(tmp_path: Pat
     assert [len(v["frames"]) for v in data["variations"]] == [2, 1]
     assert runner.invoke(cli, ["move", str(path), "Nc6"]).exit_code == 0
     assert path.read_text() == BRANCHED + "4. ben: Nc6\n"
+
+
+def test_an_ending_reason_of_any_text_reads_back(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(
+        tmp_path, '[Event "x"]\n[Termination "lost on time; {flag}"]\n\n1. e4 e5 0-1\n')
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert 'end: 0-1 "lost on time; {flag}"' in text
+    session = load_one(text)
+    assert session.outcome().termination == "lost on time; {flag}"
+    assert session.text() == text

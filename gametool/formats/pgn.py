@@ -52,7 +52,7 @@ _TOKEN = re.compile(
     r"|(?P<bad>\S)",
     re.MULTILINE,
 )
-_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z0-9_]+)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
+_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
 _NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
@@ -259,7 +259,10 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             if not line.nodes:
                 raise PgnError(f"annotation {token.group()!r} before any move", at)
             value = token.group()
-            line.nodes[-1].nags.append(int(value[1:]) if kind == "nag" else GLYPHS[value])
+            nag = int(value[1:]) if kind == "nag" else GLYPHS[value]
+            if nag > 255:
+                raise PgnError(f"annotation {value}: a NAG is $0 to $255", at)
+            line.nodes[-1].nags.append(nag)
         elif kind == "open":
             if not line.nodes:
                 raise PgnError("a variation must follow the move it replaces", at)
