@@ -128,7 +128,13 @@ def cli() -> None:
 @cli.command("list")
 @json_option
 def list_games(as_json: bool) -> None:
-    """List the games: id, name, number of players, chance, hidden information and status."""
+    """List the games: id, name, number of players, chance, hidden information and status.
+
+    \b
+    Examples:
+      gametool list
+      gametool list --json | jq -r '.[].id'
+    """
     classes = games.all_classes()
     if as_json:
         emit_json(render.game_list_json(classes))
@@ -145,6 +151,12 @@ def rules(game: str, as_json: bool) -> None:
     GAME is an id or alias from 'gametool list'. The text is wrapped to the terminal's width.
     The same text makes the game's manual page, gametool-GAME(6). Options are chosen with
     'gametool start GAME --option NAME=VALUE'.
+
+    \b
+    Examples:
+      gametool rules belemmer
+      gametool rules mahjong | less
+      gametool rules chess --json
     """
     import shutil
 
@@ -178,6 +190,13 @@ def start(game: str, players: str | None, options: tuple[str, ...], seed: str | 
 
     With a seed (random unless --seed or --no-seed is given, for games with chance) the tool
     draws the chance actions (shuffles, deals, dice) itself and writes them into the record.
+
+    \b
+    Examples:
+      gametool start colors -o game.gtn
+      gametool start belemmer --players ann,ben --option score=tops -o b.gtn
+      gametool start tawula --no-seed -o table.gtn
+      gametool start chess --position "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1" -o end.gtn
     """
     if seed is not None and no_seed:
         raise click.UsageError("--seed and --no-seed exclude each other")
@@ -264,6 +283,13 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
     actions as the seat that moved may see them. With '-' as FILE the record is read from
     stdin and written to stdout (the plies then go to stderr). With --auto, a computer player
     (random, greedy or mcts) plays the turn instead; it sees only what its seat may see.
+
+    \b
+    Examples:
+      gametool move game.gtn d4=R
+      gametool move master.gtn "place b3" --as ann --expect-ply 3
+      gametool move game.gtn --auto greedy
+      gametool start colors | gametool move - d4=R > game.gtn
     """
     if player_seed is not None and old_seed is not None:
         raise click.UsageError("--player-seed and --seed are the same option: give one")
@@ -311,6 +337,12 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
 
     When chance is to move in a record without a seed, the possible chance actions are listed
     where they can be (dice, coin tosses).
+
+    \b
+    Examples:
+      gametool moves game.gtn
+      gametool moves game.gtn | shuf -n1
+      gametool moves game.gtn --as p2 --json
     """
     session = load(file)
     game, state = session.game, session.state
@@ -349,6 +381,12 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     """Show the position: board or hands, scores, the seat to move and the result.
 
     With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+
+    \b
+    Examples:
+      gametool show game.gtn
+      gametool show master.gtn --as ann
+      gametool show game.gtn --ply 10 --json
     """
     session = load(file)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
@@ -408,6 +446,12 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     FILE:LINE:COL: ply N: message, and 'FILE: ok' lines on stdout. Exit status 1 if any record
     is invalid. With --seed-hash, --against or --contribution, a published master record is
     also checked against the commitment the players received and the contributions they sent.
+
+    \b
+    Examples:
+      gametool validate game.gtn
+      gametool validate --jobs 2 corpus/
+      gametool validate master.gtn --seed-hash 5f2c...e9
     """
     from gametool import verify
 
@@ -465,6 +509,11 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
 
     With --variations, each variation of the record follows, position by position from the ply
     it replaces. With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+
+    \b
+    Examples:
+      gametool replay game.gtn
+      gametool replay game.gtn --from 10 --to 12 --as ann
     """
     session = load(file)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
@@ -518,6 +567,12 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
     With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
     NAGs and variations; FEN when the game starts from a set-up position). With --json, the
     exported record's tags and actions as JSON.
+
+    \b
+    Examples:
+      gametool export master.gtn --as ann -o ann.gtn
+      gametool export game.gtn --as p1 --json
+      gametool export game.gtn --pgn -o game.pgn
     """
     formats = hooks.chosen("export", extra)
     if len(formats) + as_json > 1:
@@ -555,6 +610,11 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool) -> None:
 
     A turn is every action one seat takes before another seat or chance acts. Refused where
     chance would act within the depth. Used to verify move generators.
+
+    \b
+    Examples:
+      gametool perft game.gtn 3
+      gametool perft game.gtn 2 --divide --json
     """
     session = load(file)
     game, state = session.game, session.state
@@ -603,6 +663,11 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
 
     Prints a summary table: each seat's wins, draws and losses, the mean length and the speed
     (with --json, the same as a list of objects, one per seat).
+
+    \b
+    Examples:
+      gametool selfplay colors -n 100 -o corpus
+      gametool selfplay tawula -n 20 -o corpus --players mcts,random --seed s --player-seed p --jobs 2
     """
     import os
     import time
@@ -658,6 +723,11 @@ def undo(file: str, plies: int | None, quiet: bool) -> None:
     The Result and Termination tags are cleared (or set again if the game is still over).
     Refused on a record exported for one seat, and where the seed would draw the chance
     actions after the cut differently. Prints the plies taken back.
+
+    \b
+    Examples:
+      gametool undo game.gtn
+      gametool undo game.gtn --plies 3
     """
     from gametool import undo as taking
 
@@ -687,6 +757,11 @@ def join(save: str | None) -> None:
     mail). The seed of the game is the SHA-256 of the referee's committed secret and every
     seat's contribution, so nobody can choose it alone. When the master record is published,
     'gametool validate MASTER --contribution SEAT=HEX' checks that yours was used as sent.
+
+    \b
+    Examples:
+      gametool join
+      gametool join --save ~/games/joins.txt
     """
     line = f"#join {new_contribution()}"
     if save is not None:
@@ -708,6 +783,12 @@ def referee() -> None:
     Seats are the players' email addresses. Each game is a master record in --game-dir, with a
     file of salted hashes of the seats' secret keys beside it; each outgoing message is an .eml
     file in --outbox, for a mail transfer agent to send.
+
+    \b
+    Examples:
+      gametool referee new belemmer --players ann@example.org,ben@example.net \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee inbox - --game-dir ~/referee/games --outbox ~/referee/outbox < mail.eml
     """
 
 
@@ -867,6 +948,13 @@ def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | 
     terminal (not in a pipe, nor when NO_COLOR is set). Tab completes the legal actions; a
     rejected action is explained, with the closest legal ones. The record is saved after every
     turn: 'quit' stops, and playing FILE again goes on. Also: 'moves', 'undo', 'resign', 'help'.
+
+    \b
+    Examples:
+      gametool play colors --vs random
+      gametool play chess --players ann,ben -o ann-ben.gtn
+      gametool play belemmer --vs mcts --as black
+      gametool play ann-ben.gtn
     """
     import os
 
@@ -906,12 +994,14 @@ def completion_command(shell: str) -> None:
 
     It completes commands, options, game ids and aliases, the seats of a record after --as,
     file names wherever a file goes, and the legal actions after 'gametool move FILE'. Load it
-    in the running shell, or from the shell's start-up file:
+    in the running shell, or from the shell's start-up file (~/.bashrc, ~/.zshrc,
+    ~/.config/fish/config.fish).
 
     \b
-      eval "$(gametool completion bash)"      # ~/.bashrc
-      eval "$(gametool completion zsh)"       # ~/.zshrc
-      gametool completion fish | source       # ~/.config/fish/config.fish
+    Examples:
+      eval "$(gametool completion bash)"
+      eval "$(gametool completion zsh)"
+      gametool completion fish | source
     """
     click.echo(completion.script(shell, cli))
 

@@ -16,6 +16,7 @@ import click
 from gametool import __version__, games, storage
 from gametool.cli import cli
 from gametool.engine import OPTION_MAXIMUM, Game
+from gametool.render import without_decisions
 from notation import record as gtn
 
 DATE = "2026-11-22"
@@ -61,6 +62,8 @@ def _option_lines(command: click.Command, ctx: click.Context) -> list[str]:
         if record is None:
             continue
         names, help_text = record
+        if isinstance(param, click.Argument) and not help_text:
+            continue  # arguments are described in the text, not as empty entries
         lines += [".TP", f"\\fB{_escape(names)}\\fR", _escape(help_text or "")]
     return lines
 
@@ -141,6 +144,14 @@ def main_page() -> str:
         f"and a whole-number option at most {OPTION_MAXIMUM:,} unless the game names "
         "another bound (see each game's page). The seats of a record are bounded by the game. "
         "A record beyond a bound is refused with one line naming it.",
+        ".SH EXAMPLES",
+        *_verbatim("gametool start colors -o game.gtn       # a new record\n"
+                   "gametool moves game.gtn                 # the legal actions\n"
+                   "gametool move game.gtn d4=R             # play one\n"
+                   "gametool show game.gtn                  # the position\n"
+                   "gametool play chess --vs mcts           # play at the terminal\n"
+                   "gametool validate corpus/               # check every record of a folder\n"
+                   "man gametool-belemmer                   # the rules of one game"),
         ".SH EXIT STATUS",
         "0 success; 1 the input was read but rejected (illegal or ambiguous action, invalid "
         "record, stale --expect-ply, game over); 2 a usage error.",
@@ -162,12 +173,13 @@ def game_page(cls: type[Game]) -> str:
               ".SH DESCRIPTION",
               _escape(f"{cls.name}: {players} players; chance: {info.chance}; "
                       f"hidden information: {info.hidden}; status: {info.status}.")]
-    lines += [".SH RULES"] + _paragraphs(cls.summary)
-    lines += [".SH NOTATION"] + _verbatim(cls.notation)
+    lines += [".SH RULES"] + _paragraphs(without_decisions(cls.summary))
+    lines += [".SH NOTATION"] + _verbatim(without_decisions(cls.notation))
     if cls.options:
         lines.append(".SH OPTIONS")
         for opt in cls.options:
-            lines += [".TP", f"\\fB{_escape(opt.describe())}\\fR", _escape(opt.help)]
+            lines += [".TP", f"\\fB{_escape(opt.describe())}\\fR",
+                      _escape(without_decisions(opt.help))]
     lines += [".SH SEE ALSO", "\\fBgametool\\fR(1), \\fBgametool-rules\\fR(1)"]
     return "\n".join(lines) + "\n"
 

@@ -51,6 +51,22 @@ def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
     ]
 
 
+_DECISIONS = (
+    (re.compile(r"\s*\(D\d+(?:,\s*D\d+)*\)"), ""),            # "(D7)", "(D1, D2)"
+    (re.compile(r"\(D\d+(?:,\s*D\d+)*[;:,]\s*"), "("),          # "(D2; more" -> "(more"
+    (re.compile(r"[,;:]?\s*\bD\d+(?=\))"), ""),                 # "(more, D12)" -> "(more)"
+    (re.compile(r"\bD\d+:\s+"), ""),                              # "D1: a figure" -> "a figure"
+)
+
+
+def without_decisions(text: str) -> str:
+    """``text`` without the decision numbers of the rules files ("(D7)", "D1: "): they are for
+    the tool's makers, not for players."""
+    for pattern, replacement in _DECISIONS:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def _wrap_block(text: str, width: int) -> list[str]:
     """Reflow paragraphs (separated by blank lines) to ``width`` columns."""
     out: list[str] = []
@@ -86,12 +102,12 @@ def rules_text(cls: type[Game], width: int = 100) -> str:
                            f"Hidden information: {info.hidden}", width)
     if cls.status != "playable":
         lines += textwrap.wrap(f"Status: {cls.status}", width)
-    lines += ["", "Rules", ""] + _wrap_block(cls.summary, width)
-    lines += ["", "Notation", ""] + _wrap_columns(cls.notation, width)
+    lines += ["", "Rules", ""] + _wrap_block(without_decisions(cls.summary), width)
+    lines += ["", "Notation", ""] + _wrap_columns(without_decisions(cls.notation), width)
     if cls.options:
         lines += ["", "Options", ""]
         for opt in cls.options:
-            text = f"{opt.describe()}" + (f": {opt.help}" if opt.help else "")
+            text = f"{opt.describe()}" + (f": {without_decisions(opt.help)}" if opt.help else "")
             lines += textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="      ")
     return "\n".join(lines) + "\n"
 
@@ -99,10 +115,10 @@ def rules_text(cls: type[Game], width: int = 100) -> str:
 def rules_json(cls: type[Game]) -> dict[str, Any]:
     """The rules of a game for programs: its entry in ``list --json`` with its texts."""
     data = game_list_json([cls])[0]
-    data["summary"] = cls.summary.strip()
-    data["notation"] = cls.notation.rstrip()
+    data["summary"] = without_decisions(cls.summary.strip())
+    data["notation"] = without_decisions(cls.notation.rstrip())
     for opt in cls.options:
-        data["options"][opt.name]["help"] = opt.help
+        data["options"][opt.name]["help"] = without_decisions(opt.help)
     return data
 
 

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import stat
 import subprocess
 import sys
@@ -291,3 +292,60 @@ def test_rules_wraps_to_the_terminal_width() -> None:
     for game in ("western-mahjong", "special-salvo", "belemmer"):
         out = run("rules", game, env={"COLUMNS": "60"})[1]
         assert max(len(line) for line in out.splitlines()) <= 60, game
+
+
+# -- manual pages --------------------------------------------------------------------------------
+
+DECISION = re.compile(r"\(D\d+[),;:]|\bD\d+:\s|[,;]\s*D\d+\)")
+
+
+def test_every_command_page_has_examples_and_no_empty_entries() -> None:
+    from gametool.manpages import pages
+
+    written = pages()
+    for name, command in cli.commands.items():
+        assert f"gametool-{name}.1" in written
+        for sub in getattr(command, "commands", {}):
+            assert f"gametool-{name}-{sub}.1" in written
+    assert {"gametool-referee-new.1", "gametool-referee-inbox.1"} <= set(written)
+    for name, text in written.items():
+        if name.endswith(".1"):
+            assert ".SH EXAMPLES" in text, name
+        # an entry with a name and no text (an argument without help) says nothing
+        assert not re.search(r"^\.TP\n\\fB[^\n]*\\fR\n(\.TP|\.SH|$)", text, re.M), name
+
+
+def test_no_decision_numbers_in_pages_rules_or_help() -> None:
+    from gametool import games
+    from gametool.manpages import pages
+
+    for name, text in pages().items():
+        assert not DECISION.search(text), (name, DECISION.search(text))
+    for gid in games.GAMES:
+        assert not DECISION.search(run("rules", gid)[1]), gid
+        assert not DECISION.search(json.dumps(json.loads(run("rules", gid, "--json")[1]))), gid
+
+
+def test_pip_install_puts_the_pages_where_man_finds_them(tmp_path: Path) -> None:
+    pytest.importorskip("wheel")
+    if not shutil.which("man"):
+        pytest.skip("no man on this system")
+    source, prefix = tmp_path / "source", tmp_path / "prefix"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for name in ("gametool", "notation", "man"):
+        shutil.copytree(ROOT / name, source / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                           "--no-build-isolation", "--prefix", str(prefix), str(source)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (prefix / "share/man/man1/gametool.1").is_file()
+    assert (prefix / "share/man/man1/gametool-referee-new.1").is_file()
+    assert (prefix / "share/man/man6/gametool-belemmer.6").is_file()
+    env = dict(os.environ, PATH=f"{prefix / 'bin'}:{os.environ['PATH']}")
+    env.pop("MANPATH", None)
+    for page in ("gametool", "gametool-play", "gametool-belemmer"):
+        found = subprocess.run(["man", "-w", page], env=env, capture_output=True, text=True)
+        assert found.stdout.strip().startswith(str(prefix)), (page, found.stdout, found.stderr)

@@ -23,6 +23,12 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     the moves do not reach (an agreed draw, a time forfeit) becomes the record's ending off the
     board, with the Termination tag as its reason; a result contradicting the moves is refused.
     Exit status 1 if any game was refused.
+
+    \b
+    Examples:
+      gametool import opera.pgn -o opera.gtn
+      gametool import games.pgn -o games.gtn --rejects bad.pgn
+      curl -s https://example.org/games.pgn | gametool import - -o -
     """
     import sys
 

@@ -142,6 +142,11 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
 
     The fleet and a random salt stay in the private file MINE (created with --fleet, or an
     existing one); FILE gets only their SHA-256 commitment.
+
+    \b
+    Examples:
+      gametool commit salvo.gtn --as ann --private ann.fleet --fleet "cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s"
+      gametool commit salvo.gtn --as ben --private ben.fleet
     """
     from gametool.games.special_salvo import private
     from gametool.record import load_one
@@ -169,6 +174,10 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None) -
     Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
     game is decided, SEAT's reveal (fleet and salt), which the tool checks against SEAT's
     commitment and every report SEAT made.
+
+    \b
+    Examples:
+      gametool answer salvo.gtn --as ben --private ben.fleet
     """
     from gametool.games.special_salvo import private
     from gametool.record import load_one
