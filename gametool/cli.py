@@ -667,7 +667,7 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
     \b
     Examples:
       gametool selfplay colors -n 100 -o corpus
-      gametool selfplay tawula -n 20 -o corpus --players mcts,random --seed s --player-seed p --jobs 2
+      gametool selfplay tawula -n 20 -o corpus --players mcts,random --player-seed p --jobs 2
     """
     import os
     import time
