@@ -380,3 +380,10 @@ def test_an_ending_reason_of_any_text_reads_back(tmp_path: Path) -> None:
     session = load_one(text)
     assert session.outcome().termination == "lost on time; {flag}"
     assert session.text() == text
+
+
+def test_no_records_file_when_no_game_is_read(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(tmp_path, '[Event "x"]\n\n1. e4 e5 2. Ke3 *\n')
+    assert code == 1 and "1 of 1 games refused" in err and not out.exists()
+    code, _out, err, out = run_import(tmp_path, "\n\n")
+    assert code == 1 and "no PGN game found" in err and not out.exists()

@@ -47,12 +47,15 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     except OSError as exc:
         raise Rejected(f"{file}: cannot read: {exc.strerror}") from None
     report = pgn.import_games(pgn.decode(data), name)
+    if not report.games and not report.refused:
+        raise Rejected(f"{file}: no PGN game found")
     for message in report.messages:
         click.echo(message, err=True)
     try:
         if rejects is not None and report.refused:
             storage.create(rejects, "\n".join(r.text for r in report.refused), force)
-        deliver(report.text(), output, force)
+        if report.games:
+            deliver(report.text(), output, force)
     except GameError as exc:
         raise fail(exc) from None
     if report.refused:
