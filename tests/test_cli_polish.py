@@ -337,7 +337,9 @@ def test_pip_install_puts_the_pages_where_man_finds_them(tmp_path: Path) -> None
     for name in ("gametool", "notation", "man"):
         shutil.copytree(ROOT / name, source / name,
                         ignore=shutil.ignore_patterns("__pycache__"))
+    # --ignore-installed: never uninstall the gametool already installed in this environment
     done = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                           "--ignore-installed",
                            "--no-build-isolation", "--prefix", str(prefix), str(source)],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
