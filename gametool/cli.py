@@ -369,6 +369,22 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
             click.echo(text)
 
 
+flip_option = click.option("--flip/--no-flip", default=None,
+                           help="Turn the board half round, or not (default: chess-like boards "
+                           "are seen from the side of the seat given by --as).")
+
+
+def write_output(output: str | None, text: str) -> None:
+    """``text`` to stdout (no OUT or ``-``) or into the file OUT, replaced atomically."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        storage.write_atomic(output, text)
+    except OSError as exc:
+        raise Rejected(f"{output}: cannot write: {exc.strerror or exc}") from None
+
+
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
 @as_option("Show only what SEAT may see.")
@@ -376,18 +392,28 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
 @hooks.add_options("show")
 @json_option
 @weak_seed_option
+@click.option("--svg", "as_svg", is_flag=True, help="Draw the position as an SVG picture "
+              "(implied by -o NAME.svg).")
+@flip_option
+@click.option("-o", "--output", metavar="OUT", help="Write to OUT instead of stdout.")
 def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_seed_ok: bool,
-         **extra: Any) -> None:
+         as_svg: bool, flip: bool | None, output: str | None, **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result.
 
-    With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+    With --svg, a picture of the same position: boards with coordinates, the last action
+    highlighted, hidden cards as backs. With --as on a record whose Seed can be guessed,
+    refused unless --weak-seed-ok.
 
     \b
     Examples:
       gametool show game.gtn
       gametool show master.gtn --as ann
       gametool show game.gtn --ply 10 --json
+      gametool show game.gtn --as bob -o pos.svg
     """
+    as_svg = as_svg or (output or "").lower().endswith(".svg")
+    if as_svg and as_json:
+        raise click.UsageError("--svg and --json exclude each other")
     session = load(file)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     if ply is not None and not 0 <= ply <= session.ply:
@@ -396,11 +422,15 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
         for handler, value in hooks.chosen("show", extra):
             session = handler(session, as_seat, value)
         if as_json:
-            emit_json(render.show_data(session, ply, as_seat))
+            text = json.dumps(render.show_data(session, ply, as_seat), indent=2,
+                              ensure_ascii=False) + "\n"
+        elif as_svg:
+            text = render.show_svg(session, ply, as_seat, flip)
         else:
-            click.echo(render.show_text(session, ply, as_seat), nl=False)
+            text = render.show_text(session, ply, as_seat, flip)
     except GameError as exc:
         raise fail(exc) from None
+    write_output(output, text)
 
 
 def record_files(paths: Iterable[str]) -> list[str]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gametool.chance import SeedRng
 from gametool.errors import GameError, IllegalAction, MalformedAction
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 CHANCE = -1
 """The seat index of the chance pseudo-seat (dice, shuffles, deals, coin tosses)."""
@@ -217,6 +220,9 @@ class Game(Generic[S, A]):
     """An upper bound on the plies of any game (the conformance suite checks it)."""
     lower_scores_win: ClassVar[bool] = False
     """True where the lowest score wins (penalty points); used by :meth:`evaluate`."""
+    board_in_text: ClassVar[bool] = False
+    """True where ``show`` draws the text board from :meth:`diagram` (turned for the second
+    seat like the picture) and :meth:`render` gives only what follows the board."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.settings: dict[str, Any] = self.resolve_options(options or {})
@@ -305,6 +311,11 @@ class Game(Generic[S, A]):
 
     def render(self, state: S, seat: int | None, names: Sequence[str]) -> str:
         """The position drawn as text for ``seat``, from what that seat may see."""
+        raise NotImplementedError
+
+    def diagram(self, state: S, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The position as a :class:`~gametool.diagram.Diagram` (boards, tracks, rows of cards,
+        panels), built from what ``seat`` may see; pictures and text boards are drawn from it."""
         raise NotImplementedError
 
     # -- optional parts ------------------------------------------------------------------------

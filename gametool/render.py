@@ -213,33 +213,155 @@ def show_data(session: Session, ply: int | None = None,
     return data
 
 
-def show_text(session: Session, ply: int | None = None, as_seat: str | None = None) -> str:
-    """The position drawn for a person: header, board, score table, result."""
-    data = show_data(session, ply, as_seat)
-    ply = data["ply"]
-    state = session.states[ply]
+def _header(session: Session, data: dict[str, Any]) -> list[str]:
+    """The lines above a position: game, players, options, ply, seat to move, last action."""
     game = session.game
-    seat = _seat_of(session, as_seat)
     lines = [f"{game.name} ({game.id})  players: {', '.join(session.names)}"]
     if data["options"]:
         lines.append("options: " + ", ".join(f"{k}={v}" for k, v in data["options"].items()))
-    status = f"ply {ply}"
+    status = f"ply {data['ply']}"
     if data["to_move"] is not None:
         status += f", {data['to_move']} to move"
-    if as_seat is not None:
+    if "as" in data:
         status += f"  (as {data['as']})"
     lines.append(status)
     turns = data["last_turns"]
     lines += [f"earlier: {turn}" for turn in turns[:-1]]
     if turns:
         lines.append(f"last: {turns[-1]}")
-    lines += ["", game.render(state, seat, session.names).rstrip("\n")]
-    detail = game.score_table(state, seat)
+    return lines
+
+
+def _scores(session: Session, state: Any, seat: int | None,
+            data: dict[str, Any]) -> tuple[list[str], list[list[Any]]] | None:
+    detail = session.game.score_table(state, seat)
     if detail is not None:
-        lines += ["", table(*detail)]
-    elif data.get("scores") is not None:
-        lines += ["", table(["seat", "score"], [[k, v] for k, v in data["scores"].items()])]
+        return detail
+    if data.get("scores") is not None:
+        return ["seat", "score"], [[k, v] for k, v in data["scores"].items()]
+    return None
+
+
+def show_text(session: Session, ply: int | None = None, as_seat: str | None = None,
+              flip: bool | None = None) -> str:
+    """The position drawn for a person: header, board, score table, result.
+
+    ``flip`` turns the boards of games that draw their text board from the diagram (None: as
+    the game chooses for the seat)."""
+    data = show_data(session, ply, as_seat)
+    ply = data["ply"]
+    state = session.states[ply]
+    game = session.game
+    seat = _seat_of(session, as_seat)
+    lines = _header(session, data)
+    if game.board_in_text:
+        from gametool.diagram import Grid, walk
+
+        diagram = game.diagram(state, seat, session.names)
+        turned = diagram.flipped if flip is None else flip
+        for part in walk(diagram.parts):
+            if isinstance(part, Grid):
+                lines += ["", grid_text(part, turned)]
+    lines += ["", game.render(state, seat, session.names).rstrip("\n")]
+    scores = _scores(session, state, seat, data)
+    if scores is not None:
+        lines += ["", table(*scores)]
     if data["result"] is not None:
         result = data["result"]
         lines += ["", f"result: {result['tag']} ({result['termination']})"]
     return "\n".join(lines) + "\n"
+
+
+def grid_text(grid: Any, flipped: bool = False) -> str:
+    """A diagram's grid as a text board: coordinates on every side, ``.`` for an empty cell,
+    a stack's height in brackets; turned half round when ``flipped`` and the board allows."""
+    turn = flipped and grid.flippable
+    cols = list(range(len(grid.files)))
+    rows = list(range(len(grid.ranks)))
+    if turn:
+        cols.reverse()
+        rows.reverse()
+
+    def cell(col: int, row: int) -> str:
+        piece = grid.cells.get((col, row))
+        if piece is None:
+            return "."
+        text = piece.text or piece.label or "?"
+        return text + (f"({piece.count})" if piece.count > 1 else "")
+
+    texts = {(c, r): cell(c, r) for c in cols for r in rows}
+    width = max([len(t) for t in texts.values()] + [len(f) for f in grid.files])
+    margin = max(2, *(len(r) for r in grid.ranks))
+    files = " " * (margin + 2) + " ".join(grid.files[c].ljust(width) for c in cols)
+    lines = [grid.title] if grid.title else []
+    lines.append(files.rstrip())
+    for r in rows:
+        body = " ".join(texts[(c, r)].ljust(width) for c in cols)
+        lines.append(f"{grid.ranks[r].rjust(margin)}  {body}  {grid.ranks[r]}")
+    lines.append(files.rstrip())
+    return "\n".join(lines)
+
+
+def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``after``'s parts with the cells and points that differ from ``before`` highlighted."""
+    from dataclasses import replace
+
+    from gametool.diagram import Beside, Grid, Track
+
+    if len(before) != len(after):
+        return after
+    out = []
+    for old, new in zip(before, after):
+        if isinstance(new, Beside) and isinstance(old, Beside):
+            new = Beside(_mark_changes(old.parts, new.parts))
+        elif (isinstance(new, Grid) and isinstance(old, Grid)
+              and (old.files, old.ranks) == (new.files, new.ranks)):
+            keys = set(old.cells) | set(new.cells)
+            changed = frozenset(k for k in keys if old.cells.get(k) != new.cells.get(k))
+            new = replace(new, highlight=changed)
+        elif (isinstance(new, Track) and isinstance(old, Track)
+              and [len(r) for r in old.rows] == [len(r) for r in new.rows]):
+            rows = tuple(tuple(replace(p, highlight=p.pieces != q.pieces)
+                               for p, q in zip(row, old_row))
+                         for row, old_row in zip(new.rows, old.rows))
+            new = replace(new, rows=rows)
+        out.append(new)
+    return tuple(out)
+
+
+def picture(session: Session, ply: int | None = None, as_seat: str | None = None,
+            flip: bool | None = None) -> Any:
+    """The whole position as one diagram: header, the game's parts with the last action's
+    cells highlighted, the score table and the result. ``flip``: None lets the game choose."""
+    from gametool.diagram import Diagram, Note, Panel
+
+    data = show_data(session, ply, as_seat)
+    ply = data["ply"]
+    state = session.states[ply]
+    game = session.game
+    seat = _seat_of(session, as_seat)
+    drawn = game.diagram(state, seat, session.names)
+    parts = drawn.parts
+    if ply > 0:
+        parts = _mark_changes(game.diagram(session.states[ply - 1], seat, session.names).parts,
+                              parts)
+    tail: list[Any] = []
+    scores = _scores(session, state, seat, data)
+    if scores is not None:
+        headers, rows = scores
+        tail.append(Panel(tuple(str(h) for h in headers),
+                          tuple(tuple("" if v is None else str(v) for v in row) for row in rows)))
+    if data["result"] is not None:
+        tail.append(Note((f"result: {data['result']['tag']} ({data['result']['termination']})",)))
+    return Diagram((Note(tuple(_header(session, data))), *parts, *tail),
+                   drawn.flipped if flip is None else flip, drawn.legend)
+
+
+def show_svg(session: Session, ply: int | None = None, as_seat: str | None = None,
+             flip: bool | None = None) -> str:
+    """The position as an SVG picture, for ``as_seat`` (None: a spectator)."""
+    from gametool import svg
+
+    diagram = picture(session, ply, as_seat, flip)
+    title = f"{session.game.name}, ply {ply if ply is not None else session.ply}"
+    return svg.to_svg(diagram, title=title)

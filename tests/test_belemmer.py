@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import svg_words
 
 from gametool import render
 from gametool.auto import random_game
@@ -634,17 +635,18 @@ def test_no_output_for_a_seat_names_a_card_below_a_pile_top(options: dict[str, s
         for seat, name in ((RED, "red"), (BLACK, "black"), (None, None)):
             shown = [render.show_text(session, None, name),
                      json.dumps(render.show_data(session, None, name)),
+                     svg_words(render.show_svg(session, None, name)),
                      "\n".join(a.text for line in session.exported(seat).body
                                for a in getattr(line, "actions", ())),
                      *(GAME.format_action(state, a) for a in GAME.legal_actions(state))]
             if name is not None and session.ply % 17 == 0:  # the same through the CLI
                 path.write_text(session.text())
                 for args in (("show",), ("show", "--json"), ("moves",), ("moves", "--json"),
-                             ("export",)):
+                             ("export",), ("show", "--svg")):
                     extra = ("--weak-seed-ok",) if args[0] != "moves" else ()
                     code, out, err = run(*args, str(path), "--as", name, *extra)
                     assert code == 0, (args, err)
-                    shown.append(out)
+                    shown.append(svg_words(out) if "--svg" in args else out)
                     cli_checks += 1
             leaked = set(CARD_WORD.findall(" ".join(shown))) & hidden
             assert not leaked, (session.ply, name, sorted(leaked))

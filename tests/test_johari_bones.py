@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import svg_words
 
 from gametool import render
 from gametool.chance import SeedRng
@@ -508,6 +509,7 @@ def leak_check_game(seed: str, nseats: int, text_every: int) -> int:
                                     for a in session.game.legal_actions(state))
             if session.ply % text_every == 0 or session.game.is_over(state):
                 printed += render.show_text(session, None, name)
+                printed += svg_words(render.show_svg(session, None, name))
                 printed += gtn.write(session.exported(seat))
             leaked = bones_in(printed) - known[seat]
             assert not leaked, f"{seed} ply {session.ply}: {name} sees {leaked}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import replace
 from pathlib import Path
 
@@ -757,6 +758,7 @@ def test_commit_reveal_claims_can_never_stall_the_game(settings: dict[str, str],
 
 # -- the leak check at every ply, both modes ------------------------------------------------
 
+SVG = "{http://www.w3.org/2000/svg}"
 FLEET_B = "cv a8 e, bb f1 e, cr h5 s, sub d4 ne, pt j2 s"  # shares no ship position with FLEET1
 B_SQUARES = [SQUARE_NAMES[q] for p in GAME.parse_action(GAME.initial_state(2),
                                                         f"place {FLEET_B}")[1]
@@ -799,6 +801,12 @@ def assert_nothing_of_the_other_fleet(path: Path, seat: str, other: str, fleet: 
         for file, cell in zip(fl.FILES, row[12:], strict=True):
             assert cell == "." or f"{file}{rank}" in mine, (f"{file}{rank}", cell)
     assert f"{other}: place {fleet}" not in exported[1]
+    # the picture: on the other ocean nothing is drawn but seat's own shots
+    picture = ET.fromstring(run("show", str(path), "--as", seat, "--svg", *extra)[1])
+    grids = [g for g in picture.iter(f"{SVG}g") if g.get("class") == "grid"]
+    assert len(grids) == 2
+    drawn = [g for g in grids[1].iter(f"{SVG}g") if g.get("class") == "piece"]
+    assert len(drawn) == len(mine), (len(drawn), sorted(mine))
 
 
 def test_no_fleet_leaks_to_the_other_seat_at_any_ply_referee_mode(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import svg_words
 
 from gametool import render
 from gametool.auto import random_game
@@ -518,6 +519,8 @@ def leak_check(session: Session, seat: int | None, full_text: bool = True) -> in
         text = (render.show_text(session, ply, name) if full_text
                 else game.render(state, seat, session.names))
         texts = [text, json.dumps(render.show_data(session, ply, name)), *masked[hand_start:ply]]
+        if full_text:
+            texts.append(svg_words(render.show_svg(session, ply, name)))
         if seat is not None and game.to_move(state) == seat:
             texts += [game.format_action(state, a) for a in game.legal_actions(state)]
         for text in texts:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import svg_words
 
 from gametool import render
 from gametool.auto import random_game
@@ -618,6 +619,8 @@ def leak_check(session: Session, seat: int | None) -> int:
         ever |= known
         texts = [render.show_text(session, ply, name),
                  json.dumps(render.show_data(session, ply, name))]
+        if ply % 5 == 0 or ply == session.ply:
+            texts.append(svg_words(render.show_svg(session, ply, name)))
         if seat is not None and game.to_move(state) == seat:
             texts += [game.format_action(state, a) for a in game.legal_actions(state)]
         for text in texts:

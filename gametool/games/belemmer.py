@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
 
@@ -21,6 +21,9 @@ from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 RED, BLACK = 0, 1
 COLOURS = ("red", "black")
@@ -485,17 +488,11 @@ class Belemmer(Game[BelemmerState, Action]):
             "moves": state.moves,
         }
 
+    board_in_text = True
+
     def render(self, state: BelemmerState, seat: int | None, names: Sequence[str]) -> str:
-        rows = []
-        for rank in range(4, 0, -1):
-            row: list[str] = [str(rank)]
-            for file in range(4):
-                stack = state.grid[4 * (rank - 1) + file]
-                cell = CARD_NAMES[stack[-1]] if stack else "."
-                row.append(cell + (f" ({len(stack)})" if len(stack) > 1 else ""))
-            rows.append(row)
-        board = tabulate(rows, headers=["", *FILES], tablefmt="simple", stralign="left")
-        lines = [board, ""]
+        """What follows the board (drawn from :meth:`diagram`): stacks and piles."""
+        lines = []
         stacks = [f"  {SQUARE_NAMES[i]}: " + " ".join(CARD_NAMES[c] for c in stack)
                   for i, stack in enumerate(state.grid) if len(stack) > 1]
         if stacks:
@@ -510,6 +507,31 @@ class Belemmer(Game[BelemmerState, Action]):
                 top = f", top {pile['top']}" if pile["top"] else ""
                 lines.append(f"{owner} pile: {pile['cards']} cards{top}")
         return "\n".join(lines) + "\n"
+
+    def diagram(self, state: BelemmerState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The 4x4 grid of stacks (top card, height) and each pile: its top card face up when
+        it is shown, the rest as backs."""
+        from gametool.diagram import Diagram, Grid, Note, Piece, Row, back, playing_card
+
+        view = self.view(state, seat)
+        cells = {}
+        for name, stack in view["grid"].items():
+            card = playing_card(stack[-1])
+            cells[(FILES.index(name[0]), 4 - int(name[1]))] = Piece(
+                card.label + card.symbol, card.style, "card", len(stack), text=stack[-1])
+        parts: list[Any] = [Grid(tuple(FILES), ("4", "3", "2", "1"), cells)]
+        for colour, name in enumerate(names[:2]):
+            pile = view["piles"][COLOURS[colour]]
+            items = ([playing_card(pile["top"])] if pile["top"] else []) + (
+                [back(pile["cards"] - (1 if pile["top"] else 0))]
+                if pile["cards"] > (1 if pile["top"] else 0) else [])
+            owner = name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"
+            parts.append(Row(f"{owner} pile", tuple(items), f"{pile['cards']} cards"))
+        stacks = [f"{square}: {' '.join(stack)}" for square, stack in view["grid"].items()
+                  if len(stack) > 1]
+        if stacks:
+            parts.append(Note(("stacks (bottom to top):", *stacks)))
+        return Diagram(tuple(parts))
 
     def score_table(self, state: BelemmerState,
                     seat: int | None) -> tuple[list[str], list[list[Any]]] | None:

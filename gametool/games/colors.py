@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
 
@@ -18,6 +18,9 @@ from gametool.engine import RESIGN, Game, Outcome, expect_word
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 from notation.tokens import FILES, Square, parse_whole, square
 
 COLOUR_NAMES = {"B": "blue", "R": "red", "G": "green", "Y": "yellow", "P": "pink", "O": "orange"}
@@ -288,6 +291,21 @@ square, '=', upper-case colour."""
         legend = (f"Player 1 ({names[0]}) scores the rows, "
                   f"Player 2 ({names[1]}) the columns; . is empty")
         return f"{board}\n\n{legend}\n"
+
+    def diagram(self, state: ColorsState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The board with each disc in its colour and lettered, so no reader needs colour."""
+        from gametool.diagram import Diagram, Grid, Note, Piece, letters, numbers_down
+
+        view = self.view(state, seat)
+        n = view["size"]
+        styles = {"B": "blue", "R": "red", "G": "green", "Y": "yellow", "P": "purple",
+                  "O": "orange"}
+        cells = {(col, n - int(rank)): Piece(letter, styles.get(letter, "neutral"))
+                 for rank, line in view["ranks"].items()
+                 for col, letter in enumerate(line) if letter != "."}
+        note = Note((f"Player 1 ({names[0]}) scores the rows, Player 2 ({names[1]}) the "
+                     "columns",))
+        return Diagram((Grid(letters(n), numbers_down(n), cells), note))
 
 
 class Colors8x8(Colors):

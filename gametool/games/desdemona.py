@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pyparsing as pp
 
@@ -18,6 +18,9 @@ from gametool.engine import RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
 from notation.tokens import FILES, Square, keyword, parse_whole, square
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 EMPTY, BLACK_STONE, WHITE_STONE, BLACK_PAWN, WHITE_PAWN = 0, 1, 2, 3, 4
 STONE = (BLACK_STONE, WHITE_STONE)
@@ -573,6 +576,18 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         if self.to_move(state) is not None and self.captures_only_now(state):
             lines.append(f"captures only: no {COLOURS[1 - state.turn]} pawn can slide")
         return "\n".join(lines) + "\n"
+
+    def diagram(self, state: DesdemonaState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The board: stones as discs, pawns as lettered triangles; black dark, white light."""
+        from gametool.diagram import Diagram, Note, Piece, board_grid
+
+        pieces = {"b": Piece("", "dark"), "w": Piece("", "light"),
+                  "B": Piece("P", "dark", "triangle"), "W": Piece("P", "light", "triangle")}
+        grid = board_grid(self.view(state, seat)["board"], pieces, checkered=True)
+        notes = [line for line in self.render(state, seat, names).splitlines()[self.size + 1:]
+                 if line]
+        return Diagram((grid, Note(tuple(notes))),
+                       legend=(("dark", f"black: {names[0]}"), ("light", f"white: {names[1]}")))
 
 
 def _step(a: int, b: int, size: int) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
@@ -22,6 +22,9 @@ from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.tokens import card, keyword, parse_whole
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 SUITS = ("H", "S", "C", "D", "U", "M", "T")
 SUIT_NAMES = ("hearts", "spades", "clubs", "diamonds", "suns", "moons", "stars")
@@ -400,6 +403,36 @@ upper case in run order."""
                                    for k, box in enumerate(state.cards[state.seat])
                                    if box is None}
         return data
+
+    def diagram(self, state: SpaceState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The hand, the cards set aside and the undealt deck (backs), then the score cards."""
+        from gametool.diagram import Card, Diagram, Note, Panel, Row, back, playing_card
+
+        view = self.view(state, seat)
+        signs = {"U": "\u263c", "M": "\u263e", "T": "\u2605"}
+
+        def face(text: str) -> Card:
+            card = playing_card(text)
+            if text[-1] in signs:
+                return Card(card.label, "blue", symbol=signs[text[-1]], name=text)
+            return card
+
+        parts: list[Any] = []
+        if view["turn_of"] is not None:
+            parts.append(Note((self.render(state, seat, names).splitlines()[0],)))
+            parts.append(Row(f"hand of {names[view['turn_of']]}",
+                             tuple(face(c) for c in view["hand"]),
+                             "to be dealt" if view["phase"] == "deal" else ""))
+            if view["set_aside"]:
+                parts.append(Row("set aside", tuple(face(c) for c in view["set_aside"])))
+        parts.append(Row("deck", (back(view["undealt"]),) if view["undealt"] else (),
+                         f"{view['undealt']} cards, order unknown"))
+        rows = tuple((category, *("-" if card[category] is None else str(card[category])
+                                  for card in view["score_cards"]))
+                     for category in CATEGORIES)
+        totals = ("total", *(str(t) for t in view["totals"]))
+        parts.append(Panel(("category", *names), (*rows, totals), "score cards (- open)"))
+        return Diagram(tuple(parts))
 
     def render(self, state: SpaceState, seat: int | None, names: Sequence[str]) -> str:
         lines = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import pyparsing as pp
 
@@ -21,6 +21,9 @@ from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.tokens import domino, keyword, parse_whole
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 Tile = tuple[int, int]
 HANDS = 10
@@ -486,6 +489,27 @@ class TwoHeadedDragon(Game[DragonState, Any]):
                           for k, (lead, scores) in enumerate(state.sheets, start=1))
             lines += ["", _table(("hand", "leader", *names[:n]), sheet)]
         return "\n".join(lines) + "\n"
+
+    def diagram(self, state: DragonState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The chain as laid, with its open and closed ends; the seat's own hand face up,
+        every other hand as backs; each seat's sheep."""
+        from gametool.diagram import Card, Diagram, Note, Row, back
+
+        view = self.view(state, seat)
+        dominoes = tuple(Card(tile, kind="domino") for tile in view["line"].split())
+        ends = ("" if view["open"] is None else
+                f"open {view['open']} on the {view['open_end']}, closed {view['closed']}")
+        parts: list[Any] = [Note((self.render(state, seat, names).splitlines()[0],)),
+                            Row("chain", dominoes, ends or "empty")]
+        for i, name in enumerate(names[:state.nseats]):
+            hand = view["hands"][i]
+            items = (tuple(Card(t, kind="domino") for t in hand.split()) if hand is not None
+                     else (back(kind="domino"),) * view["hand_sizes"][i])
+            parts.append(Row(f"hand of {name}", items, f"{view['hand_sizes'][i]} tiles"))
+            if view["sheep"][i]:
+                parts.append(Row(f"sheep of {name}",
+                                 tuple(Card(t, kind="domino") for t in view["sheep"][i].split())))
+        return Diagram(tuple(parts))
 
     def randomize_hidden(self, state: DragonState, seat: int | None,
                          rng: SeedRng) -> DragonState:

@@ -8,7 +8,7 @@ group wins. Move generation looks figures up in the line tables of ``lines``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
@@ -38,6 +38,9 @@ from gametool.games.assembly.lines import (
 from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 __all__ = ["PASS", "Assembly", "AssemblyState", "sq_name"]
 
@@ -324,6 +327,15 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
                             "yes" if connected(state.bits[i]) else "no"] for i in range(2)],
                           headers=["side", "figures", "connected"], tablefmt="simple")
         return "\n".join(rows) + "\n\n" + counts + "\n"
+
+    def diagram(self, state: AssemblyState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The board: Black's figures dark, White's light, both lettered."""
+        from gametool.diagram import Diagram, Piece, board_grid
+
+        pieces = {"B": Piece("B", "dark"), "W": Piece("W", "light")}
+        grid = board_grid(self.view(state, seat)["board"], pieces)
+        return Diagram((grid,), legend=(("dark", f"Black: {names[0]}"),
+                                        ("light", f"White: {names[1]}")))
 
     def describe_action(self, state: AssemblyState, action: int | str) -> str | None:
         if isinstance(action, int) and action >= 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
 
@@ -24,6 +24,9 @@ from gametool.games.chess.position import _UNSET, START_FEN, Position, read_fen,
 from gametool.games.chess.san import MOVE, MoveText, resolve, san
 from notation import tokens
 from notation.errors import NotationError
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 CLAIM = 1 << 16
 """Bit of a ``claim-draw`` action; alone it is the claim without a move (D1)."""
@@ -310,21 +313,53 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             "repetitions": state.repetitions(),
         }
 
+    board_in_text = True
+
     def render(self, state: Position, seat: int | None, names: Sequence[str]) -> str:
         return render_board(state, names, extra=[])
 
+    def diagram(self, state: Position, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The board from White's side (Black's for the second seat), then the status lines."""
+        return board_diagram(self.view(state, seat)["fen"], seat,
+                             self.render(state, seat, names), names)
+
+
+GLYPHS = {"k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e",
+          "p": "\u265f"}
+"""Chess pieces drawn with the filled signs for both sides, white ones outlined (the text
+variation selector keeps the pawn from turning into an emoji)."""
+
+
+def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str]) -> Diagram:
+    """The diagram of a FEN board: White's pieces light, Black's dark, horses as diamonds."""
+    from gametool.diagram import Diagram, Grid, Note, Piece, numbers_down
+
+    cells: dict[tuple[int, int], Piece] = {}
+    for row, rank in enumerate(fen.split()[0].split("/")):
+        col = 0
+        for char in rank:
+            if char.isdigit():
+                col += int(char)
+                continue
+            style = "light" if char.isupper() else "dark"
+            if char.lower() in GLYPHS:
+                cells[(col, row)] = Piece(GLYPHS[char.lower()] + "\ufe0e", style, "glyph",
+                                          text=char)
+            else:
+                cells[(col, row)] = Piece("H", "neutral" if char == "*" else style, "diamond",
+                                          text=char)
+            col += 1
+    grid = Grid(tuple(FILES), numbers_down(8), cells, checkered=True, flippable=True)
+    legend = (("light", f"White: {names[0]}"), ("dark", f"Black: {names[1]}"))
+    return Diagram((grid, Note(tuple(line for line in notes.splitlines() if line))),
+                   flipped=seat == 1, legend=legend)
+
 
 def render_board(state: Position, names: Sequence[str], extra: list[str]) -> str:
-    """The board from White's side with coordinates, then the status lines."""
-    lines = ["    " + " ".join(FILES)]
-    for rank in range(7, -1, -1):
-        row = state.board[rank * 8:rank * 8 + 8]
-        lines.append(f" {rank + 1}  " + " ".join(row) + f"  {rank + 1}")
-    lines.append("    " + " ".join(FILES))
+    """The status lines under the board (the board itself is drawn from the diagram)."""
     side = names[0] if state.white else names[1]
     colour = "White" if state.white else "Black"
-    lines += [
-        "",
+    lines = [
         f"to move: {side} ({colour}){'  - in check' if state.in_check() else ''}",
         f"castling: {castling_text(state.castling)}   en passant: "
         f"{SQUARE_NAMES[state.ep] if state.ep >= 0 else '-'}   halfmove clock: "

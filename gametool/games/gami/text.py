@@ -22,6 +22,9 @@ from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
 
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
+
 
 class GamiText:
     """Reading and writing actions, and showing positions, for a Gami game."""
@@ -241,6 +244,31 @@ class GamiText:
         rows.append(["table", state.table.bit_count(), c.text(state.table) or "-", ""])
         hands = tabulate(rows, headers=["", "cards", "", "Gami held"], tablefmt="simple")
         return f"{head}\n\n{hands}\n\n{self._grid(state, names)}\n"
+
+    def diagram(self, state: GamiState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """Each hand and the table as rows of cards, the Gami held, and where every card lies
+        (suits down, ranks across; each hand's mark shaped and lettered by its seat)."""
+        from gametool.diagram import Diagram, Grid, Note, Piece, Row, playing_card, seat_piece
+
+        view = self.view(state, seat)
+        parts: list[Any] = []
+        for i, hand in enumerate(view["hands"]):
+            held = ", ".join("{" + " ".join(cards) + "}" for cards in view["gami"][i])
+            parts.append(Row(names[i], tuple(playing_card(card) for card in hand),
+                             f"Gami held: {held}" if held else ""))
+        parts.append(Row("table", tuple(playing_card(card) for card in view["table"])))
+        deck = self.cards.deck
+        ranks = tuple(deck.ranks) + tuple(e[:-1] for e in deck.extras)
+        cells: dict[tuple[int, int], Piece] = {}
+        places = [(seat_piece(i, str(i + 1)), hand) for i, hand in enumerate(view["hands"])]
+        places.append((Piece("", "neutral", "ring"), view["table"]))
+        for piece, cards in places:
+            for card in cards:
+                cells[(ranks.index(card[:-1]), tuple(deck.suits).index(card[-1]))] = piece
+        parts.append(Grid(ranks, tuple(deck.suits), cells, "where each card lies"))
+        parts.append(Note((self.render(state, seat, names).split("\n", 1)[0],)))
+        legend = (("seat0", f"1 = {names[0]}"), ("seat1", f"2 = {names[1]}"))
+        return Diagram(tuple(parts), legend=legend)
 
     def _grid(self, state: GamiState, names: Sequence[str]) -> str:
         """Where each card lies: suits down, ranks across; 1 and 2 for the hands, . the table."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
@@ -32,6 +32,9 @@ from gametool.games.johari_bones.state import (
 )
 from notation.errors import NotationError
 from notation.tokens import domino, keyword, parse_whole
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 
 def _grammar() -> pp.ParserElement:
@@ -390,6 +393,9 @@ see are written ?, and so is every drawn bone but its own.
 
     def view(self, state: JohariState, seat: int | None) -> dict[str, Any]:
         return views.view(state, seat, self.to_move(state))
+
+    def diagram(self, state: JohariState, seat: int | None, names: Sequence[str]) -> Diagram:
+        return views.diagram(self.view(state, seat), state, names)
 
     def render(self, state: JohariState, seat: int | None, names: Sequence[str]) -> str:
         return views.render(self.view(state, seat), state, names)

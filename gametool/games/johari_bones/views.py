@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE
@@ -22,6 +22,9 @@ from gametool.games.johari_bones.state import (
     sees,
 )
 from gametool.tables import tabulate
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 
 def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> JohariState:
@@ -110,3 +113,32 @@ def score_sheet(sheets: tuple[tuple[int | None, ...], ...], names: tuple[str, ..
                              for b, box in enumerate(BOXES)]
     rows.append(["total", *(sum(v for v in sheet if v is not None) for sheet in sheets)])
     return tabulate(rows, headers=["box", *names], tablefmt="simple", disable_numparse=True)
+
+
+def diagram(data: dict[str, Any], state: JohariState, names: Sequence[str]) -> Diagram:
+    """Each seat's four positions as dominoes (hidden ones as backs), the pile, the bone drawn
+    and the score sheets, drawn from the view ``data``."""
+    from gametool.diagram import Card, Diagram, Note, Panel, Row, back
+
+    names = list(names) or [seat_label(i) for i in range(state.nseats)]
+
+    def bone(text: str) -> Card:
+        return back(kind="domino") if text == HIDDEN else Card(text, kind="domino")
+
+    parts: list[Any] = [Note((render(data, state, names).splitlines()[0],))]
+    for i, name in enumerate(names):
+        held = data["positions"][seat_label(i)]
+        if held:
+            parts.append(Row(name, tuple(bone(held[p]) for p in POSITIONS),
+                             " ".join(POSITIONS)))
+    pile = (back(data["pile"], "domino"),) if data["pile"] else ()
+    if data["drawn"] is not None:
+        pile += (bone(data["drawn"]),)
+    parts.append(Row("pile", pile, f"{data['pile']} bones, set aside {data['set_aside']}"
+                     + (", drawn" if data["drawn"] is not None else "")))
+    sheets = [data["sheets"][seat_label(i)] for i in range(len(names))]
+    rows = tuple((box, *("" if sheet[box] is None else str(sheet[box]) for sheet in sheets))
+                 for box in BOXES)
+    total = ("total", *(str(sum(v for v in sheet.values() if v is not None)) for sheet in sheets))
+    parts.append(Panel(("box", *names), (*rows, total), "score sheets"))
+    return Diagram(tuple(parts))

@@ -8,7 +8,7 @@ whole turn (a tuple of sub-moves, ``()`` for ``pass``), ``("roll", a, b)`` for c
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
@@ -25,6 +25,9 @@ from gametool.games.race.turns import (
     has_submove,
     hit_spaces,
 )
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 ROLLS_ORDERED = [("roll", a, b) for a in range(1, 7) for b in range(1, 7)]
 ROLLS = [("roll", a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
@@ -341,6 +344,9 @@ class RaceGame(Game[RaceState, Any]):
                 self._renders.clear()
             cached = self._renders[key] = view.draw(self, state, names)
         return cached
+
+    def diagram(self, state: RaceState, seat: int | None, names: Sequence[str]) -> Diagram:
+        return view.diagram(self, state, names)
 
 
 def common_options(max_plies: int, bar: str = "D6", courtesy: str = "D9") -> tuple[Option, ...]:

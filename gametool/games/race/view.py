@@ -9,6 +9,7 @@ from gametool.games.race.state import RaceState
 from gametool.tables import tabulate
 
 if TYPE_CHECKING:
+    from gametool.diagram import Diagram
     from gametool.games.race.game import RaceGame
 
 
@@ -74,3 +75,45 @@ def draw(game: RaceGame, state: RaceState, names: Sequence[str]) -> str:
     elif state.ended is None:
         lines.append(f"{geo.colours[state.seat]} to roll")
     return "\n".join(lines) + "\n"
+
+
+def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
+    """The track as drawn in text (space numbers on the edges), each figure shaped and
+    coloured by its seat, the seats' hands, bars and borne-off figures, and the dice."""
+    from gametool.diagram import SEAT_SHAPES, Diagram, Note, Panel, Piece, Point, Track
+
+    data = position(game, state)
+    geo = game.geo
+    rows = game.board_rows(state)
+
+    def is_labels(row: list[str]) -> bool:
+        return all(text.strip("()").isdigit() for text in row)
+
+    def piece(letter: str, count: int) -> Piece:
+        q = geo.letters.index(letter)
+        colour = geo.colours[q].lower()
+        style = colour if colour in ("black", "white", "green", "red", "blue") else f"seat{q}"
+        return Piece(letter, style, SEAT_SHAPES[q], count)
+
+    used: set[int] = set()
+    track = []
+    for i, row in enumerate(rows):
+        if is_labels(row):
+            continue
+        j = i - 1 if i > 0 and is_labels(rows[i - 1]) and i - 1 not in used else i + 1
+        used.add(j)
+        points = []
+        for text in rows[j]:
+            label = text.strip("()")
+            figures = data["spaces"].get(label, {})
+            points.append(Point(label, tuple(piece(letter, n) for letter, n in figures.items()),
+                                marked=int(label) in data["special_spaces"]))
+        track.append(tuple(points))
+    panel = Panel(("colour", "player", "hand", "bar", "off"),
+                  tuple((f"{letter} {geo.colours[q]}", names[q], str(data["hand"][letter]),
+                         str(data["bar"][letter]), str(data["off"][letter]))
+                        for q, letter in enumerate(geo.letters)))
+    notes = [line for line in draw(game, state, names).split("\n\n")[-1].splitlines() if line]
+    legend = tuple((piece(letter, 1).style, f"{geo.colours[q]}: {names[q]}")
+                   for q, letter in enumerate(geo.letters))
+    return Diagram((Track(tuple(track)), panel, Note(tuple(notes))), legend=legend)

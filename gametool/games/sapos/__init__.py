@@ -9,7 +9,7 @@ starved and the previous mover wins.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
@@ -36,6 +36,9 @@ from gametool.games.sapos.board import (
 from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 __all__ = ["Sapos", "SaposState", "knot_pieces", "sequences"]
 
@@ -366,6 +369,22 @@ starts a comment in a record."""
                 notes.append("knot rule: the active piece must be one of "
                              + " ".join(sq_name(s) for s in sorted(knot)))
         return "\n".join(rows) + "\n\n" + table + "\n\n" + "\n".join(notes) + "\n"
+
+    def diagram(self, state: SaposState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The board from Dark's side (Light's for the second seat), the knot hatched."""
+        from gametool.diagram import Diagram, Note, Panel, Piece, board_grid, squares_at
+
+        view = self.view(state, seat)
+        pieces = {"D": Piece("D", "dark"), "L": Piece("L", "light")}
+        grid = board_grid(view["board"], pieces, checkered=True, flippable=True,
+                          marked=squares_at(view["knot"], N))
+        panel = Panel(("side", "on board", "reserve"),
+                      tuple((f"{names[i]} ({side[0]})", str(view["on_board"][side]),
+                             str(view["reserves"][side])) for i, side in enumerate(COLOUR)))
+        notes = self.render(state, seat, names).split("\n\n")[-1].splitlines()
+        return Diagram((grid, panel, Note(tuple(line for line in notes if line))),
+                       flipped=seat == 1,
+                       legend=(("dark", f"Dark: {names[0]}"), ("light", f"Light: {names[1]}")))
 
     def describe_action(self, state: SaposState, action: Turn | str) -> str | None:
         if action == RESIGN:

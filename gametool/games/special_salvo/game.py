@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
@@ -31,7 +31,10 @@ from gametool.games.special_salvo.state import (
     pair_with,
 )
 from gametool.games.special_salvo.texts import NOTATION, SUMMARY
-from gametool.games.special_salvo.views import render_state, view_state
+from gametool.games.special_salvo.views import diagram_state, render_state, view_state
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 FIRE_ACTIONS = tuple(("fire", (sq,)) for sq in range(100))
 Action = Any
@@ -432,6 +435,9 @@ class SpecialSalvo(Game[SalvoState, Action]):
 
     def render(self, state: SalvoState, seat: int | None, names: Sequence[str]) -> str:
         return render_state(self, state, seat, names)
+
+    def diagram(self, state: SalvoState, seat: int | None, names: Sequence[str]) -> Diagram:
+        return diagram_state(self, state, seat, names)
 
     def visible_fleet(self, state: SalvoState, owner: int, seat: int | None) -> bool:
         return owner == seat or state.revealed[owner]

@@ -13,6 +13,7 @@ from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
 from gametool.tables import tabulate
 
 if TYPE_CHECKING:
+    from gametool.diagram import Diagram
     from gametool.games.special_salvo.game import SalvoState, SpecialSalvo
 
 LETTERS = ("C", "B", "R", "S", "P")  # cv bb cr sub pt on the grids
@@ -125,3 +126,58 @@ def render_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
         lines += ["", "placing fleets: " + ", ".join(
             f"{names[o]} {len(state.placed[o])} of {len(SHIPS)} ships" for o in (0, 1))]
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def diagram_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
+                  names: Sequence[str]) -> Diagram:
+    """The two oceans side by side, built from the seat's view: ships where the seat may see
+    them, each shot as a ring (miss), a cross (hit, lettered once the ship is known) or a plus
+    (fired, not yet reported)."""
+    from gametool.diagram import (
+        Beside,
+        Diagram,
+        Grid,
+        Note,
+        Panel,
+        Piece,
+        letters,
+        numbers_down,
+    )
+
+    view = view_state(game, state, seat)
+    owners = (0, 1) if seat is None else (seat, 1 - seat)
+    grids = []
+    for owner in owners:
+        cells: dict[tuple[int, int], Piece] = {}
+
+        def at(name: str) -> tuple[int, int]:
+            return FILES.index(name[0]), SIZE - int(name[1:])
+
+        for ship, squares in (view["fleets"][owner] or {}).items():
+            letter = LETTERS[SHIPS.index(ship)]
+            for name in squares:
+                cells[at(name)] = Piece(letter, "neutral", "square")
+        for name, result in view["shots"][1 - owner].items():
+            words = result.split()
+            if words[0] == "miss":
+                cells[at(name)] = Piece("", "neutral", "ring")
+            elif words[0] == "fired":
+                cells[at(name)] = Piece("", "neutral", "plus")
+            else:
+                letter = LETTERS[SHIPS.index(words[1])] if len(words) == 2 else ""
+                if not letter and at(name) in cells:
+                    letter = cells[at(name)].label
+                cells[at(name)] = Piece(letter.lower() if words[0] == "hit" else letter,
+                                        "neutral", "cross")
+        title = (f"shots at {names[owner]}" if seat is None else
+                 f"{names[seat]}'s ocean" if owner == seat else
+                 f"{names[seat]}'s shots at {names[owner]}")
+        grids.append(Grid(letters(SIZE), numbers_down(SIZE), cells, title))
+    blocks = render_state(game, state, seat, names).split("\n\n")
+    # the legend and the phase line; the table of shots between them is drawn as a panel
+    lines = [line for block in blocks[1:2] + blocks[3:] for line in block.splitlines() if line]
+    rows = tuple((names[owner], str(len(SHIPS) - state.sunk[owner].bit_count()),
+                  str(state.hits[owner].bit_count()), str(state.fired[owner].bit_count()))
+                 for owner in (0, 1))
+    panel = Panel(("seat", "ships afloat", "hits taken", "shots fired"), rows)
+    return Diagram((Beside(tuple(grids)), Note(tuple(lines)), panel))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
@@ -35,6 +35,9 @@ from gametool.games.western_mahjong.tiles import (
     value,
 )
 from gametool.tables import tabulate
+
+if TYPE_CHECKING:
+    from gametool.diagram import Diagram
 
 SUMMARY = """\
 Two players each start with 3 points. Every round the 136 tiles (suits 1-9 of bamboo b, circles
@@ -370,6 +373,36 @@ class WesternMahjong(Game[MahjongState, Any]):
         if seat is not None and seat == state.seat and state.drawn is not None:
             data["drawn"] = NAMES[state.drawn]
         return data
+
+    def diagram(self, state: MahjongState, seat: int | None, names: Sequence[str]) -> Diagram:
+        """The seat's own hand face up, the other hand and the wall as backs, the melds on the
+        table, the discards and the tile that may be taken."""
+        from gametool.diagram import Card, Diagram, Note, Row, back
+
+        view = self.view(state, seat)
+
+        def tiles(text: str) -> tuple[Card, ...]:
+            # a discard marked * was taken: the mark stays on the tile, not in a colour
+            return tuple(Card(t.rstrip("*"), kind="tile", symbol="*" if t.endswith("*") else "")
+                         for t in text.split())
+
+        parts: list[Any] = [Note((self.render(state, seat, names).splitlines()[0],))]
+        for i, name in enumerate(names[:2]):
+            hand = view["hands"][i]
+            items = (tiles(hand) if hand is not None else
+                     (back(kind="tile"),) * view["hand_sizes"][i])
+            drawn = f", drew {view['drawn']}" if hand is not None and "drawn" in view else ""
+            parts.append(Row(f"hand of {name}", items,
+                             f"{view['hand_sizes'][i]} tiles{drawn}"))
+        for meld in view["table"]:
+            owner, _, text = meld.partition(": ")
+            parts.append(Row(f"meld of {names[int(owner[1:]) - 1]}", tiles(text)))
+        parts.append(Row("discards", tiles(view["discards"]),
+                         f"may be taken: {view['discard_to_take']}"
+                         if view["discard_to_take"] else ""))
+        parts.append(Row("wall", (back(view["wall"], "tile"),) if view["wall"] else (),
+                         f"{view['wall']} tiles"))
+        return Diagram(tuple(parts))
 
     def render(self, state: MahjongState, seat: int | None, names: Sequence[str]) -> str:
         phase = {DEAL: "dealing", DRAW: "draw", DRAWN: "drawing from the wall",

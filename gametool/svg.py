@@ -1,0 +1,456 @@
+"""Any :class:`~gametool.diagram.Diagram` drawn as one SVG picture, with xml.etree.
+
+Parts are laid out top to bottom (side by side inside :class:`~gametool.diagram.Beside`). The
+colours are the Okabe-Ito palette, which readers with any common colour-vision deficiency tell
+apart; every style also differs by shape or label, so a grey print loses nothing. The last
+action's cells carry a thick outline as well as a tint. This module returns text and writes no
+file; it knows no game.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+
+from gametool.diagram import (
+    Beside,
+    Card,
+    Diagram,
+    Grid,
+    Note,
+    Panel,
+    Part,
+    Piece,
+    Point,
+    Row,
+    Track,
+)
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+PALETTE: dict[str, tuple[str, str]] = {
+    # style: (fill, ink on it)
+    "light": ("#ffffff", "#000000"),
+    "dark": ("#000000", "#ffffff"),
+    "seat0": ("#E69F00", "#000000"),
+    "seat1": ("#56B4E9", "#000000"),
+    "seat2": ("#009E73", "#ffffff"),
+    "seat3": ("#CC79A7", "#000000"),
+    "red": ("#D55E00", "#ffffff"),
+    "orange": ("#E69F00", "#000000"),
+    "yellow": ("#F0E442", "#000000"),
+    "green": ("#009E73", "#ffffff"),
+    "blue": ("#0072B2", "#ffffff"),
+    "purple": ("#CC79A7", "#000000"),
+    "black": ("#000000", "#ffffff"),
+    "white": ("#ffffff", "#000000"),
+    "neutral": ("#bbbbbb", "#000000"),
+}
+"""Fill and ink per style; a caller may pass its own mapping to :func:`to_svg`."""
+
+INK = {"red": "#D55E00", "black": "#000000", "blue": "#0072B2", "green": "#009E73"}
+"""Text colour of a card face by style (others are black)."""
+
+SQUARE_LIGHT, SQUARE_DARK, LINE = "#eeeeee", "#b0b0b0", "#555555"
+HIGHLIGHT_FILL, HIGHLIGHT_LINE = "#F0E442", "#0072B2"
+BACK_FILL, BACK_LINE = "#0072B2", "#ffffff"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+CELL = 40
+MARGIN = 24
+GAP = 16
+LINE_HEIGHT = 18
+CARD_W, CARD_H = 40, 56
+DOMINO_W, DOMINO_H = 64, 32
+TILE_W, TILE_H = 36, 48
+PER_LINE = 14
+POINT_W, STACK_SHOWN = 34, 5
+
+
+def text_width(text: str, size: float) -> float:
+    return len(text) * size * 0.62
+
+
+class _Box:
+    """An SVG group with its size, placed by its parent."""
+
+    def __init__(self, width: float, height: float) -> None:
+        self.group = ET.Element("g")
+        self.width = width
+        self.height = height
+
+
+def _el(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
+    clean = {key.rstrip("_").replace("_", "-"): str(value) for key, value in attrs.items()}
+    return ET.SubElement(parent, tag, clean)
+
+
+def _text(parent: ET.Element, x: float, y: float, text: str, size: float = 14,
+          anchor: str = "start", fill: str = "#000000", weight: str = "normal",
+          cls: str = "") -> ET.Element:
+    node = _el(parent, "text", x=f"{x:g}", y=f"{y:g}", font_size=f"{size:g}",
+               text_anchor=anchor, fill=fill, font_weight=weight, style="white-space:pre")
+    if cls:
+        node.set("class", cls)
+    node.text = text
+    return node
+
+
+class Renderer:
+    """Draws the parts of one diagram; ``palette`` overrides :data:`PALETTE` entries."""
+
+    def __init__(self, palette: Mapping[str, tuple[str, str]] | None = None,
+                 flipped: bool = False) -> None:
+        self.palette = {**PALETTE, **(palette or {})}
+        self.flipped = flipped
+
+    def colours(self, style: str) -> tuple[str, str]:
+        return self.palette.get(style, self.palette["neutral"])
+
+    # -- parts ------------------------------------------------------------------------------
+
+    def part(self, part: Part) -> _Box:
+        if isinstance(part, Beside):
+            return self.beside(part)
+        if isinstance(part, Grid):
+            return self.grid(part)
+        if isinstance(part, Track):
+            return self.track(part)
+        if isinstance(part, Row):
+            return self.row(part)
+        if isinstance(part, Panel):
+            return self.panel(part)
+        if isinstance(part, Note):
+            return self.note(part)
+        raise TypeError(f"not a diagram part: {part!r}")
+
+    def stack(self, parts: tuple[Part, ...] | list[Part]) -> _Box:
+        boxes = [self.part(p) for p in parts]
+        box = _Box(max((b.width for b in boxes), default=0), 0)
+        for child in boxes:
+            if box.height:
+                box.height += GAP
+            child.group.set("transform", f"translate(0,{box.height:g})")
+            box.group.append(child.group)
+            box.height += child.height
+        return box
+
+    def beside(self, part: Beside) -> _Box:
+        boxes = [self.part(p) for p in part.parts]
+        box = _Box(0, max((b.height for b in boxes), default=0))
+        for child in boxes:
+            if box.width:
+                box.width += GAP * 2
+            child.group.set("transform", f"translate({box.width:g},0)")
+            box.group.append(child.group)
+            box.width += child.width
+        return box
+
+    def note(self, part: Note) -> _Box:
+        width = max((text_width(line, 14) for line in part.lines), default=0)
+        box = _Box(width, LINE_HEIGHT * len(part.lines))
+        box.group.set("class", "note")
+        for i, line in enumerate(part.lines):
+            _text(box.group, 0, LINE_HEIGHT * i + 14, line)
+        return box
+
+    def panel(self, part: Panel) -> _Box:
+        columns = len(part.headers)
+        widths = [max([text_width(part.headers[c], 13)]
+                      + [text_width(row[c] if c < len(row) else "", 13) for row in part.rows])
+                  + 14 for c in range(columns)]
+        top = LINE_HEIGHT if part.title else 0
+        box = _Box(sum(widths), top + LINE_HEIGHT * (len(part.rows) + 1) + 4)
+        box.group.set("class", "panel")
+        if part.title:
+            _text(box.group, 0, 14, part.title, weight="bold")
+        _el(box.group, "line", x1=0, x2=f"{sum(widths):g}", y1=top + LINE_HEIGHT + 3,
+            y2=top + LINE_HEIGHT + 3, stroke=LINE, stroke_width=1)
+        for r, cells in enumerate([part.headers, *part.rows]):
+            x = 0.0
+            for c in range(columns):
+                value = cells[c] if c < len(cells) else ""
+                _text(box.group, x, top + LINE_HEIGHT * r + 14, value, size=13,
+                      weight="bold" if r == 0 else "normal")
+                x += widths[c]
+        return box
+
+    def grid(self, part: Grid) -> _Box:
+        flip = self.flipped and part.flippable
+        ncols, nrows = len(part.files), len(part.ranks)
+        top = LINE_HEIGHT + 4 if part.title else 0
+        box = _Box(MARGIN + CELL * ncols + 4, top + CELL * nrows + MARGIN)
+        box.group.set("class", "grid")
+        g = box.group
+        if part.title:
+            _text(g, MARGIN, 14, part.title, weight="bold")
+        for col in range(ncols):
+            for row in range(nrows):
+                x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
+                if part.checkered:
+                    light = (col + row) % 2 == 0
+                    fill = SQUARE_LIGHT if light else SQUARE_DARK
+                else:
+                    fill = "#ffffff"
+                rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
+                           stroke=LINE, stroke_width=0.5)
+                rect.set("data-cell", f"{part.files[col]}{part.ranks[row]}")
+                if (col, row) in part.marked:
+                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill="url(#hatch)")
+                if (col, row) in part.highlight:
+                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
+                        fill_opacity=0.55)
+        for (col, row), piece in sorted(part.cells.items()):
+            x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
+            self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
+        for col, row in sorted(part.highlight):
+            x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
+            _el(g, "rect", x=x + 1.5, y=y + 1.5, width=CELL - 3, height=CELL - 3, fill="none",
+                stroke=HIGHLIGHT_LINE, stroke_width=3, **{"class": "last"})
+        _el(g, "rect", x=MARGIN, y=top, width=CELL * ncols, height=CELL * nrows, fill="none",
+            stroke="#000000", stroke_width=1.5)
+        for col in range(ncols):
+            x, _ = self._cell_xy(col, 0, ncols, nrows, flip, top)
+            _text(g, x + CELL / 2, top + CELL * nrows + 17, part.files[col], size=13,
+                  anchor="middle", cls="coord")
+        for row in range(nrows):
+            _, y = self._cell_xy(0, row, ncols, nrows, flip, top)
+            _text(g, MARGIN - 5, y + CELL / 2 + 5, part.ranks[row], size=13, anchor="end",
+                  cls="coord")
+        return box
+
+    @staticmethod
+    def _cell_xy(col: int, row: int, ncols: int, nrows: int, flip: bool,
+                 top: float) -> tuple[float, float]:
+        if flip:
+            col, row = ncols - 1 - col, nrows - 1 - row
+        return MARGIN + col * CELL, top + row * CELL
+
+    def piece(self, parent: ET.Element, cx: float, cy: float, size: float,
+              piece: Piece) -> None:
+        fill, ink = self.colours(piece.style)
+        g = _el(parent, "g", **{"class": "piece"})
+        if piece.text or piece.label:
+            ET.SubElement(g, "title").text = piece.text or piece.label
+        r = size * 0.38
+        shape = piece.shape
+        outline = {"stroke": "#000000", "stroke_width": 1.5}
+        if shape == "fill":
+            _el(g, "rect", x=cx - size / 2 + 1, y=cy - size / 2 + 1, width=size - 2,
+                height=size - 2, fill=fill)
+        elif shape == "disc":
+            _el(g, "circle", cx=cx, cy=cy, r=r, fill=fill, **outline)
+        elif shape == "square":
+            _el(g, "rect", x=cx - r * 0.9, y=cy - r * 0.9, width=r * 1.8, height=r * 1.8,
+                fill=fill, **outline)
+        elif shape == "triangle":
+            points = f"{cx:g},{cy - r:g} {cx + r:g},{cy + r * 0.8:g} {cx - r:g},{cy + r * 0.8:g}"
+            _el(g, "polygon", points=points, fill=fill, **outline)
+        elif shape == "diamond":
+            points = f"{cx:g},{cy - r:g} {cx + r:g},{cy:g} {cx:g},{cy + r:g} {cx - r:g},{cy:g}"
+            _el(g, "polygon", points=points, fill=fill, **outline)
+        elif shape == "ring":
+            _el(g, "circle", cx=cx, cy=cy, r=r * 0.45, fill="none", stroke="#000000",
+                stroke_width=2)
+        elif shape == "cross":
+            d = r * 0.6
+            _el(g, "path", d=f"M{cx - d:g},{cy - d:g}L{cx + d:g},{cy + d:g}"
+                f"M{cx + d:g},{cy - d:g}L{cx - d:g},{cy + d:g}", stroke="#D55E00",
+                stroke_width=4, fill="none")
+        elif shape == "plus":
+            d = r * 0.5
+            _el(g, "path", d=f"M{cx - d:g},{cy:g}L{cx + d:g},{cy:g}M{cx:g},{cy - d:g}"
+                f"L{cx:g},{cy + d:g}", stroke="#0072B2", stroke_width=3, fill="none")
+        elif shape == "card":
+            _el(g, "rect", x=cx - size * 0.4, y=cy - size * 0.45, width=size * 0.8,
+                height=size * 0.9, rx=3, fill="#ffffff", stroke="#000000", stroke_width=1)
+            ink = INK.get(piece.style, "#000000")
+        if shape == "glyph":
+            stroke = {"stroke": "#000000", "stroke_width": 1.2} if fill == "#ffffff" else {}
+            node = _text(g, cx, cy + size * 0.3, piece.label, size=size * 0.8, anchor="middle",
+                         fill=fill, cls="piece")
+            for key, value in stroke.items():
+                node.set(key.replace("_", "-"), str(value))
+        elif piece.label:
+            label_size = size * (0.42 if len(piece.label) <= 1 else 0.32)
+            if shape == "triangle":
+                label_size *= 0.75
+                cy += r * 0.3
+            if shape in ("ring", "cross", "plus"):
+                label_size, ink = size * 0.3, "#000000"
+                cy += r * 0.55
+                cx += r * 0.55
+            _text(g, cx, cy + label_size * 0.36, piece.label, size=label_size,
+                  anchor="middle", fill=ink, weight="bold", cls="piece")
+        if piece.count > 1:
+            _el(g, "rect", x=cx + size * 0.12, y=cy + size * 0.14, width=size * 0.38,
+                height=size * 0.32, fill="#ffffff", stroke="#000000", stroke_width=0.8)
+            _text(g, cx + size * 0.31, cy + size * 0.4, str(piece.count), size=size * 0.27,
+                  anchor="middle", cls="count")
+
+    def track(self, part: Track) -> _Box:
+        top = LINE_HEIGHT + 4 if part.title else 0
+        row_h = 20 + (POINT_W - 4) * STACK_SHOWN * 0.62 + 24
+        width = max((len(r) for r in part.rows), default=0) * POINT_W
+        box = _Box(width + 2, top + row_h * len(part.rows) + GAP * (len(part.rows) - 1))
+        box.group.set("class", "track")
+        if part.title:
+            _text(box.group, 0, 14, part.title, weight="bold")
+        y = float(top)
+        for points in part.rows:
+            for i, point in enumerate(points):
+                self.point(box.group, 1 + i * POINT_W, y, row_h, point)
+            y += row_h + GAP
+        return box
+
+    def point(self, g: ET.Element, x: float, y: float, height: float, point: Point) -> None:
+        rect = _el(g, "rect", x=x, y=y, width=POINT_W, height=height, fill="#ffffff",
+                   stroke=LINE, stroke_width=0.8)
+        rect.set("data-point", point.label)
+        if point.marked:
+            _el(g, "rect", x=x, y=y, width=POINT_W, height=height, fill="url(#hatch)")
+        if point.highlight:
+            _el(g, "rect", x=x, y=y, width=POINT_W, height=height, fill=HIGHLIGHT_FILL,
+                fill_opacity=0.55)
+            _el(g, "rect", x=x + 2, y=y + 2, width=POINT_W - 4, height=height - 4, fill="none",
+                stroke=HIGHLIGHT_LINE, stroke_width=3, **{"class": "last"})
+        _text(g, x + POINT_W / 2, y + 15, point.label, size=12, anchor="middle", cls="coord")
+        step = (POINT_W - 4) * 0.62
+        cy = y + 20 + step / 2 + 2
+        for piece in point.pieces:
+            shown = min(piece.count, STACK_SHOWN)
+            for n in range(shown):
+                label = str(piece.count) if n == shown - 1 and piece.count > shown else (
+                    piece.label)
+                self.piece(g, x + POINT_W / 2, cy, POINT_W - 2,
+                           Piece(label, piece.style, piece.shape))
+                cy += step
+
+    def row(self, part: Row) -> _Box:
+        items = list(part.items)
+        lines = [items[i:i + PER_LINE] for i in range(0, len(items), PER_LINE)] or [[]]
+        title = part.title + (f"  ({part.note})" if part.note else "")
+        height = LINE_HEIGHT + 4
+        item_h = max((self._item_size(c)[1] for c in items), default=0) + (
+            16 if any(c.count > 1 for c in items) else 0)
+        width = text_width(title, 14)
+        box = _Box(0, 0)
+        box.group.set("class", "row")
+        _text(box.group, 0, 14, title, weight="bold")
+        for line in lines:
+            x = 0.0
+            for card in line:
+                w, _h = self._item_size(card)
+                self.card(box.group, x, height, card)
+                x += w + 6
+            width = max(width, x)
+            height += item_h + 6
+        box.width, box.height = width, height
+        return box
+
+    @staticmethod
+    def _item_size(card: Card) -> tuple[float, float]:
+        if card.kind == "domino":
+            return DOMINO_W, DOMINO_H
+        if card.kind == "tile":
+            return TILE_W, TILE_H
+        return CARD_W, CARD_H
+
+    def card(self, g: ET.Element, x: float, y: float, card: Card) -> None:
+        w, h = self._item_size(card)
+        if card.count > 1:
+            for shift in (4, 2):
+                _el(g, "rect", x=x + shift, y=y - shift, width=w, height=h, rx=4,
+                    fill="#ffffff", stroke="#000000", stroke_width=0.8)
+        item = _el(g, "g", **{"class": "item " + ("face" if card.face_up else "back")})
+        if not card.face_up:
+            _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=BACK_FILL,
+                stroke="#000000", stroke_width=1)
+            _el(item, "rect", x=x + 3, y=y + 3, width=w - 6, height=h - 6, rx=3,
+                fill="url(#back)", stroke=BACK_LINE, stroke_width=1)
+        else:
+            fill = "#fffbe6" if card.kind == "tile" else "#ffffff"
+            _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=fill, stroke="#000000",
+                stroke_width=1.2)
+            ink = INK.get(card.style, "#000000")
+            if card.kind == "domino":
+                halves = card.label.split("-", 1) + [""]
+                _el(item, "line", x1=x + w / 2, x2=x + w / 2, y1=y + 4, y2=y + h - 4,
+                    stroke="#000000", stroke_width=1)
+                _text(item, x + w / 4, y + h / 2 + 6, halves[0], size=17, anchor="middle",
+                      weight="bold")
+                _text(item, x + 3 * w / 4, y + h / 2 + 6, halves[1], size=17, anchor="middle",
+                      weight="bold")
+            else:
+                _text(item, x + w / 2, y + 20, card.label, size=15 if len(card.label) < 3
+                      else 12, anchor="middle", fill=ink, weight="bold")
+                if card.symbol:
+                    _text(item, x + w / 2, y + h - 10, card.symbol, size=20, anchor="middle",
+                          fill=ink)
+            ET.SubElement(item, "title").text = card.name or card.label
+        if card.count > 1:
+            _text(g, x + w / 2, y + h + 14, f"\u00d7{card.count}", size=12, anchor="middle",
+                  cls="count")
+
+    def legend(self, pairs: tuple[tuple[str, str], ...], shapes: dict[str, str]) -> _Box:
+        box = _Box(0, 26)
+        x = 0.0
+        for style, meaning in pairs:
+            self.piece(box.group, x + 11, 12, 24, Piece("", style, shapes.get(style, "disc")))
+            _text(box.group, x + 26, 17, meaning, size=13)
+            x += 34 + text_width(meaning, 13)
+        box.width = x
+        return box
+
+
+def _defs(root: ET.Element) -> None:
+    defs = _el(root, "defs")
+    hatch = _el(defs, "pattern", id="hatch", width=6, height=6,
+                patternUnits="userSpaceOnUse", patternTransform="rotate(45)")
+    _el(hatch, "line", x1=0, y1=0, x2=0, y2=6, stroke="#555555", stroke_width=1.5)
+    cross = _el(defs, "pattern", id="back", width=8, height=8, patternUnits="userSpaceOnUse",
+                patternTransform="rotate(45)")
+    _el(cross, "path", d="M0,4H8M4,0V8", stroke=BACK_LINE, stroke_width=1.2)
+
+
+def _legend_shapes(diagram: Diagram) -> dict[str, str]:
+    """The shape each style has on the board, so the legend shows the same piece."""
+    from gametool.diagram import walk
+
+    shapes: dict[str, str] = {}
+    for part in walk(diagram.parts):
+        pieces: list[Piece] = []
+        if isinstance(part, Grid):
+            pieces = list(part.cells.values())
+        elif isinstance(part, Track):
+            pieces = [p for row in part.rows for point in row for p in point.pieces]
+        for piece in pieces:
+            shape = piece.shape if piece.shape in ("square", "triangle", "diamond") else "disc"
+            if shapes.get(piece.style, "disc") == "disc" or shape == "disc":
+                shapes[piece.style] = shape if piece.style not in shapes else "disc"
+    return shapes
+
+
+def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
+           palette: Mapping[str, tuple[str, str]] | None = None) -> str:
+    """The SVG text of ``diagram``; ``flipped`` overrides the diagram's own orientation."""
+    renderer = Renderer(palette, diagram.flipped if flipped is None else flipped)
+    body = renderer.stack(list(diagram.parts))
+    if diagram.legend:
+        legend = renderer.legend(diagram.legend, _legend_shapes(diagram))
+        legend.group.set("transform", f"translate(0,{body.height + GAP:g})")
+        body.group.append(legend.group)
+        body.height += GAP + legend.height
+        body.width = max(body.width, legend.width)
+    width, height = body.width + 2 * GAP, body.height + 2 * GAP
+    root = ET.Element("svg", {
+        "xmlns": SVG_NS, "version": "1.1", "width": f"{width:g}", "height": f"{height:g}",
+        "viewBox": f"0 0 {width:g} {height:g}", "font-family": FONT,
+    })
+    if title:
+        ET.SubElement(root, "title").text = title
+    _defs(root)
+    _el(root, "rect", width=f"{width:g}", height=f"{height:g}", fill="#ffffff")
+    body.group.set("transform", f"translate({GAP},{GAP})")
+    root.append(body.group)
+    return ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,234 @@
+"""Pictures: every game drawn as SVG for every seat, from what that seat sees; boards with
+coordinates, the last action highlighted, chess-like boards turned for the second seat; text
+boards drawn from the same diagram."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from conftest import PLAYABLE, sample_session, svg_words
+
+from gametool import diagram, render, svg
+from gametool.chance import SeedRng
+from gametool.engine import CHANCE
+from gametool.record import Session
+
+NS = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = re.compile(r"[0-9A-Za-z]+(?:-[0-9]+)?")
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "gametool", *args], capture_output=True,
+                          text=True, input=stdin, cwd=ROOT)
+
+
+def plies_of(session: Session, count: int = 6) -> list[int]:
+    """A few plies spread over the game, the first and the last included."""
+    return sorted({session.ply * k // (count - 1) for k in range(count)})
+
+
+def parse(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == f"{NS}svg"
+    assert float(root.get("width", "0")) > 0 and float(root.get("height", "0")) > 0
+    return root
+
+
+def tokens(data: object) -> set[str]:
+    """The words of the values (not the keys) of a view."""
+    if isinstance(data, dict):
+        return set().union(*map(tokens, data.values())) if data else set()
+    if isinstance(data, (list, tuple)):
+        return set().union(*map(tokens, data)) if data else set()
+    return set(TOKEN.findall(json.dumps(data)))
+
+
+# -- every game, every seat ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_game_draws_every_seat_view_as_wellformed_svg(gid: str) -> None:
+    session = sample_session(gid, 0)
+    viewers = [None, *session.names]
+    for ply in plies_of(session):
+        for who in viewers:
+            root = parse(render.show_svg(session, ply, who))
+            words = svg_words(ET.tostring(root, encoding="unicode"))
+            assert session.game.name in words
+            assert f"ply {ply}" in words
+            if who is not None and session.seat_index(who) != CHANCE:
+                assert f"(as {who})" in words
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_a_picture_depends_only_on_what_its_seat_may_see(gid: str) -> None:
+    """The diagram of a position equals that of any position differing only in what the seat
+    cannot see (the same test the views pass), so no hidden value can reach the picture."""
+    session = sample_session(gid, 1)
+    game = session.game
+    for ply in plies_of(session, 10):
+        state = session.states[ply]
+        for seat in [None, *range(len(session.names))]:
+            other = game.randomize_hidden(state, seat, SeedRng(f"picture-{gid}", ply))
+            mine = game.diagram(state, seat, session.names)
+            assert mine == game.diagram(other, seat, session.names), (ply, seat)
+            assert svg.to_svg(mine) == svg.to_svg(game.diagram(other, seat, session.names))
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE
+                                 if g in ("two-headed-dragon", "johari-bones", "western-mahjong",
+                                          "belemmer", "space-cards")])
+def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> None:
+    """What only one seat sees (its hand, its face-down bones) is drawn for that seat and is
+    absent from every other seat's picture and the spectator's."""
+    session = sample_session(gid, 2)
+    game = session.game
+    seats = range(len(session.names))
+    checked = 0
+    for ply in plies_of(session, 12):
+        state = session.states[ply]
+        views = {seat: game.view(state, seat) for seat in [None, *seats]}
+        pictures = {seat: set(TOKEN.findall(svg_words(render.show_svg(
+            session, ply, None if seat is None else session.names[seat]))))
+            for seat in [None, *seats]}
+        for seat in seats:
+            for other in [None, *seats]:
+                if other == seat:
+                    continue
+                hidden = tokens(views[seat]) - tokens(views[other])
+                assert not hidden & pictures[other], (ply, seat, other, hidden & pictures[other])
+                checked += len(hidden)
+    if gid in ("two-headed-dragon", "johari-bones", "western-mahjong"):
+        assert checked > 0
+
+
+def test_hidden_cards_are_drawn_as_backs() -> None:
+    session = sample_session("two-headed-dragon", 0)
+    ply = next(n for n in range(session.ply) if session.game.to_move(session.states[n]) == 0)
+    root = parse(render.show_svg(session, ply, session.names[0]))
+    backs = root.findall(f".//{NS}g[@class='item back']")
+    faces = root.findall(f".//{NS}g[@class='item face']")
+    own = session.game.view(session.states[ply], 0)["hands"][0].split()
+    hidden = sum(session.game.view(session.states[ply], None)["hand_sizes"][1:])
+    assert len(backs) == hidden and hidden > 0
+    assert {f.findtext(f"{NS}title") for f in faces} >= set(own)
+
+
+# -- boards: coordinates, the last action, flipping -------------------------------------------
+
+
+def chess_session(*moves: str) -> Session:
+    session = Session.start("chess", ["ann", "bob"])
+    for move in moves:
+        session.push(session.game.parse_action(session.state, move))
+    return session
+
+
+def cells_in_order(root: ET.Element) -> list[str]:
+    """The board's squares as drawn, row by row from the top left."""
+    cells = [(float(r.get("y", 0)), float(r.get("x", 0)), r.get("data-cell", ""))
+             for r in root.iter(f"{NS}rect") if r.get("data-cell")]
+    return [name for _y, _x, name in sorted(cells)]
+
+
+def test_chess_picture_has_coordinates_and_highlights_the_last_move() -> None:
+    session = chess_session("e4")
+    root = parse(render.show_svg(session))
+    words = svg_words(ET.tostring(root, encoding="unicode")).split()
+    for label in "abcdefgh12345678":
+        assert label in words
+    highlighted = {rect for rect in root.iter(f"{NS}rect") if rect.get("class") == "last"}
+    assert len(highlighted) == 2  # e2 and e4
+    grid = render.picture(session).parts[1]
+    assert isinstance(grid, diagram.Grid)
+    assert grid.highlight == {(4, 6), (4, 4)}
+
+
+def test_chess_is_seen_from_black_for_the_second_seat_and_flip_forces_either_way() -> None:
+    session = chess_session("e4")
+    white = cells_in_order(parse(render.show_svg(session, None, "ann")))
+    black = cells_in_order(parse(render.show_svg(session, None, "bob")))
+    assert white[0] == "a8" and black[0] == "h1"
+    assert cells_in_order(parse(render.show_svg(session, None, "bob", flip=False)))[0] == "a8"
+    assert cells_in_order(parse(render.show_svg(session, None, "ann", flip=True)))[0] == "h1"
+
+
+def test_chess_text_board_is_turned_for_black() -> None:
+    session = chess_session("e4", "e5")
+    ann = render.show_text(session, None, "ann").splitlines()
+    bob = render.show_text(session, None, "bob").splitlines()
+    assert " 8  r n b q k b n r  8" in ann and "    a b c d e f g h" in ann
+    assert " 1  R N B K Q B N R  1" in bob and "    h g f e d c b a" in bob
+    assert " 8  r n b q k b n r  8" in render.show_text(session, None, "bob", flip=False)
+
+
+def test_colours_are_told_by_shape_and_label_too() -> None:
+    """Seats differ by shape, colours of the rules carry their letter, and every fill comes
+    from the Okabe-Ito palette (or black, white, greys)."""
+    shapes = {diagram.seat_piece(s).shape for s in range(4)}
+    assert len(shapes) == 4
+    okabe_ito = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+                 "#000000", "#ffffff", "#bbbbbb"}
+    assert {fill for fill, _ink in svg.PALETTE.values()} <= okabe_ito
+    session = sample_session("colors", 0)
+    root = parse(render.show_svg(session))
+    board = session.game.view(session.state, None)["ranks"]
+    letters = "".join(board.values()).replace(".", "")
+    labels = [t.text for t in root.iter(f"{NS}text") if t.get("class") == "piece"]
+    assert sorted(labels) == sorted(letters)
+
+
+def test_belemmer_text_board_is_a_board_with_coordinates_not_a_table() -> None:
+    session = sample_session("belemmer", 0)
+    text = render.show_text(session, 20)
+    board = text.split("\n\n")[1].splitlines()
+    assert board[0].split() == ["a", "b", "c", "d"] == board[-1].split()
+    assert [line.split()[0] for line in board[1:5]] == ["4", "3", "2", "1"]
+    assert [line.split()[-1] for line in board[1:5]] == ["4", "3", "2", "1"]
+    assert "--" not in text.split("\n\n")[1]
+
+
+def test_track_points_changed_by_the_last_turn_are_highlighted() -> None:
+    session = sample_session("tawula", 0)
+    ply = next(n for n in range(1, session.ply + 1)
+               if session.steps[n - 1].seat != CHANCE
+               and "bar" not in session.steps[n - 1].text and "h/" not in session.steps[n - 1].text)
+    track = render.picture(session, ply).parts[1]
+    assert isinstance(track, diagram.Track)
+    lit = {p.label for row in track.rows for p in row if p.highlight}
+    moved = set(re.findall(r"\d+", session.steps[ply - 1].text))
+    assert lit and lit <= moved
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_show_svg_writes_a_picture_for_a_seat(tmp_path: Path) -> None:
+    record = tmp_path / "g.gtn"
+    record.write_text(sample_session("western-mahjong", 0).text())
+    out = tmp_path / "pos.svg"
+    done = run("show", str(record), "--as", "p2", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    parse(out.read_text())
+    printed = run("show", str(record), "--as", "p2", "--svg")
+    assert printed.stdout == out.read_text()
+
+
+def test_show_svg_bad_input_is_one_line_and_no_file(tmp_path: Path) -> None:
+    record = tmp_path / "g.gtn"
+    record.write_text(chess_session("e4").text())
+    for args in (("--as", "nobody"), ("--ply", "9"), ("-o", str(tmp_path / "no" / "x.svg"))):
+        done = run("show", str(record), "--svg", *args)
+        assert done.returncode == 1, args
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "no").exists()
+    done = run("show", str(record), "--svg", "--json")
+    assert done.returncode == 2
