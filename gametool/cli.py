@@ -374,17 +374,6 @@ flip_option = click.option("--flip/--no-flip", default=None,
                            "are seen from the side of the seat given by --as).")
 
 
-def write_output(output: str | None, text: str) -> None:
-    """``text`` to stdout (no OUT or ``-``) or into the file OUT, replaced atomically."""
-    if output is None or output == "-":
-        click.echo(text, nl=False)
-        return
-    try:
-        storage.write_atomic(output, text)
-    except OSError as exc:
-        raise Rejected(f"{output}: cannot write: {exc.strerror or exc}") from None
-
-
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
 @as_option("Show only what SEAT may see.")
@@ -395,9 +384,11 @@ def write_output(output: str | None, text: str) -> None:
 @click.option("--svg", "as_svg", is_flag=True, help="Draw the position as an SVG picture "
               "(implied by -o NAME.svg).")
 @flip_option
-@click.option("-o", "--output", metavar="OUT", help="Write to OUT instead of stdout.")
+@output_option("the position (text, JSON or, for NAME.svg, a picture)")
+@force_option
 def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_seed_ok: bool,
-         as_svg: bool, flip: bool | None, output: str | None, **extra: Any) -> None:
+         as_svg: bool, flip: bool | None, output: str | None, force: bool,
+         **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result.
 
     With --svg, a picture of the same position: boards with coordinates, the last action
@@ -428,9 +419,9 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
             text = render.show_svg(session, ply, as_seat, flip)
         else:
             text = render.show_text(session, ply, as_seat, flip)
+        deliver(text, output, force)
     except GameError as exc:
         raise fail(exc) from None
-    write_output(output, text)
 
 
 def record_files(paths: Iterable[str]) -> list[str]:
@@ -609,8 +600,11 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         raise click.UsageError("choose one output format")
     if formats:
         handler, _value = formats[0]
+        sessions = load_all(file)
+        for session in sessions:  # a page for a seat is that seat's view
+            refuse_weak_seed(session, as_seat, weak_seed_ok)
         try:
-            deliver(handler(load_all(file), as_seat), output, force)
+            deliver(handler(sessions, as_seat), output, force)
         except GameError as exc:
             raise fail(exc) from None
         return

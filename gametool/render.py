@@ -139,7 +139,7 @@ def _seat_of(session: Session, as_seat: str | None) -> int | None:
     return None if seat == CHANCE else seat
 
 
-def _last_action(session: Session, ply: int, seat: int | None) -> str | None:
+def last_action(session: Session, ply: int, seat: int | None) -> str | None:
     """The action that led to ply ``ply``, as ``seat`` may read it (None: a spectator)."""
     if ply == 0:
         return None
@@ -201,7 +201,7 @@ def show_data(session: Session, ply: int | None = None,
         "to_move": session.seat_name(to_move),
         "over": outcome is not None,
         "result": outcome.to_json(session.names) if outcome else None,
-        "last": _last_action(session, ply, seat),
+        "last": last_action(session, ply, seat),
         "last_turns": last_turns(session, ply, seat),
     }
     if as_seat is not None:

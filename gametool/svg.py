@@ -205,8 +205,10 @@ class Renderer:
             self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
         for col, row in sorted(part.highlight):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
-            _el(g, "rect", x=x + 1.5, y=y + 1.5, width=CELL - 3, height=CELL - 3, fill="none",
-                stroke=HIGHLIGHT_LINE, stroke_width=3, **{"class": "last"})
+            outline = _el(g, "rect", x=x + 1.5, y=y + 1.5, width=CELL - 3, height=CELL - 3,
+                          fill="none", stroke=HIGHLIGHT_LINE, stroke_width=3,
+                          **{"class": "last"})
+            outline.set("data-last", f"{part.files[col]}{part.ranks[row]}")
         _el(g, "rect", x=MARGIN, y=top, width=CELL * ncols, height=CELL * nrows, fill="none",
             stroke="#000000", stroke_width=1.5)
         for col in range(ncols):

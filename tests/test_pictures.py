@@ -232,3 +232,71 @@ def test_show_svg_bad_input_is_one_line_and_no_file(tmp_path: Path) -> None:
     assert not (tmp_path / "no").exists()
     done = run("show", str(record), "--svg", "--json")
     assert done.returncode == 2
+
+
+# -- the replay page -------------------------------------------------------------------------
+
+
+def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_path: Path) -> None:
+    session = chess_session("e4", "e5", "Nf3")
+    record = tmp_path / "g.gtn"
+    record.write_text(session.text())
+    out = tmp_path / "game.html"
+    done = run("export", str(record), "--html", "-o", str(out))
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    page = out.read_text()
+    assert page.startswith("<!DOCTYPE html>")
+    # nothing is fetched: no external scripts, styles, images, fonts or links
+    assert not re.search(r"""(src|href)\s*=|<link|<img|@import|url\((?!#)|https?://(?!www\.w3\.org/2000/svg)""",
+                         page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
+    frames = re.findall(r'<figure class="frame" id="frame-(\d+)" data-ply="\d+"( hidden)?>', page)
+    assert [int(n) for n, _ in frames] == [0, 1, 2, 3]
+    assert [bool(hidden) for _n, hidden in frames] == [False, True, True, True]
+    for figure in re.findall(r"<figure[^>]*>(.*?)</figure>", page, re.S):
+        parse(figure)
+    moves = re.findall(r'<li value="(\d+)" data-ply="\d+">([^<]*)</li>', page)
+    assert moves == [("1", "ann: e4"), ("2", "bob: e5"), ("3", "ann: Nf3")]
+    for key in ("ArrowRight", "ArrowLeft", 'id="next"', 'id="prev"'):
+        assert key in page
+    assert run("export", str(record), "--html").stdout == page
+
+
+def test_replay_page_for_a_seat_shows_nothing_hidden_from_it() -> None:
+    from gametool.formats import html
+
+    session = sample_session("two-headed-dragon", 0)
+    game = session.game
+    domino = re.compile(r"\b[0-6]-[0-6]\b")
+    for seat, name in enumerate(session.names):
+        page = html.replay_page(session, name)
+        seen: set[str] = set()
+        for ply, state in enumerate(session.states):
+            seen |= set(domino.findall(json.dumps(game.view(state, seat))))
+            seen |= set(domino.findall(render.show_text(session, ply, name)))
+        words = " ".join(svg_words(f) for f in re.findall(r"<svg.*?</svg>", page, re.S))
+        words += " ".join(re.findall(r"<li[^>]*>([^<]*)</li>", page))
+        assert set(domino.findall(words)) <= seen, name
+        # and a seat's own hand is there: the page is not empty of hidden things
+        own = game.view(session.states[1 + next(
+            n for n, s in enumerate(session.steps) if s.seat == seat)], seat)["hands"][seat]
+        assert set(own.split()) <= set(domino.findall(words))
+
+
+def test_replay_page_bad_input_is_one_line(tmp_path: Path) -> None:
+    record = tmp_path / "g.gtn"
+    record.write_text(chess_session("e4").text())
+    for args in (("--as", "nobody"), ("-o", str(tmp_path / "missing" / "g.html"))):
+        done = run("export", str(record), "--html", *args)
+        assert done.returncode == 1, args
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    done = run("export", str(record), "--html", "--pgn")
+    assert done.returncode == 2
+
+
+def test_readme_shows_pictures_made_by_the_tool() -> None:
+    readme = (ROOT / "README.md").read_text()
+    shown = re.findall(r"!\[[^\]]*\]\((docs/[^)]+\.svg)\)", readme)
+    assert len(shown) >= 2
+    for path in shown:
+        parse((ROOT / path).read_text())
+        assert f"-o {path}" in readme  # the command that made it is given

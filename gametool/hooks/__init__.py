@@ -20,7 +20,7 @@ from typing import Any
 
 import click
 
-MODULES = ("gametool.hooks.pgn", "gametool.hooks.special_salvo")
+MODULES = ("gametool.hooks.pgn", "gametool.hooks.special_salvo", "gametool.hooks.html")
 
 
 def modules() -> list[ModuleType]:
