@@ -353,8 +353,19 @@ def picture(session: Session, ply: int | None = None, as_seat: str | None = None
                           tuple(tuple("" if v is None else str(v) for v in row) for row in rows)))
     if data["result"] is not None:
         tail.append(Note((f"result: {data['result']['tag']} ({data['result']['termination']})",)))
+    if flip is not None:  # asked for: every board turns, not only chess-like ones
+        parts = _turnable(parts)
     return Diagram((Note(tuple(_header(session, data))), *parts, *tail),
                    drawn.flipped if flip is None else flip, drawn.legend)
+
+
+def _turnable(parts: tuple[Any, ...]) -> tuple[Any, ...]:
+    from dataclasses import replace
+
+    from gametool.diagram import Beside, Grid
+
+    return tuple(Beside(_turnable(p.parts)) if isinstance(p, Beside)
+                 else replace(p, flippable=True) if isinstance(p, Grid) else p for p in parts)
 
 
 def show_svg(session: Session, ply: int | None = None, as_seat: str | None = None,

@@ -88,8 +88,14 @@ def _el(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
 def _text(parent: ET.Element, x: float, y: float, text: str, size: float = 14,
           anchor: str = "start", fill: str = "#000000", weight: str = "normal",
           cls: str = "") -> ET.Element:
-    node = _el(parent, "text", x=f"{x:g}", y=f"{y:g}", font_size=f"{size:g}",
-               text_anchor=anchor, fill=fill, font_weight=weight, style="white-space:pre")
+    node = _el(parent, "text", x=f"{x:g}", y=f"{y:g}", font_size=f"{size:g}")
+    # defaults (start, black, normal) are left out to keep long replay pages small
+    if anchor != "start":
+        node.set("text-anchor", anchor)
+    if fill != "#000000":
+        node.set("fill", fill)
+    if weight != "normal":
+        node.set("font-weight", weight)
     if cls:
         node.set("class", cls)
     node.text = text
@@ -448,6 +454,7 @@ def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
     root = ET.Element("svg", {
         "xmlns": SVG_NS, "version": "1.1", "width": f"{width:g}", "height": f"{height:g}",
         "viewBox": f"0 0 {width:g} {height:g}", "font-family": FONT,
+        "style": "white-space:pre",
     })
     if title:
         ET.SubElement(root, "title").text = title

@@ -247,8 +247,9 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>")
     # nothing is fetched: no external scripts, styles, images, fonts or links
-    assert not re.search(r"""(src|href)\s*=|<link|<img|@import|url\((?!#)|https?://(?!www\.w3\.org/2000/svg)""",
-                         page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
+    fetches = re.compile(r"(src|href)\s*=|<link|<img|@import|url\((?!#)"
+                         r"|https?://(?!www\.w3\.org/2000/svg)")
+    assert not fetches.search(page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
     frames = re.findall(r'<figure class="frame" id="frame-(\d+)" data-ply="\d+"( hidden)?>', page)
     assert [int(n) for n, _ in frames] == [0, 1, 2, 3]
     assert [bool(hidden) for _n, hidden in frames] == [False, True, True, True]
@@ -300,3 +301,31 @@ def test_readme_shows_pictures_made_by_the_tool() -> None:
     for path in shown:
         parse((ROOT / path).read_text())
         assert f"-o {path}" in readme  # the command that made it is given
+
+
+def test_flip_turns_any_board_when_asked() -> None:
+    session = sample_session("colors", 0)
+    assert cells_in_order(parse(render.show_svg(session)))[0] == "a7"
+    assert cells_in_order(parse(render.show_svg(session, flip=True)))[0] == "g1"
+
+
+def test_any_diagram_is_drawn_with_a_caller_palette() -> None:
+    """The renderer knows no game: every kind of part is drawn from plain data."""
+    grid = diagram.Grid(("a", "b"), ("2", "1"), {(0, 0): diagram.seat_piece(0, "X", 3),
+                                                 (1, 1): diagram.Piece("K", "dark", "glyph")},
+                        "board", marked=frozenset({(1, 0)}), highlight=frozenset({(0, 0)}))
+    track = diagram.Track(((diagram.Point("1", (diagram.seat_piece(1, "", 7),), True),
+                            diagram.Point("2")),))
+    row = diagram.Row("hand", (diagram.playing_card("QS"), diagram.back(4),
+                               diagram.Card("3-5", kind="domino"), diagram.Card("7k", kind="tile")))
+    panel = diagram.Panel(("seat", "score"), (("ann", "3"),), "scores")
+    drawing = diagram.Diagram((diagram.Beside((grid, track)), row, panel,
+                               diagram.Note(("a note",))), legend=(("seat0", "ann"),))
+    root = parse(svg.to_svg(drawing, title="test", palette={"seat0": ("#123456", "#ffffff")}))
+    words = svg_words(ET.tostring(root, encoding="unicode"))
+    for word in ("board", "X", "3", "K", "hand", "QS", "\u00d74", "3-5", "7k", "scores", "ann",
+                 "a note", "test"):
+        assert word in words, word
+    fills = {node.get("fill") for node in root.iter()}
+    assert "#123456" in fills and "#E69F00" not in fills
+    assert len([r for r in root.iter(f"{NS}rect") if r.get("class") == "last"]) == 1
