@@ -587,13 +587,15 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 
     With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
     NAGs and variations; FEN when the game starts from a set-up position). With --json, the
-    exported record's tags and actions as JSON.
+    exported record's tags and actions as JSON. With --html, one self-contained page that
+    replays the game picture by picture, as SEAT sees it (a spectator without --as).
 
     \b
     Examples:
       gametool export master.gtn --as ann -o ann.gtn
       gametool export game.gtn --as p1 --json
       gametool export game.gtn --pgn -o game.pgn
+      gametool export game.gtn --html --as ann -o game.html
     """
     formats = hooks.chosen("export", extra)
     if len(formats) + as_json > 1:
