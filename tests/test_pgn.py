@@ -95,6 +95,7 @@ def mixed_file() -> tuple[str, dict[int, tuple[int, int, str]]]:
     add('[Event "illegal in a variation"]\n\n1. e4 e5 (1... Ke6) 2. Nf3 *\n', 3, 16,
         "in a variation")
     add('[Event "no result"]\n\n1. d4 d5 2. c4\n')
+    add('[Event "another variant"]\n[Variant "Chess960"]\n\n1. e4 *\n', 2, 1, "Chess960")
     add(GOOD.replace("good one", "good two"))
     return "\n".join(games), bad
 

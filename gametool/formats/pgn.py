@@ -366,6 +366,10 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         options["automatic_draws"] = "off"
     if _uses_nulls(game.main):
         options["null_moves"] = "on"
+    variant = (game.tag("Variant") or "standard").strip().lower()
+    if variant not in ("standard", "chess", "from position", ""):
+        raise _Refused(f"variant {game.tag('Variant')!r}: only standard chess is read",
+                       game.tag_offsets["variant"])
     fen = game.tag("FEN")
     try:
         session = Session.start("chess", [white, black], options, None, fen,
