@@ -393,3 +393,25 @@ def test_no_records_file_when_no_game_is_read(tmp_path: Path) -> None:
     assert code == 1 and "1 of 1 games refused" in err and not out.exists()
     code, _out, err, out = run_import(tmp_path, "\n\n")
     assert code == 1 and "no PGN game found" in err and not out.exists()
+
+
+def test_export_pgn_refuses_other_games_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "c.gtn"
+    runner = CliRunner()
+    runner.invoke(cli, ["start", "colors", "-o", str(path)])
+    result = runner.invoke(cli, ["export", str(path), "--pgn"])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "only chess records" in result.stderr
+
+
+def test_a_native_ending_goes_to_pgn_and_back(tmp_path: Path) -> None:
+    path = tmp_path / "e.gtn"
+    path.write_text(ENDED)
+    runner = CliRunner()
+    exported = runner.invoke(cli, ["export", str(path), "--pgn"]).stdout
+    game = pychess_pgn.read_game(io.StringIO(exported))
+    assert game.headers["Result"] == "1/2-1/2" and game.headers["Termination"] == "agreement"
+    source = tmp_path / "e.pgn"
+    source.write_text(exported)
+    back = runner.invoke(cli, ["import", str(source)]).stdout
+    assert "end: 1/2-1/2 agreement" in back and all(v.ok for v in check_text(back))
