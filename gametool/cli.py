@@ -634,8 +634,12 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 def perft_command(file: str, depth: int, divide: bool, as_json: bool) -> None:
     """Count the distinct sequences of DEPTH complete turns from the record's position.
 
-    A turn is every action one seat takes before another seat or chance acts. Refused where
-    chance would act within the depth. Used to verify move generators.
+    A turn is every move one seat makes before another seat or chance acts; two turns differ
+    when their moves differ. Only moves count: draw claims and resignations are not turns.
+    Where the game's rules say so (chess, Super Horse Chess), the count goes on through the
+    automatic draws (dead position, repetition, the 75-move rule, max_plies) and stops only
+    where no move is left (mate, stalemate). Refused where chance would act within the depth.
+    Used to verify move generators; the game's own counter is used where it has one.
 
     \b
     Examples:

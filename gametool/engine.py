@@ -8,7 +8,7 @@ Seat names belong to the record, never to the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -354,6 +354,22 @@ class Game(Generic[S, A]):
         """
         return None
 
+    def perft_seat(self, state: S) -> int | None:
+        """The seat whose turn ``perft`` counts from ``state``, ``CHANCE``, or None where the
+        count stops. The seat to move by default; a game whose rules have perft go on through
+        automatic ends (chess: dead positions, repetition, the 75-move rule) overrides it."""
+        return self.to_move(state)
+
+    def perft_actions(self, state: S) -> list[A]:
+        """The actions ``perft`` counts: the moves. Every legal action by default; a game with
+        actions that are not moves (a draw claim) leaves them out here."""
+        return self.legal_actions(state)
+
+    def perft(self, state: S, depth: int) -> int:
+        """The perft count from ``state``: the generic walk (:func:`walk_perft`), which a game
+        with a faster counter of its own replaces; tests compare the two."""
+        return walk_perft(self, state, depth)
+
     def describe_action(self, state: S, action: A) -> str | None:
         """A short note on what an action did, e.g. a card revealed; None for nothing to add.
 
@@ -407,8 +423,35 @@ def malformed(text: str, expected: str) -> MalformedAction:
 
 
 def perft_divide(game: Game[Any, Any], state: Any, depth: int) -> list[tuple[Any, int]]:
-    """Each first action of the seat to move with the perft count of the sequences it starts."""
-    seat = game.to_move(state)
+    """Each first action of the seat to move with the perft count of the sequences it starts
+    (the rest counted by the game's own counter)."""
+    return _divide(game, state, depth, game.perft)
+
+
+def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
+    """The number of distinct sequences of ``depth`` complete turns from ``state``, counted by
+    the game's own counter (:meth:`Game.perft`).
+
+    A turn is every move one seat makes before another seat or chance acts; two turns differ
+    when their action sequences differ. Only moves count (:meth:`Game.perft_actions`), and the
+    count goes through the automatic ends that the game's rules tell it to ignore
+    (:meth:`Game.perft_seat`). Raises GameError when chance would act within the depth.
+    """
+    return game.perft(state, depth)
+
+
+def walk_perft(game: Game[Any, Any], state: Any, depth: int) -> int:
+    """:func:`perft` by the generic walk over :meth:`Game.perft_actions`: the reference that a
+    game's own counter is tested against."""
+    if depth <= 0:
+        return 1
+    return sum(count for _action, count in _divide(game, state, depth,
+                                                    lambda s, d: walk_perft(game, s, d)))
+
+
+def _divide(game: Game[Any, Any], state: Any, depth: int,
+            count: Callable[[Any, int], int]) -> list[tuple[Any, int]]:
+    seat = game.perft_seat(state)
     if depth <= 0 or seat is None:
         return []
     if seat == CHANCE:
@@ -416,24 +459,14 @@ def perft_divide(game: Game[Any, Any], state: Any, depth: int) -> list[tuple[Any
     reason = game.perft_refusal(state)
     if reason is not None:
         raise GameError(f"perft refused: {reason}")
-    return [(action, _perft_turn(game, game.apply(state, action), depth, seat))
-            for action in game.legal_actions(state)]
+    return [(action, _perft_turn(game, game.apply(state, action), depth, seat, count))
+            for action in game.perft_actions(state)]
 
 
-def perft(game: Game[Any, Any], state: Any, depth: int) -> int:
-    """The number of distinct sequences of ``depth`` complete turns from ``state``.
-
-    A turn is every action one seat takes before another seat or chance acts; two turns differ
-    when their action sequences differ. Raises GameError when chance would act within the depth.
-    """
-    if depth <= 0:
-        return 1
-    return sum(count for _action, count in perft_divide(game, state, depth))
-
-
-def _perft_turn(game: Game[Any, Any], state: Any, depth: int, seat: int) -> int:
+def _perft_turn(game: Game[Any, Any], state: Any, depth: int, seat: int,
+                count: Callable[[Any, int], int]) -> int:
     """Continue the turn of ``seat`` while it still acts, then count the rest at depth - 1."""
-    if game.to_move(state) == seat:
-        return sum(_perft_turn(game, game.apply(state, action), depth, seat)
-                   for action in game.legal_actions(state))
-    return perft(game, state, depth - 1)
+    if game.perft_seat(state) == seat:
+        return sum(_perft_turn(game, game.apply(state, action), depth, seat, count)
+                   for action in game.perft_actions(state))
+    return count(state, depth - 1)

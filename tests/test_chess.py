@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from gametool.cli import cli
-from gametool.engine import RESIGN, perft
+from gametool.engine import RESIGN, perft, perft_divide, walk_perft
 from gametool.errors import AmbiguousAction, GameError, GameOver, IllegalAction, MalformedAction
 from gametool.games.chess import Chess
 from gametool.games.chess import board as core
@@ -77,6 +77,66 @@ def test_perft_published_counts_depth_4_and_5(fen: str, depth: int, expected: in
 def test_perft_through_the_game_protocol_matches_the_core() -> None:
     fen = PERFT[1][0]
     assert perft(G, pos(fen), 2) == 2039
+
+
+# Perft counts moves only (no claim-draw) and goes through automatic draws (dead position,
+# repetition, 75-move rule); python-chess's legal_moves count the same way.
+MOVES_ONLY = [
+    ("6k1/5ppp/8/8/8/8/8/R6K w - - 99 100", 1, 16),  # claims would add 16
+    ("6k1/5ppp/8/8/8/8/8/R6K w - - 99 100", 2, 120),
+    ("8/8/4K1k1/8/8/8/8/8 b - - 0 1", 1, 5),  # K v K: dead, yet the moves are counted
+    ("k7/8/8/8/8/8/8/Kr6 w - - 0 1", 2, 20),  # Kxb1 leaves K v K
+    ("6k1/5ppp/8/8/8/8/8/R6K w - - 149 100", 2, 120),  # the 75-move rule is ignored
+    ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", 5, 133987),
+]
+
+
+def python_chess_perft(fen: str, depth: int) -> int:
+    board = pychess.Board(fen)
+
+    def count(d: int) -> int:
+        if d == 1:
+            return board.legal_moves.count()
+        total = 0
+        for move in board.legal_moves:
+            board.push(move)
+            total += count(d - 1)
+            board.pop()
+        return total
+
+    return count(depth)
+
+
+@pytest.mark.parametrize(("fen", "depth", "expected"), MOVES_ONLY)
+def test_perft_counts_moves_only_through_automatic_draws(fen: str, depth: int,
+                                                        expected: int) -> None:
+    assert python_chess_perft(fen, depth) == expected
+    assert perft(G, pos(fen), depth) == expected
+    if depth <= 3:  # the generic walk, the reference of the core's own counter
+        assert walk_perft(G, pos(fen), depth) == expected
+        assert sum(n for _m, n in perft_divide(G, pos(fen), depth)) == expected
+
+
+def test_perft_of_a_dead_position_by_the_generic_walk_to_depth_4() -> None:
+    fen = "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+    assert walk_perft(G, pos(fen), 4) == python_chess_perft(fen, 4) == perft(G, pos(fen), 4)
+
+
+def test_perft_stops_at_mate_and_after_a_resignation() -> None:
+    mated = play(pos(), "f3", "e5", "g4", "Qh4")
+    assert perft(G, mated, 1) == walk_perft(G, mated, 1) == 0
+    resigned = G.apply(pos(), RESIGN)
+    assert perft(G, resigned, 2) == walk_perft(G, resigned, 2) == 0
+
+
+def test_cli_perft_counts_no_claims(tmp_path: Path) -> None:
+    record = tmp_path / "c.gtn"
+    runner = CliRunner()
+    runner.invoke(cli, ["start", "chess", "--position", MOVES_ONLY[0][0], "-o", str(record)])
+    assert runner.invoke(cli, ["perft", str(record), "2"]).output.strip() == "120"
+    out = runner.invoke(cli, ["perft", str(record), "2", "--divide"]).output
+    assert "claim" not in out and out.strip().endswith("total: 120")
+    assert "Ra8#: 0" in out  # mate ends the count
 
 
 # -- differential test against python-chess ----------------------------------------------------

@@ -259,6 +259,29 @@ def test_perft_golden_values_of_the_start() -> None:
     assert shc_perft(OPTIONAL, pos(), 1) == 660
 
 
+def test_perft_counts_turns_only_never_claims() -> None:
+    """K v K with the clock at 99: 5 king moves x 62 vacant squares; the claims are no turns."""
+    from gametool.engine import perft, walk_perft
+
+    kk = pos("4k3/8/8/8/8/8/8/4K3 w - - 99 60")
+    assert len(G.legal_actions(kk)) == 620  # the turns, and a claim with each of them
+    assert perft(G, kk, 1) == walk_perft(G, kk, 1) == 310
+    assert perft(G, kk, 2) == walk_perft(G, kk, 2) == sum(
+        len(G.turns(G.apply(kk, t))) for t in G.turns(kk))
+
+
+def test_perft_goes_through_the_75_move_rule_and_max_plies() -> None:
+    from gametool.engine import perft, walk_perft
+
+    kk = pos("4k3/8/8/8/8/8/8/4K3 w - - 149 60")
+    after = G.apply(kk, G.turns(kk)[0])
+    assert G.is_over(after)  # the 75-move rule ends the game, perft goes on
+    assert perft(G, kk, 2) == walk_perft(G, kk, 2) == sum(
+        len(G.turns(G.apply(kk, t))) for t in G.turns(kk))
+    short = SuperHorseChess({"max_plies": "1"})
+    assert perft(short, pos(), 2) == 420360
+
+
 @pytest.mark.slow
 def test_perft_2_of_the_start_by_the_reference() -> None:
     start = pos()

@@ -20,6 +20,7 @@ from gametool.games.chess.board import (
     dead_material,
     make_move,
 )
+from gametool.games.chess.board import perft as core_perft
 from gametool.games.chess.position import _UNSET, START_FEN, Position, read_fen, write_fen
 from gametool.games.chess.san import MOVE, MoveText, resolve, san
 from notation import tokens
@@ -255,6 +256,26 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         if action & CLAIM:
             return ended(state, (claim_reason(after, dead) or THREEFOLD, None), after)
         return after
+
+    # -- perft: moves only, through automatic draws ------------------------------------------
+
+    def perft_seat(self, state: Position) -> int | None:
+        """Perft counts the moves the rules allow and ignores automatic draws (dead position,
+        repetition, 75-move rule): it stops only at mate, stalemate, resignation or a claim."""
+        if state.end is not None or not state.moves:
+            return None
+        return 0 if state.white else 1
+
+    def perft_actions(self, state: Position) -> list[Any]:
+        return state.moves  # no claim-draw: a claim is not a move
+
+    def perft(self, state: Position, depth: int) -> int:
+        """The chess core's own counter (bulk-counted at the last level)."""
+        if depth <= 0:
+            return 1
+        if state.end is not None:
+            return 0
+        return core_perft(state.board, state.white, state.castling, state.ep, depth)
 
     # -- text --------------------------------------------------------------------------------
 

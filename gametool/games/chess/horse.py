@@ -286,6 +286,21 @@ lower-case file (h4); a horse move with an upper-case H.
         pos._turns = (rules, turns)
         return turns
 
+    def perft_actions(self, state: Position) -> list[Any]:
+        return self.turns(state)  # no claim-draw: a claim is not a move
+
+    def perft(self, state: Position, depth: int) -> int:
+        """Whole turns, bulk-counted at the last level; as in chess, automatic draws (and the
+        max_plies draw) are ignored."""
+        if depth <= 0:
+            return 1
+        if self.perft_seat(state) is None:
+            return 0
+        turns = self.turns(state)
+        if depth == 1:
+            return len(turns)
+        return sum(self.perft(self.apply(state, turn), depth - 1) for turn in turns)
+
     def legal_actions(self, state: Position) -> list[Any]:
         turns = self.turns(state)
         if state.halfmove >= 99 or len(state.history) >= 3:
