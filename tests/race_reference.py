@@ -46,6 +46,15 @@ def texts(game: RaceGame, state: RaceState) -> set[str]:
     return {game.format_action(state, a) for a in game.legal_actions(state)}
 
 
+def accepted(game: RaceGame, state: RaceState, text: str) -> str:
+    """A typed turn that is legal: it reaches the position of a listed turn. Its text as the
+    record writes it (the player's sub-moves, in their order and along their path)."""
+    action = game.parse_action(state, text)
+    reached = {game.apply(state, a) for a in game.legal_actions(state)}
+    assert game.apply(state, action) in reached
+    return game.format_action(state, action)
+
+
 def play(game: RaceGame, state: RaceState, text: str) -> RaceState:
     return game.apply(state, game.parse_action(state, text))
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from race_reference import (
+    accepted,
     check_against_reference,
     engine_turns,
     play,
@@ -203,13 +204,29 @@ def test_both_dice_on_one_figure_need_the_intermediate_point_open() -> None:
     assert all(not t.startswith("5/8") for t in texts(g, s))
     board["W"] = {13: 2}
     s = pos(g, board, hand={"B": 0}, dice=(4, 3))
-    assert g.parse_action(s, "5/8 8/12") in g.legal_actions(s)
+    assert accepted(g, s, "5/8 8/12") == "5/8 8/12"
+
+
+def test_a_typed_turn_is_recorded_as_typed_in_order_and_path() -> None:
+    g = game()
+    s = pos(g, {"B": {1: 2, 5: 1, 12: 12}, "W": {13: 2}}, hand={"B": 0}, dice=(4, 3))
+    listed = texts(g, s)
+    assert "5/8 8/12" not in listed  # the tool's own spelling of that position differs
+    assert accepted(g, s, "5/8 8/12") == "5/8 8/12"
+    assert accepted(g, s, "12/16 5/8") == "12/16 5/8"
+    assert accepted(g, s, "5/8 12/16") == "5/8 12/16"
+    session = Session.start("tawula", ["ann", "ben"], {"opening": "black"})
+    session.play(["roll 4-3", "h/4 h/5", "roll 6-1", "h/14 h/19"])
+    assert [step.text for step in session.steps[1::2]] == ["h/4 h/5", "h/14 h/19"]
+    listed = {g.format_action(session.states[-2], a)
+              for a in g.legal_actions(session.states[-2])}
+    assert "h/19 h/14" in listed and "h/14 h/19" not in listed  # the tool's own spelling
 
 
 def test_worked_example_double_three_with_entry_between_moves() -> None:
     g = game()
     s = pos(g, {"B": {1: 2, 4: 1, 6: 1}, "W": {13: 2}}, dice=(3, 3))
-    assert g.parse_action(s, "4/7 h/4 7/10 4/7") in g.legal_actions(s)
+    assert accepted(g, s, "4/7 h/4 7/10 4/7") == "4/7 h/4 7/10 4/7"
     illegal(g, s, "h/4 4/7 7/10 10/13", "packing limit")
 
 
@@ -290,7 +307,7 @@ def test_courtesy_keeps_a_position_reached_with_more_dice() -> None:
 def test_white_reentry_before_entry_from_hand() -> None:
     g = game()
     s = pos(g, {"B": {1: 2}, "W": {13: 2}}, bar={"W": 1}, seat="W", dice=(4, 2))
-    assert g.parse_action(s, "bar/16 h/15") in g.legal_actions(s)
+    assert accepted(g, s, "bar/16 h/15") == "bar/16 h/15"
     illegal(g, s, "h/15 bar/16", "re-enter first", "D6")
 
 
@@ -299,7 +316,7 @@ def test_bar_priority_board_allows_entries_from_hand_first() -> None:
     illegal(game(), s_all, "h/5 bar/3", "D6")
     g = game(bar_priority="board")
     s = pos(g, {"B": {1: 2}, "W": {13: 2}}, bar={"B": 1}, dice=(4, 3))
-    assert g.parse_action(s, "h/5 bar/3") in g.legal_actions(s)
+    assert accepted(g, s, "h/5 bar/3") == "h/5 bar/3"
 
 
 def test_bar_priority_board_still_holds_back_board_figures() -> None:
@@ -331,7 +348,7 @@ def test_a_hit_figure_reenters_from_the_bar_never_from_the_hand() -> None:
 def test_bear_off_farthest_back_with_a_larger_die_and_exact() -> None:
     g = game()
     s = pos(g, {"B": {20: 7, 23: 6}, "W": {13: 2}}, off={"B": 2}, dice=(6, 2))
-    assert g.parse_action(s, "20/off 23/off") in g.legal_actions(s)
+    assert accepted(g, s, "20/off 23/off") == "20/off 23/off"
 
 
 @pytest.mark.parametrize("where", ["board", "hand", "bar"])
@@ -359,17 +376,17 @@ def test_bear_off_later_in_the_turn_once_the_last_figure_is_home() -> None:
     g = game()
     s = pos(g, {"B": {18: 1, 20: 7, 24: 6}, "W": {13: 2}}, off={"B": 1}, hand={"B": 0},
             dice=(2, 1))
-    assert g.parse_action(s, "18/20 24/off") in g.legal_actions(s)
+    assert accepted(g, s, "18/20 24/off") == "18/20 24/off"
     illegal(g, s, "24/off 18/20", "D7")
 
 
 def test_larger_die_bears_off_the_farthest_back_only() -> None:
     g = game()
     s = pos(g, {"B": {19: 1, 22: 1}, "W": {13: 2}}, off={"B": 13}, dice=(6, 4))
-    assert g.parse_action(s, "19/off 22/off") in g.legal_actions(s)
+    assert accepted(g, s, "19/off 22/off") == "19/off 22/off"
     s = pos(g, {"B": {19: 1, 22: 1}, "W": {13: 2}}, off={"B": 13}, dice=(4, 1))
     assert all("22/off" not in t for t in texts(g, s))
-    assert g.parse_action(s, "19/23 23/24") in g.legal_actions(s)
+    assert accepted(g, s, "19/23 23/24") == "19/23 23/24"
     illegal(g, s, "22/off", "farthest-back")
 
 
@@ -377,8 +394,7 @@ def test_bear_off_either_die_could_make_uses_the_lower() -> None:
     g = game()
     s = pos(g, {"B": {23: 1, 24: 2}, "W": {13: 2}}, off={"B": 12}, dice=(6, 5))
     # 23/off needs a 2: both dice are larger, D8 takes the 5 and leaves the 6 for 24/off.
-    action = g.parse_action(s, "23/off 24/off")
-    assert action in g.legal_actions(s)
+    assert accepted(g, s, "23/off 24/off") == "23/off 24/off"
 
 
 # -- courtesy (D9) ---------------------------------------------------------------------------
@@ -400,12 +416,12 @@ def test_courtesy_forbids_shutting_out_an_opponent_on_the_bar() -> None:
 
 def test_courtesy_allows_it_when_another_reentry_point_is_left_open() -> None:
     g, s = _courtesy("on")
-    assert g.parse_action(s, "12/18 13/16") in g.legal_actions(s)
+    assert accepted(g, s, "12/18 13/16") == "12/18 13/16"
 
 
 def test_courtesy_off_allows_the_shut_out() -> None:
     g, s = _courtesy("off")
-    assert g.parse_action(s, "12/18 3/6") in g.legal_actions(s)
+    assert accepted(g, s, "12/18 3/6") == "12/18 3/6"
 
 
 def test_courtesy_does_not_forbid_what_was_already_so() -> None:
@@ -663,3 +679,89 @@ def test_sample_records_are_complete_and_valid() -> None:
         assert all(not v.errors for v in verdicts), [str(e) for v in verdicts for e in v.errors]
         session = Session.load(__import__("notation.record").record.parse(f.read_text())[0])
         assert session.game.outcome(session.state) is not None, f
+
+
+# -- positions from the command line ----------------------------------------------------------
+
+
+def _from_position(tmp_path: Path, position: str, *options: str) -> Path:
+    f = tmp_path / "p.gtn"
+    args = ["start", "tawula", "--no-seed", "--position", position, "-o", str(f), "--force"]
+    for option in options:
+        args += ["--option", option]
+    code, out = _run(args)
+    assert code == 0, out
+    return f
+
+
+def _moves(f: Path) -> set[str]:
+    code, out = _run(["moves", str(f)])
+    assert code == 0, out
+    return set(out.split("\n")) - {""}
+
+
+def test_position_encoding_round_trips_and_show_json_gives_it(tmp_path: Path) -> None:
+    g = game()
+    start = "B:1x2,h13 W:13x2,h13 turn=opening"
+    assert g.encode_position(g.initial_state(2)) == start
+    text = "B:1x2,7,12x3,h8,bar1 W:13x2,8x2,off3,h8 turn=W dice=4-6 plies=12"
+    state = g.decode_position(text, 2)
+    assert state.dice == (6, 4) and state.bar == (1, 0) and state.off == (0, 3)
+    assert g.decode_position(g.encode_position(state), 2) == state
+    f = _from_position(tmp_path, text)
+    code, out = _run(["show", "--json", str(f)])
+    assert code == 0 and g.encode_position(state) in out
+
+
+@pytest.mark.parametrize(("position", "why"), [
+    ("B:1x2,h13 W:13x2,h12 turn=B", "14 figures"),
+    ("B:1x2,5,W:13x2 turn=B", "expected"),
+    ("B:1x2,8 W:13x2,8 turn=B", "2 colours"),
+    ("B:1x2,5x2 W:13x2 turn=B", "at most 1"),
+    ("B:1x3 W:13x2 turn=B", "at most 2"),
+    ("B:1x2,25 W:13x2 turn=B", "1-24"),
+    ("B:1x2 W:13x2", "turn="),
+    ("B:1x2 W:13x2 turn=B dice=7-1", "dice"),
+    ("B:1x2 turn=B", "no group for seat W"),
+])
+def test_a_bad_position_is_one_clear_error(tmp_path: Path, position: str, why: str) -> None:
+    f = tmp_path / "bad.gtn"
+    result = CliRunner().invoke(cli, ["start", "tawula", "--no-seed", "--position", position,
+                                      "-o", str(f)])
+    assert result.exit_code == 1 and why in result.output and not f.exists()
+    assert "Traceback" not in result.output
+
+
+def test_edge_case_both_dice_on_one_figure_from_the_command_line(tmp_path: Path) -> None:
+    closed = _from_position(tmp_path, "B:1x2,5,12x12 W:13x2,8x2 turn=B dice=4-3")
+    assert _run(["move", str(closed), "5/8 8/12"])[0] == 1
+    f = _from_position(tmp_path, "B:1x2,5,12x12 W:13x2 turn=B dice=4-3")
+    assert _run(["move", str(f), "5/8 8/12"])[0] == 0
+    assert "1. Black: 5/8 8/12\n" in f.read_text()  # as played, not the tool's 5/9 9/12
+    assert _run(["validate", str(f)])[0] == 0
+
+
+def test_edge_case_higher_die_from_the_command_line(tmp_path: Path) -> None:
+    f = _from_position(tmp_path, "B:2,24x14 W:13x2,12x2 turn=B dice=6-4")
+    assert _moves(f) == {"2/8"}
+    f = _from_position(tmp_path, "B:2,24x14 W:13x2,12x2,8x2 turn=B dice=6-4")
+    assert _moves(f) == {"2/6"}
+
+
+def test_edge_case_bear_off_with_a_larger_die_from_the_command_line(tmp_path: Path) -> None:
+    f = _from_position(tmp_path, "B:19,22,off13 W:13x2 turn=B dice=6-4")
+    assert _run(["move", str(f), "19/off 22/off"])[0] == 0
+    text = f.read_text()
+    assert '[Result "1-0"]' in text and "19/off 22/off" in text
+    f = _from_position(tmp_path, "B:19,22,off13 W:13x2 turn=B dice=4-1")
+    assert not any("22/off" in m for m in _moves(f))
+    assert _run(["move", str(f), "19/23 23/24"])[0] == 0
+
+
+def test_edge_case_bar_priority_from_the_command_line(tmp_path: Path) -> None:
+    position = "B:1x2,bar1,h12 W:13x2,18x1,17x1 turn=B dice=5-2"
+    f = _from_position(tmp_path, position)
+    assert _run(["move", str(f), "h/6 bar/2"])[0] == 1
+    f = _from_position(tmp_path, position, "bar_priority=board")
+    assert _run(["move", str(f), "h/6 bar/2"])[0] == 0
+    assert "h/6 bar/2" in f.read_text()

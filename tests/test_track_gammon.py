@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from race_reference import (
+    accepted,
     check_against_reference,
     engine_turns,
     play,
@@ -47,7 +48,7 @@ def illegal(g: TrackGammon, state, text: str, *words: str) -> None:
 
 
 def legal(g: TrackGammon, state, text: str) -> None:
-    assert g.parse_action(state, text) in g.legal_actions(state)
+    assert accepted(g, state, text) == text
 
 
 # -- layout, order, first roll (D1-D3) -------------------------------------------------------
@@ -521,3 +522,66 @@ def test_doubles_with_a_special_space_freed_and_refilled() -> None:
     s = pos(g, board(B={7: 1}, G={13: 0}), hand={"G": 15}, dice=(6, 6))
     # With 13 open, 7 empties and refills twice; 13/19 and a third h/7 are the two endings.
     assert texts(g, s) == {"B: 7/13 h/7 7/13 13/19", "B: 7/13 h/7 7/13 h/7"}
+
+
+# -- positions from the command line ----------------------------------------------------------
+
+
+def _start(tmp_path: Path, position: str, *options: str) -> Path:
+    f = tmp_path / "p.gtn"
+    args = ["start", "track-gammon", "--no-seed", "--position", position, "-o", str(f),
+            "--force"]
+    for option in options:
+        args += ["--option", option]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return f
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_position_encoding_of_the_start_and_its_round_trip() -> None:
+    g = game()
+    start = g.initial_state(3)
+    assert g.encode_position(start) == "B:1x2,h13 G:13x2,h13 W:25x2,h13 turn=B"
+    s = g.decode_position("B:7,1x2 G:13x2,19 W:19,25x2,bar1 turn=G dice=6-2", 3)
+    assert s.counts[0][6] == 1 and s.counts[1][18] == 1 and s.counts[2][18] == 1
+    assert g.decode_position(g.encode_position(s), 3) == s
+
+
+def test_the_special_space_example_is_recorded_as_typed(tmp_path: Path) -> None:
+    f = _start(tmp_path, "B:1x2,7 G:13x2 W:25x2 turn=B dice=6-4")
+    assert "B: 7/11 h/7" not in _cli("moves", str(f))[1]  # the tool spells it otherwise
+    assert _cli("move", str(f), "B: h/7 7/11")[0] == 1
+    assert _cli("move", str(f), "7/11 h/7")[0] == 0
+    assert "1. Black: B: 7/11 h/7\n" in f.read_text()
+    assert _cli("validate", str(f))[0] == 0
+
+
+def test_edge_case_higher_die_from_the_command_line(tmp_path: Path) -> None:
+    f = _start(tmp_path, "B:2,36x14 G:13x2,12x2 W:25x2 turn=B dice=6-4")
+    assert _cli("moves", str(f))[1].split("\n")[:-1] == ["B: 2/8"]
+
+
+def test_edge_case_bearing_off_from_the_command_line(tmp_path: Path) -> None:
+    f = _start(tmp_path, "B:31,34,off13 G:13x2 W:25x2 turn=B dice=6-3")
+    assert _cli("move", str(f), "B: 31/off 34/off")[0] == 0
+    assert '[Result "1-2-2"]' in f.read_text()
+    f = _start(tmp_path, "B:30,34,off13 G:13x2 W:25x2 turn=B dice=6-3")
+    assert _cli("move", str(f), "B: 34/off 30/36")[0] == 1  # 30 is outside the home table
+    assert _cli("move", str(f), "B: 30/36 34/off")[0] == 0
+
+
+def test_edge_case_resigned_seat_and_placings_from_the_command_line(tmp_path: Path) -> None:
+    f = _start(tmp_path, "B:off15,place1 G:13x2,h13 W:25x2,h13 turn=G dice=6-2",
+               "placings=on")
+    assert _cli("move", str(f), "G: h/19 h/15", "roll 3-1")[0] == 0
+    code, out = _cli("show", "--json", str(f))
+    assert code == 0 and '"turn": "W"' in out
+    bad = tmp_path / "bad.gtn"
+    code, out = _cli("start", "track-gammon", "--no-seed", "--position",
+                     "B:1x2,7x2 G:13x2 W:25x2 turn=B", "-o", str(bad))
+    assert code == 1 and "at most 1" in out and not bad.exists()

@@ -12,15 +12,25 @@ from typing import TYPE_CHECKING
 from gametool.errors import IllegalAction
 from gametool.games.race.geometry import BAR, HAND
 from gametool.games.race.notation import OFF, Spec
-from gametool.games.race.turns import Key, courtesy_ok, courtesy_start, landing, own_counts
+from gametool.games.race.turns import (
+    Key,
+    SubMove,
+    Turn,
+    courtesy_ok,
+    courtesy_start,
+    landing,
+    own_counts,
+)
 
 if TYPE_CHECKING:
     from gametool.games.race.game import RaceGame, Table
     from gametool.games.race.state import RaceState
 
 
-def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, int, list[int]]:
-    """Play typed sub-moves in order; return the reached key, dice used, and which dice."""
+def follow(game: RaceGame, state: RaceState, specs: list[Spec]
+           ) -> tuple[Key, int, list[int], Turn]:
+    """Play typed sub-moves in order; return the reached key, dice used, which dice, and the
+    sub-moves as played (the turn as typed, in the generator's form)."""
     geo = game.geo
     seat = state.seat
     assert state.dice is not None
@@ -33,6 +43,7 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
     dice = list(state.dice) * (2 if state.dice[0] == state.dice[1] else 1)
     rem = list(dice)
     used_dice: list[int] = []
+    path: list[SubMove] = []
     roll = f"{state.dice[0]}-{state.dice[1]}"
     word = game.space_word
 
@@ -116,6 +127,7 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
                            f"({game.cite('D7')})")
             mine[src] -= 1
             off += 1
+            path.append((src, length, False))
         else:
             if land[t] == 2:
                 raise fail(f"{name(t)} is closed by 2 or more {closer(t)} figures")
@@ -127,8 +139,10 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
                     raise fail(f"the {game.start_word} holds at most {geo.start_limit} own "
                                "figures")
                 raise fail(f"packing limit: at most one own figure on {name(t)}")
-            if land[t] == 1 and not hits >> t & 1:
+            hit = land[t] == 1 and not hits >> t & 1
+            if hit:
                 hits |= 1 << t
+            path.append((src, t, hit))
             if src >= 0:
                 mine[src] -= 1
             elif src == HAND:
@@ -139,7 +153,7 @@ def follow(game: RaceGame, state: RaceState, specs: list[Spec]) -> tuple[Key, in
         rem.remove(die)
         used_dice.append(die)
     used = len(dice) if off == geo.figures else len(used_dice)
-    return (tuple(mine), hand, bar, off, hits), used, used_dice
+    return (tuple(mine), hand, bar, off, hits), used, used_dice, tuple(path)
 
 
 def explain_rejection(game: RaceGame, state: RaceState, table: Table, key: Key, used: int,

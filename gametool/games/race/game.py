@@ -2,7 +2,8 @@
 
 A game class names its geometry, seats and options; everything else is here. An action is a
 whole turn (a tuple of sub-moves, ``()`` for ``pass``), ``("roll", a, b)`` for chance, or
-``RESIGN``.
+``RESIGN``. The listed turns are one sequence of sub-moves per reachable position; a typed turn
+keeps the sub-moves as the player typed them, in their order and along their path.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
 from gametool.errors import GameOver, IllegalAction, MalformedAction
-from gametool.games.race import notation, view
+from gametool.games.race import encoding, notation, view
 from gametool.games.race.check import explain_rejection, follow
 from gametool.games.race.geometry import Geometry
 from gametool.games.race.state import RaceState, initial, replace_at
@@ -24,6 +25,7 @@ from gametool.games.race.turns import (
     generate,
     has_submove,
     hit_spaces,
+    reach,
 )
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ class Table(NamedTuple):
 
     actions: list[Any]
     key_of: dict[Any, Key]
+    chosen: frozenset[Key]
     results: dict[Key, list[Any]]
     best: int
 
@@ -98,7 +101,7 @@ class RaceGame(Game[RaceState, Any]):
         if best == 1 and state.dice[0] != state.dice[1] and any(e[2] for _, e in chosen):
             chosen = [(k, e) for k, e in chosen if e[2]]  # D5: the higher die
         key_of = {e[0]: k for k, e in chosen}
-        table = Table(list(key_of), key_of, results, best)
+        table = Table(list(key_of), key_of, frozenset(key_of.values()), results, best)
         self._last = (state, table)
         return table
 
@@ -129,10 +132,11 @@ class RaceGame(Game[RaceState, Any]):
             return state._replace(seat=0 if a > b else 1, dice=high, opening=False,
                                   last_roll=(a, b))
         table = self.table(state)
-        try:
-            key = table.key_of[action]
-        except KeyError:
-            raise IllegalAction(f"not a legal turn here: {action!r}") from None
+        key = table.key_of.get(action)
+        if key is None:  # a typed turn: another path to a listed position
+            key = reach(self.geo, state, state.seat, action)
+            if key not in table.chosen:
+                raise IllegalAction(f"not a legal turn here: {action!r}")
         return self._after(self._place(state, state.seat, key), state.seat)
 
     def _place(self, state: RaceState, seat: int, key: Key) -> RaceState:
@@ -224,6 +228,12 @@ class RaceGame(Game[RaceState, Any]):
         n = self.geo.seats
         return [q for q in ((seat + k) % n for k in range(n)) if state.in_game(q)]
 
+    def encode_position(self, state: RaceState) -> str:
+        return encoding.encode(self, state)
+
+    def decode_position(self, text: str, nseats: int) -> RaceState:
+        return encoding.decode(self, text)
+
     # -- the end ---------------------------------------------------------------------------
 
     def ranks(self, state: RaceState) -> list[int]:
@@ -291,11 +301,10 @@ class RaceGame(Game[RaceState, Any]):
             raise IllegalAction(f"'pass' is only legal when no sub-move can be played "
                                 f"({self.cite('D11')}); "
                                 f"for example {example!r} can")
-        key, used, dice_used = follow(self, state, parsed.specs)
-        if used >= table.best:  # D5: fewer dice never make a turn, whatever they reach
-            for action, listed in table.key_of.items():
-                if listed == key:
-                    return action
+        key, used, dice_used, played = follow(self, state, parsed.specs)
+        if used >= table.best and key in table.chosen:
+            # D5: fewer dice never make a turn, whatever they reach. The turn stays as typed.
+            return played
         raise IllegalAction(explain_rejection(self, state, table, key, used, dice_used))
 
     def _parse_roll(self, state: RaceState, text: str) -> Any:

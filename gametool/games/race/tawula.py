@@ -66,6 +66,15 @@ Sub-moves are written in the order played, each separately, with * on every hit 
 prefix. On input the prefix is optional (it must name the player to move), * is optional and
 (n) repeats a sub-move. A bear-off either die could make uses the lower one. Examples: roll 5-3,
 h/6 h/4, bar/16 h/15, 7/10*, 20/off 23/off, 14/18(2), pass.
+
+A typed turn is recorded as typed: its sub-moves in the order and along the path played.
+
+Positions (start --position, the Position tag) are one line: a group per seat, then the turn:
+  B:1x2,5,12x12 W:13x2,8x2 turn=B dice=4-3
+A group lists S (one figure on space S), SxN (N figures), hN (in hand: the figures not
+placed otherwise), barN, offN, placeN and left. turn=L names the seat to move, dice=A-B its
+roll (without it chance rolls first), turn=opening the roll-off; plies=N the player
+actions so far. show --json gives it as "encoding".
 """
 
     def board_rows(self, state: RaceState) -> list[list[str]]:

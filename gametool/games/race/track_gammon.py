@@ -63,6 +63,15 @@ chance  = "roll " die "-" die
 Output always writes the player prefix, each sub-move separately and * on every hit. On input
 the prefix is optional but must name the player to move. Examples: roll 6-5, B: h/7 h/6,
 G: h/19 h/15, W: 36/2, B: 5/10*, G: bar/14, B: 31/off 34/off, B: pass.
+
+A typed turn is recorded as typed: its sub-moves in the order and along the path played.
+
+Positions (start --position, the Position tag) are one line: a group per seat, then the turn:
+  B:1x2,7 G:13x2 W:25x2 turn=B dice=6-4
+A group lists S (one figure on space S), SxN (N figures), hN (in hand: the figures not
+placed otherwise), barN, offN, placeN and left. turn=L names the seat to move, dice=A-B its
+roll (without it chance rolls first); plies=N the player actions so far. show --json gives
+it as "encoding".
 """
 
     def board_rows(self, state: RaceState) -> list[list[str]]:

@@ -259,6 +259,25 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
     return results, best
 
 
+def reach(geo: Geometry, state: RaceState, seat: int, turn: Turn) -> Key:
+    """The position a turn of legal sub-moves reaches, as the generator keys it."""
+    mine = own_counts(geo, state, seat)
+    hand, bar, off, hits = state.hand[seat], state.bar[seat], state.off[seat], 0
+    for source, target, hit in turn:
+        if source == HAND:
+            hand -= 1
+        elif source == BAR:
+            bar -= 1
+        else:
+            mine[source] -= 1
+        if target >= geo.spaces:
+            off += 1
+        else:
+            mine[target] += 1
+            hits |= hit << target
+    return (tuple(mine), hand, bar, off, hits)
+
+
 def has_submove(geo: Geometry, state: RaceState, seat: int, bar_all: bool) -> bool:
     """Whether ``seat`` could make any sub-move with some die 1..6 (D14)."""
     length = geo.spaces

@@ -36,6 +36,7 @@ def position(game: RaceGame, state: RaceState) -> dict[str, Any]:
         "last_roll": list(state.last_roll) if state.last_roll else None,
         "opening": state.opening,
         "plies": state.plies,
+        "encoding": game.encode_position(state),
     }
 
 

@@ -1,0 +1,178 @@
+"""The one-line position encoding of the race games (``start --position``, the Position tag).
+
+One group per seat, then the turn::
+
+    B:1x2,5,12x12,h0 W:13x2,8,h12 turn=B dice=6-4
+
+A group is the seat's letter, a colon and comma-separated items: ``S`` one figure on space S,
+``SxN`` N figures on S, ``hN`` in hand, ``barN`` on the bar, ``offN`` borne off, ``left`` (the
+seat resigned and left), ``placeN`` (the seat finished in place N). Figures the items do not
+place are in hand, so ``hN`` may be left out; the total is checked. ``turn=L`` names the seat to
+move; with ``dice=A-B`` it plays that roll, without it chance rolls first; ``turn=opening`` is
+Tawula's opening roll-off. ``plies=N`` counts the player actions so far (for ``max_plies``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gametool.errors import GameError
+from gametool.games.race.state import RaceState
+
+if TYPE_CHECKING:
+    from gametool.games.race.game import RaceGame
+
+_ITEM = re.compile(r"(?:(\d+)(?:x(\d+))?|(h|bar|off|place)(\d+)|(left))\Z", re.IGNORECASE)
+
+
+def encode(game: RaceGame, state: RaceState) -> str:
+    """The position as one line (the inverse of :func:`decode`)."""
+    geo = game.geo
+    groups = []
+    for q, letter in enumerate(geo.letters):
+        items = []
+        for r in range(geo.spaces):  # spaces in the seat's own track order, from its start
+            s = geo.tracks[q][r]
+            n = state.counts[q][s]
+            if n:
+                items.append(f"{s + 1}" if n == 1 else f"{s + 1}x{n}")
+        items.append(f"h{state.hand[q]}")
+        if state.bar[q]:
+            items.append(f"bar{state.bar[q]}")
+        if state.off[q]:
+            items.append(f"off{state.off[q]}")
+        if state.out[q]:
+            items.append("left")
+        if state.places[q]:
+            items.append(f"place{state.places[q]}")
+        groups.append(f"{letter}:{','.join(items)}")
+    if state.opening:
+        groups.append("turn=opening")
+    else:
+        groups.append(f"turn={geo.letters[state.seat]}")
+        if state.dice is not None:
+            groups.append(f"dice={state.dice[0]}-{state.dice[1]}")
+    if state.plies:
+        groups.append(f"plies={state.plies}")
+    return " ".join(groups)
+
+
+def decode(game: RaceGame, text: str) -> RaceState:
+    """A position from its one-line encoding, checked for what the rules allow."""
+    geo = game.geo
+    n = geo.seats
+    counts = [[0] * geo.spaces for _ in range(n)]
+    hand: list[int | None] = [None] * n
+    bar, off, places = [0] * n, [0] * n, [0] * n
+    out = [False] * n
+    seen: set[int] = set()
+    seat, dice, opening, plies = None, None, False, 0
+
+    def bad(why: str) -> GameError:
+        return GameError(f"position {text.strip()!r}: {why}")
+
+    for field in text.split():
+        key, eq, value = field.partition("=")
+        if eq:
+            key = key.lower()
+            if key == "turn":
+                if value.lower() == "opening":
+                    opening = True
+                elif value.upper() in geo.letters:
+                    seat = geo.letters.index(value.upper())
+                else:
+                    raise bad(f"turn={value}: expected one of {', '.join(geo.letters)}"
+                              f"{' or opening' if game.opening_roll else ''}")
+            elif key == "dice":
+                m = re.fullmatch(r"([1-6])-([1-6])", value)
+                if not m:
+                    raise bad(f"dice={value}: expected two dice such as 6-4")
+                a, b = int(m[1]), int(m[2])
+                dice = (max(a, b), min(a, b))
+            elif key == "plies":
+                if not value.isdigit() or len(value) > 7:
+                    raise bad(f"plies={value}: expected a whole number")
+                plies = int(value)
+            else:
+                raise bad(f"unknown field {key!r} (fields: turn=, dice=, plies=)")
+            continue
+        letter, colon, items = field.partition(":")
+        if not colon or letter.upper() not in geo.letters:
+            raise bad(f"{field!r}: expected a seat group such as "
+                      f"{geo.letters[0]}:1x2,h13 (seats {', '.join(geo.letters)})")
+        q = geo.letters.index(letter.upper())
+        if q in seen:
+            raise bad(f"seat {letter.upper()} is given twice")
+        seen.add(q)
+        for item in filter(None, items.split(",")):
+            m = _ITEM.match(item)
+            if not m:
+                raise bad(f"{item!r}: expected S, SxN, hN, barN, offN, placeN or left")
+            if m[1]:
+                space, many = int(m[1]), int(m[2] or 1)
+                if not 1 <= space <= geo.spaces:
+                    raise bad(f"{item!r}: spaces run 1-{geo.spaces}")
+                counts[q][space - 1] += many
+            elif m[5]:
+                out[q] = True
+            else:
+                number = int(m[4])
+                kind = m[3].lower()
+                if kind == "h":
+                    hand[q] = number
+                elif kind == "bar":
+                    bar[q] = number
+                elif kind == "off":
+                    off[q] = number
+                else:
+                    if not 1 <= number <= n:
+                        raise bad(f"{item!r}: places run 1-{n}")
+                    places[q] = number
+    if len(seen) != n:
+        missing = [geo.letters[q] for q in range(n) if q not in seen]
+        raise bad(f"no group for seat {', '.join(missing)}")
+    for q in range(n):
+        placed = sum(counts[q]) + bar[q] + off[q]
+        rest = geo.figures - placed if hand[q] is None else hand[q]
+        if placed + rest != geo.figures or rest < 0:
+            raise bad(f"{geo.letters[q]} has {placed + max(rest, 0)} figures, not {geo.figures}")
+        hand[q] = rest
+        if out[q] and (placed - off[q] or rest):
+            raise bad(f"{geo.letters[q]} left the game, so no figure of it stays in play")
+    _check_spaces(game, counts, bad)
+    if opening:
+        fresh = all(hand[q] == geo.figures - 2 and counts[q][geo.starts[q]] == 2
+                    for q in range(n))
+        if not game.opening_roll or not fresh:
+            raise bad("turn=opening: only a Tawula start with opening=roll begins with the "
+                      "roll-off")
+        seat = 0
+    if seat is None:
+        raise bad("no turn= field: name the seat to move")
+    if dice is not None and opening:
+        raise bad("the opening roll-off has no dice yet")
+    state = RaceState(tuple(tuple(row) for row in counts), tuple(h or 0 for h in hand),
+                      tuple(bar), tuple(off), seat=seat, dice=dice, opening=opening,
+                      plies=plies, places=tuple(places), out=tuple(out),
+                      last_roll=dice)
+    if not state.in_game(seat):
+        raise bad(f"turn={geo.letters[seat]}: that seat has finished or left")
+    return state
+
+
+def _check_spaces(game: RaceGame, counts: list[list[int]],
+                  bad: Callable[[str], GameError]) -> None:
+    """One colour per ordinary space, one figure per colour on a special space, the packing
+    limit and the start limit of every seat (D6)."""
+    geo = game.geo
+    for s in range(geo.spaces):
+        colours = [q for q in range(geo.seats) if counts[q][s]]
+        if len(colours) > 1 and not geo.is_special_space(s):
+            raise bad(f"space {s + 1} holds figures of {len(colours)} colours")
+        for q in colours:
+            r = geo.rel[q][s]
+            if counts[q][s] > geo.cap[r]:
+                raise bad(f"{geo.letters[q]} has {counts[q][s]} figures on {s + 1}; at most "
+                          f"{geo.cap[r]} may stand there")
