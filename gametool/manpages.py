@@ -142,7 +142,8 @@ def main_page() -> str:
         f"a tag value at most {gtn.MAX_TAG_VALUE:,} characters, "
         f"a ply number at most {gtn.MAX_PLY_DIGITS} digits, "
         f"and a whole-number option at most {OPTION_MAXIMUM:,} unless the game names "
-        "another bound (see each game's page). The seats of a record are bounded by the game. "
+        "another bound (see each game's page). The seats and the plies of a record are bounded by "
+        "the game. "
         "A record beyond a bound is refused with one line naming it.",
         ".SH EXAMPLES",
         *_verbatim("gametool start colors -o game.gtn       # a new record\n"
