@@ -126,11 +126,13 @@ class Refusal:
 
 @dataclass
 class Imported:
-    """A game read into a record, with the warnings met on the way."""
+    """A game read into a record: the record's text, the warnings met on the way, and the
+    session when the caller asked to keep it (a long archive's positions are not kept)."""
 
     index: int
-    session: Session
+    text: str
     warnings: list[str]
+    session: Session | None = None
 
 
 @dataclass
@@ -142,7 +144,7 @@ class Report:
     messages: list[str]
 
     def text(self) -> str:
-        return gtn.write_all([g.session.canonical_record() for g in self.games])
+        return "\n".join(g.text for g in self.games)
 
 
 # -- text -------------------------------------------------------------------------------------
@@ -317,9 +319,11 @@ def _seat_name(value: str | None, fallback: str) -> str:
     return name or fallback
 
 
-SHARED_PLIES = 40
+SHARED_PLIES = 30
 """Moves are remembered across the games of one import up to this ply, where archives share
 their openings: a move read once from a position is not read again."""
+SHARED_MOVES = 30_000
+"""At most this many moves are remembered (a few kilobytes each); then memory starts again."""
 
 
 class _Moves:
@@ -344,7 +348,7 @@ def _uses_nulls(line: Line) -> bool:
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
                known: _Moves | None = None) -> Session:
-    """One PGN game replayed into a chess record; _Refused, located in the PGN text."""
+    """One PGN game replayed into a chess record (a refusal names its offset in the text)."""
     known = known or _Moves()
     try:
         return _to_session(game, file, warnings, True, known)
@@ -463,6 +467,8 @@ def _play(session: Session, node: Node, known: _Moves) -> gtn.TurnLine:
                        node.offset) from None
     line = session.append_checked(seat, action)
     if len(session.steps) <= SHARED_PLIES:
+        if len(known.moves) >= SHARED_MOVES:
+            known.moves.clear()
         known.moves[key] = (state, seat, action, session.steps[-1].text, session.state)
     return line
 
@@ -541,8 +547,9 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
         record.set("Termination", termination)
 
 
-def import_games(text: str, file: str | None = None) -> Report:
-    """Every game of a PGN text: the records of the games read, the refusals, the warnings."""
+def import_games(text: str, file: str | None = None, keep: bool = False) -> Report:
+    """Every game of a PGN text: the records of the games read, the refusals, the warnings;
+    with ``keep``, each record's session too."""
     report = Report([], [], [])
     known = _Moves()
     for item in read_games(text):
@@ -564,18 +571,19 @@ def import_games(text: str, file: str | None = None) -> Report:
             line, column = _position(text, item.result_offset)
             report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
                                 f"warning: {w}" for w in warnings]
-        report.games.append(Imported(item.index, session, warnings))
+        report.games.append(Imported(item.index, session.text(), warnings,
+                                     session if keep else None))
     return report
 
 
 def import_pgn(text: str, file: str | None = None) -> list[Session]:
     """Every game of a PGN text as a chess record; RecordError at the first refused game."""
-    report = import_games(text, file)
+    report = import_games(text, file, keep=True)
     if report.refused:
         first = report.refused[0]
         raise RecordError(f"game {first.index}: {first.message}",
                           Where(file, first.line, first.column))
-    return [g.session for g in report.games]
+    return [g.session for g in report.games if g.session is not None]
 
 
 def import_text(text: str, file: str | None = None) -> str:
