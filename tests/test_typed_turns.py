@@ -108,3 +108,49 @@ def test_desdemona_actions_of_one_pawn_are_the_list_split_by_pawn(size: str) -> 
             assert by_pawn == legal
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("game_id, options", [("tawula", {}), ("track-gammon", {}),
+                                              ("tawula", {"courtesy": "on"})])
+def test_race_turns_that_play_every_die_agree_with_the_table(game_id: str,
+                                                             options: dict[str, str]) -> None:
+    """A typed race turn that plays every die is accepted without listing every turn: over
+    the positions of random games, typed turns made of the sub-moves of the listed turns (in
+    every order and mixture) are accepted exactly when the full table of turns accepts them."""
+    from gametool.errors import GameError
+    from gametool.games.race import notation
+    from gametool.games.race.check import follow
+
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(3):
+        game = games.playable_class(game_id)(options)
+        state = game.initial_state(game.players_default())
+        for _ in range(160):
+            if game.is_over(state):
+                break
+            seat = game.to_move(state)
+            if seat == -1:
+                state = game.apply(state, rng.choice(game.chance_outcomes(state)))
+                continue
+            listed = [a for a in game.legal_actions(state) if a not in ("resign", ())]
+            texts = [game.format_action(state, a).split(": ", 1)[-1] for a in listed]
+            parts = sorted({p for t in texts for p in t.split()})
+            table = game.table(state)
+            for _ in range(25 if parts else 0):
+                typed = " ".join(rng.sample(parts, min(len(parts), rng.choice([2, 3, 4]))))
+                parsed = notation.read_action(typed, game.geo.spaces, game.space_word)
+                try:
+                    key, used, _dice, _played = follow(game, state, parsed.specs)
+                    expected = used >= table.best and key in table.chosen
+                except GameError:
+                    expected = False
+                try:
+                    game.parse_action(state, typed)
+                    accepted = True
+                except GameError:
+                    accepted = False
+                assert accepted == expected, (typed, state)
+                checked += 1
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+    assert checked > 500

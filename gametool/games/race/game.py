@@ -66,6 +66,8 @@ class RaceGame(Game[RaceState, Any]):
         self.placings = self.settings.get("placings", "off") == "on"
         self.opening_roll = self.settings.get("opening", "black") == "roll"
         self.cap = self.settings["max_plies"]
+        # The last typed turn found legal, (state, turn, key): applying it needs no table.
+        self._checked: tuple[RaceState, Any, Key] | None = None
         # The bound on plies (chance rolls included) grows with the option's bound on actions.
         default = int(next(o.default for o in self.options if o.name == "max_plies"))
         self.max_plies = -(-type(self).max_plies * self.cap // default)  # type: ignore[misc]
@@ -131,6 +133,9 @@ class RaceGame(Game[RaceState, Any]):
                 return state._replace(last_roll=(a, b))
             return state._replace(seat=0 if a > b else 1, dice=high, opening=False,
                                   last_roll=(a, b))
+        checked = self._checked
+        if checked is not None and checked[0] is state and checked[1] == action:
+            return self._after(self._place(state, state.seat, checked[2]), state.seat)
         table = self.table(state)
         key = table.key_of.get(action)
         if key is None:  # a typed turn: another path to a listed position
@@ -293,6 +298,15 @@ class RaceGame(Game[RaceState, Any]):
                                 f"{self.geo.colours[letters.index(parsed.player)]}'s")
         if parsed.word == RESIGN:
             return RESIGN
+        if parsed.word != "pass":
+            key, used, dice_used, played = follow(self, state, parsed.specs)
+            if used == 4 - 2 * (state.dice[0] != state.dice[1]) and (  # type: ignore[index]
+                    not self.courtesy or courtesy_ok(self.geo, state, state.seat, key,
+                                                     courtesy_start(self.geo, state, state.seat))):
+                # Every die is played (none can do better) and the courtesy rule allows the
+                # result: the turn is legal without listing the others (D5, D9).
+                self._checked = (state, played, key)
+                return played
         table = self.table(state)
         if parsed.word == "pass":
             if table.actions == [()]:
@@ -301,7 +315,6 @@ class RaceGame(Game[RaceState, Any]):
             raise IllegalAction(f"'pass' is only legal when no sub-move can be played "
                                 f"({self.cite('D11')}); "
                                 f"for example {example!r} can")
-        key, used, dice_used, played = follow(self, state, parsed.specs)
         if used >= table.best and key in table.chosen:
             # D5: fewer dice never make a turn, whatever they reach. The turn stays as typed.
             return played
