@@ -123,7 +123,7 @@ def test_race_turns_that_play_every_die_agree_with_the_table(game_id: str,
 
     rng = random.Random(11)
     checked = 0
-    for seed in range(3):
+    for _game in range(3):
         game = games.playable_class(game_id)(options)
         state = game.initial_state(game.players_default())
         for _ in range(160):
