@@ -112,7 +112,8 @@ class Referee:
             if index == CHANCE:
                 raise GameError("chance holds no key")
             name = session.names[index]
-            ring = self._keyring(match)
+            # A game started before seats had keys gets its key file here, one seat at a time.
+            ring = self._keyring(match) if self.keys_path(match).exists() else Keyring()
             key = ring.issue(name)
             storage.write_atomic(str(self.keys_path(match)), ring.text())
             holder.append((session, name, key))

@@ -484,3 +484,20 @@ def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path
         for text in [master.read_text(), stored, *published,
                      *(m.body for m in sent if m.to != seat)]:
             assert key not in text and key.upper() not in text
+
+
+def test_a_game_without_keys_refuses_mail_until_the_referee_gives_each_seat_one(
+        started: tuple[Referee, str, Path, dict[str, str]]) -> None:
+    ref, match, master, keys = started
+    keyfile = ref.game_dir / f"{match}.keys"
+    assert keyfile.stat().st_mode & 0o077 == 0  # readable by the referee only
+    keyfile.unlink()
+    before = master.read_bytes()
+    mail = compose(ANN, f"[gametool {match}] move", f"#key {keys[ANN]}\n#ply 3\nplace a1")
+    receipt = ref.receive(mail)
+    assert not receipt.applied and "has no seat keys" in receipt.reason
+    assert master.read_bytes() == before
+    (message,) = ref.rekey(match, ANN)
+    fresh = KEY_IN_MAIL.search(message.body).group(1)
+    good = compose(ANN, f"[gametool {match}] move", f"#key {fresh}\n#ply 3\nplace a1")
+    assert ref.receive(good).applied
