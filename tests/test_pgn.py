@@ -441,3 +441,12 @@ def test_mutated_pgn_never_breaks_the_import() -> None:
         assert all(r.message and r.line >= 1 and r.column >= 1 for r in report.refused)
         verdicts = check_text(report.text()) if report.games else []
         assert all(v.ok for v in verdicts), [str(e) for v in verdicts for e in v.errors]
+
+
+def test_a_tag_given_twice_keeps_its_last_value_with_a_warning(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(
+        tmp_path, '[Event "x"]\n[Annotator "a"]\n[Annotator "b"]\n\n1. e4 *\n')
+    assert code == 0 and "tag Annotator given twice" in err
+    text = out.read_text(encoding="utf-8")
+    assert '[Annotator "b"]' in text and '[Annotator "a"]' not in text
+    assert all(v.ok for v in check_text(text))

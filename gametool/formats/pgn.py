@@ -99,8 +99,9 @@ class PgnGame:
     tag_offsets: dict[str, int] = field(default_factory=dict)
 
     def tag(self, name: str) -> str | None:
+        """The value of a tag; the last one when it is given twice."""
         key = name.lower()
-        for tag, value in self.tags:
+        for tag, value in reversed(self.tags):
             if tag.lower() == key:
                 return value
         return None
@@ -387,15 +388,23 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         known.starts[start_key] = session.states[0]
     record = session.record
     termination_at = len(record.tags)
+    seen: dict[str, gtn.Tag] = {}
     for name, value in game.tags:
         key = name.lower()
+        if key in seen:
+            # A record holds each tag once; the last value counts, as other readers have it.
+            seen[key].value = value
+            if warnings is not None:
+                warnings.append(f"tag {name} given twice: the last value is kept")
+            continue
         if key == "termination":
             termination_at = len(record.tags)
         if key in ("result", "fen", "setup", "date", "termination"):
             continue
         if key in OWN_TAGS:
             raise _Refused(f"tag {name!r} is a record's own tag", game.tag_offsets[key])
-        record.tags.append(gtn.Tag(name, value))
+        seen[key] = gtn.Tag(name, value)
+        record.tags.append(seen[key])
     if game.main.before:
         record.body.append(gtn.CommentLine(" ".join(game.main.before)))
     game_obj = session.game
