@@ -733,5 +733,6 @@ def test_samples_include_a_blocked_win_and_a_game_on_points() -> None:
 def test_the_points_sample_runs_to_the_longest_possible_game() -> None:
     # 2 shuffles + 16 placements + toss + 36 moves + 15 moves with the piles empty = 70 plies.
     session = load_one((SAMPLES / "points.gtn").read_text())
-    assert session.ply == 70 == GAME.max_plies
+    # 70 plies with two shuffles; a pile revealed card by card adds 50 reveals at most.
+    assert session.ply == 70 == GAME.max_plies - 50
     assert sum(1 for stack in session.state.grid if stack) == 1

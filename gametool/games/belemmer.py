@@ -4,6 +4,11 @@ Cards are whole numbers 0-51: suit ``c // 13`` in the order H, D, C, S and rank 
 the Ace (0) to the King (12). Red owns the hearts and diamonds, Black the clubs and spades. The
 grid is a tuple of 16 stacks (square index ``4 * (rank - 1) + file``), each a tuple of cards from
 bottom to top. A pile is a tuple of cards, top card first.
+
+A game recorded at a real table (no seed) may reveal each pile card by card as it is turned up
+(``reveal red KH``) instead of typing its whole order at once: the pile then holds only the cards
+seen so far, and ``unseen`` counts the cards below them that nobody has seen yet. Whenever a pile's
+top card is taken and an unseen card lies below, chance reveals the new top card before anyone acts.
 """
 
 from __future__ import annotations
@@ -64,7 +69,8 @@ CAPTURES = tuple(
 # The move actions from each square, built once: (target, ("move", source, target)).
 STEPS = tuple(tuple((j, ("move", i, j)) for j in NEIGHBOURS[i]) for i in range(16))
 
-# ("place", sq) | ("move", from, to) | ("shuffle", colour, cards) | ("toss", 0 or 1) | RESIGN
+# ("place", sq) | ("move", from, to) | ("shuffle", colour, cards) | ("reveal", colour, card)
+# | ("toss", 0 or 1) | RESIGN
 Action = Any
 
 
@@ -86,6 +92,19 @@ class BelemmerState:
     turn: int | None = CHANCE
     ending: str | None = None
     loser: int | None = None
+    unseen: tuple[int, int] = (0, 0)
+    """Cards of each pile not yet revealed (a pile revealed card by card)."""
+    resume: int | None = None
+    """While chance reveals a pile's new top card: the seat (or chance) to move after it."""
+
+    def reveal_due(self) -> int | None:
+        """The colour whose pile must show its next card before play goes on, if any."""
+        if self.turn != CHANCE or self.shuffled < 2:
+            return None
+        for colour in (RED, BLACK):
+            if not self.piles[colour] and self.unseen[colour]:
+                return colour
+        return None
 
     @property
     def phase(self) -> str:
@@ -161,10 +180,11 @@ def _grammar() -> pp.ParserElement:
     colour = (tokens.keyword("red") | tokens.keyword("black")).set_name("colour")
     shuffle = (tokens.keyword("shuffle") - colour
                - pp.Group(pp.OneOrMore(tokens.card()))).set_name("shuffle")
+    reveal = (tokens.keyword("reveal") - colour - tokens.card()).set_name("reveal")
     side = (tokens.keyword("heads") | tokens.keyword("tails")).set_name("heads or tails")
     toss = (tokens.keyword("toss") - side).set_name("toss")
     resign = tokens.keyword(RESIGN)
-    return (place | shuffle | toss | resign | move).set_name("belemmer action")
+    return (place | shuffle | reveal | toss | resign | move).set_name("belemmer action")
 
 
 SUMMARY = """\
@@ -195,6 +215,9 @@ place b3                 setup: lay the top card of your own pile on the empty s
 d3-d4                    move the stack on d3 onto the adjacent stack on d4 (a capture)
 resign                   give up the game
 shuffle red KH 3D ...    chance: the order of a pile, top card first, all 26 cards of the colour
+reveal red KH            chance, at a real table: the card turned up on top of a pile, one at a
+                         time (instead of the whole shuffle): first as the pile's top card,
+                         then each time its top card is taken
 toss heads               chance: heads Red moves first, tails Black
 
 Squares are a1-d4 (a1 at Red's bottom left); cards are rank then suit (10H, QD, AS); any case
@@ -220,8 +243,9 @@ class Belemmer(Game[BelemmerState, Action]):
     )
     summary = SUMMARY
     notation = NOTATION
-    # 2 shuffles + 16 placements + toss + 36 moves + at most 15 moves with the piles empty.
-    max_plies = 70
+    # 52 reveals (or 2 shuffles) + 16 placements + toss + 36 moves + at most 15 moves with the
+    # piles empty.
+    max_plies = 120
 
     def __init__(self, options: Any = None) -> None:
         super().__init__(options)
@@ -245,11 +269,22 @@ class Belemmer(Game[BelemmerState, Action]):
         return stack_moves(state.grid, turn)
 
     def chance_outcomes(self, state: BelemmerState) -> list[Action] | None:
+        colour = state.reveal_due()
+        if colour is not None:
+            return [("reveal", colour, c) for c in self._unseen_cards(state, colour)]
         if state.turn != CHANCE or state.shuffled < 2:
             return None  # 26! orders of a pile: too many to list
         return [("toss", 0), ("toss", 1)]
 
+    def _unseen_cards(self, state: BelemmerState, colour: int) -> list[int]:
+        """The cards of ``colour`` seen nowhere yet: neither on the grid nor in its pile."""
+        seen = {c for stack in state.grid for c in stack} | set(state.piles[colour])
+        return [c for c in PILE_CARDS[colour] if c not in seen]
+
     def sample_chance(self, state: BelemmerState, rng: SeedRng) -> Action:
+        colour = state.reveal_due()
+        if colour is not None:
+            return ("reveal", colour, rng.choice(self._unseen_cards(state, colour)))
         if state.shuffled < 2:
             colour = state.shuffled  # red is shuffled first, then black
             return ("shuffle", colour, tuple(rng.shuffled(PILE_CARDS[colour])))
@@ -272,7 +307,10 @@ class Belemmer(Game[BelemmerState, Action]):
             placed = state.placed + 1
             # D1: Red places 1st, 3rd, ...; the toss follows the 16th placement.
             turn = CHANCE if placed == SETUP_PLACEMENTS else 1 - seat
-            return BelemmerState(tuple(grid), piles, 2, placed, None, 0, turn)
+            return self._reveal_next(BelemmerState(tuple(grid), piles, 2, placed, None, 0, turn,
+                                                   unseen=state.unseen))
+        if kind == "reveal":
+            return self._reveal(state, action[1], action[2])
         if kind == "shuffle":
             colour, cards = action[1], action[2]
             piles = (cards, state.piles[1]) if colour == RED else (state.piles[0], cards)
@@ -281,9 +319,9 @@ class Belemmer(Game[BelemmerState, Action]):
                            turn=RED if shuffled == 2 else CHANCE)
         # D2: the toss after setup; heads Red, tails Black. D6 applies to the very first move.
         first = action[1]
-        turn, ending, loser = self._next_turn(state.grid, state.piles, first)
+        turn, ending, loser = self._next_turn(state.grid, state.piles, first, state.unseen)
         return BelemmerState(state.grid, state.piles, 2, SETUP_PLACEMENTS, first, 0, turn,
-                             ending, loser)
+                             ending, loser, state.unseen)
 
     def _move(self, state: BelemmerState, source: int, target: int) -> BelemmerState:
         seat = state.turn
@@ -297,15 +335,40 @@ class Belemmer(Game[BelemmerState, Action]):
             grid[source] = ()
         piles = (pile, state.piles[1]) if seat == RED else (state.piles[0], pile)
         after = tuple(grid)
-        turn, ending, loser = self._next_turn(after, piles, 1 - seat)
-        return BelemmerState(after, piles, 2, SETUP_PLACEMENTS, state.first, state.moves + 1,
-                             turn, ending, loser)
+        turn, ending, loser = self._next_turn(after, piles, 1 - seat, state.unseen)
+        return self._reveal_next(BelemmerState(after, piles, 2, SETUP_PLACEMENTS, state.first,
+                                               state.moves + 1, turn, ending, loser,
+                                               state.unseen))
+
+    def _reveal(self, state: BelemmerState, colour: int, card: int) -> BelemmerState:
+        """A pile's new top card turned up at a real table."""
+        piles = list(state.piles)
+        piles[colour] = (card,)
+        unseen = list(state.unseen)
+        if state.shuffled <= colour:  # the first card of a pile shuffled face up
+            unseen[colour] = PILE_SIZE - 1
+            shuffled = state.shuffled + 1
+            return replace(state, piles=tuple(piles), unseen=tuple(unseen), shuffled=shuffled,
+                           turn=RED if shuffled == 2 else CHANCE)
+        unseen[colour] -= 1
+        after = replace(state, piles=tuple(piles), unseen=tuple(unseen), turn=state.resume,
+                        resume=None)
+        return after
+
+    def _reveal_next(self, state: BelemmerState) -> BelemmerState:
+        """If a pile's top card was taken and unseen cards lie below, chance reveals one next."""
+        if state.turn is None:
+            return state
+        if any(not state.piles[c] and state.unseen[c] for c in (RED, BLACK)):
+            return replace(state, resume=state.turn, turn=CHANCE)
+        return state
 
     def _next_turn(self, grid: tuple[tuple[int, ...], ...],
                    piles: tuple[tuple[int, ...], tuple[int, ...]],
-                   seat: int) -> tuple[int | None, str | None, int | None]:
+                   seat: int, unseen: tuple[int, int] = (0, 0)
+                   ) -> tuple[int | None, str | None, int | None]:
         """Who moves next and, if the game ends, why and who lost (D6 blocked, D7 piles)."""
-        exhausted = not piles[0] and not piles[1]
+        exhausted = not piles[0] and not piles[1] and not any(unseen)
         if exhausted and not self.play_on:
             return None, "piles exhausted", None
         if has_move(grid, seat):
@@ -336,6 +399,8 @@ class Belemmer(Game[BelemmerState, Action]):
             return f"place {SQUARE_NAMES[action[1]]}"
         if kind == "shuffle":
             return f"shuffle {COLOURS[action[1]]} " + " ".join(CARD_NAMES[c] for c in action[2])
+        if kind == "reveal":
+            return f"reveal {COLOURS[action[1]]} {CARD_NAMES[action[2]]}"
         return f"toss {'tails' if action[1] else 'heads'}"
 
     def parse_action(self, state: BelemmerState, text: str) -> Action:
@@ -354,7 +419,13 @@ class Belemmer(Game[BelemmerState, Action]):
             return RESIGN
         if kind == "shuffle":
             return self._parse_shuffle(state, text, words[1], list(words[2]))
+        if kind == "reveal":
+            return self._parse_reveal(state, text, words[1], str(words[2]))
         if kind == "toss":
+            due = state.reveal_due()
+            if due is not None:
+                raise IllegalAction(f"{text.strip()!r}: the {COLOURS[due]} pile shows its next "
+                                    "card first")
             if state.phase != "toss":
                 raise IllegalAction(f"{text.strip()!r}: the coin is tossed once, after the 16th "
                                     "placement (D2)")
@@ -386,6 +457,9 @@ class Belemmer(Game[BelemmerState, Action]):
     def _chance_due(self, state: BelemmerState) -> str:
         if state.shuffled < 2:
             return f"the {COLOURS[state.shuffled]} pile is shuffled next"
+        due = state.reveal_due()
+        if due is not None:
+            return f"the {COLOURS[due]} pile shows its next card ('reveal {COLOURS[due]} CARD')"
         return "the coin toss is next"
 
     def _parse_shuffle(self, state: BelemmerState, text: str, colour_word: str,
@@ -410,6 +484,32 @@ class Belemmer(Game[BelemmerState, Action]):
             raise IllegalAction(f"shuffle {COLOURS[colour]}: {twice} is listed twice; a shuffle "
                                 f"lists each of the {PILE_SIZE} cards once")
         return ("shuffle", colour, cards)
+
+    def _parse_reveal(self, state: BelemmerState, text: str, colour_word: str,
+                      name: str) -> Action:
+        said = text.strip()
+        colour = COLOURS.index(colour_word.lower())
+        card = CARD_INDEX[name.upper()]
+        if state.turn != CHANCE:
+            raise IllegalAction(f"{said!r}: a card is turned up only when a pile shows its first "
+                                "card or its top card has been taken")
+        due = state.reveal_due()
+        if state.shuffled < 2:
+            if colour != state.shuffled:
+                raise IllegalAction(f"{said!r}: the {COLOURS[state.shuffled]} pile is "
+                                    "shuffled next (red first, then black)")
+        elif due is None:
+            raise IllegalAction(f"{said!r}: no pile shows a new card now; "
+                                f"{self._chance_due(state)}")
+        elif colour != due:
+            raise IllegalAction(f"{said!r}: the {COLOURS[due]} pile shows its next card now")
+        if CARD_COLOUR[card] != colour:
+            raise IllegalAction(f"{said!r}: {CARD_NAMES[card]} is not a {COLOURS[colour]} card")
+        if state.shuffled > colour and card not in self._unseen_cards(state, colour):
+            raise IllegalAction(f"{said!r}: {CARD_NAMES[card]} has been seen already; the "
+                                f"{COLOURS[colour]} pile still hides "
+                                f"{state.unseen[colour]} other cards")
+        return ("reveal", colour, card)
 
     def _parse_move(self, state: BelemmerState, text: str, source: int, target: int) -> Action:
         said = text.strip()
@@ -476,7 +576,7 @@ class Belemmer(Game[BelemmerState, Action]):
         for colour, pile in enumerate(state.piles):
             unshuffled = state.shuffled <= colour
             piles[COLOURS[colour]] = {
-                "cards": PILE_SIZE if unshuffled else len(pile),
+                "cards": PILE_SIZE if unshuffled else len(pile) + state.unseen[colour],
                 "top": None if unshuffled or not pile else CARD_NAMES[pile[0]],
             }
         return {

@@ -1,0 +1,110 @@
+"""Recording a game at a real table (no seed): chance typed as it is revealed, each reveal
+checked against what was revealed before."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_cli_polish import readme_block
+
+from gametool.auto import random_game
+from gametool.engine import CHANCE
+from gametool.errors import IllegalAction
+from gametool.games.belemmer import CARD_NAMES, COLOURS
+from gametool.record import Session
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def table_copy(seeded: Session) -> Session:
+    """The seeded game played again at a table: each pile revealed card by card, in the order
+    the seed shuffled it, and every other action as played."""
+    order = {step.action[1]: list(step.action[2]) for step in seeded.steps
+             if step.seat == CHANCE and step.action[0] == "shuffle"}
+    table = Session.start("belemmer", list(seeded.names), None, None)
+    moves = [s.text for s in seeded.steps
+             if not (s.seat == CHANCE and s.text.startswith("shuffle"))]
+    for text in moves:
+        while table.to_move() == CHANCE and (table.state.shuffled < 2
+                                             or table.state.reveal_due() is not None):
+            colour = table.state.reveal_due()
+            if colour is None:
+                colour = table.state.shuffled
+            card = order[colour].pop(0)
+            table.play([f"reveal {COLOURS[colour]} {CARD_NAMES[card]}"])
+        table.play([text])
+    return table
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_belemmer_game_revealed_card_by_card_ends_as_the_shuffled_one(index: int) -> None:
+    seeded = random_game("belemmer", f"table-{index}")
+    table = table_copy(seeded)
+    assert table.state.grid == seeded.state.grid
+    assert table.game.outcome(table.state) == seeded.game.outcome(seeded.state)
+    reveals = [s.text for s in table.steps if s.text.startswith("reveal")]
+    placed = sum(len(stack) for stack in table.state.grid)
+    showing = sum(len(pile) for pile in table.state.piles)
+    assert len(reveals) == placed + showing  # each card on the grid, and each pile's top
+    # the record reads back, and a reveal is written as typed
+    again = Session.load(table.canonical_record())
+    assert again.state == table.state
+    assert "1. chance: reveal red " in table.text()
+
+
+def started() -> Session:
+    session = Session.start("belemmer", None, None, None)
+    session.play(["reveal red KH", "reveal black 3C", "place b3"])
+    return session
+
+
+def test_a_reveal_must_be_a_card_not_seen_yet() -> None:
+    session = started()
+    with pytest.raises(IllegalAction, match="KH has been seen already"):
+        session.play(["reveal red KH"])
+    with pytest.raises(IllegalAction, match="not a red card"):
+        started().play(["reveal red 9S"])
+
+
+def test_a_reveal_comes_from_the_pile_whose_top_was_taken() -> None:
+    with pytest.raises(IllegalAction, match="red pile shows its next card now"):
+        started().play(["reveal black 9S"])
+    with pytest.raises(IllegalAction, match="only when a pile shows its first card"):
+        session = started()
+        session.play(["reveal red 7D", "reveal black 9S"])
+    with pytest.raises(IllegalAction, match="red pile is shuffled next"):
+        Session.start("belemmer", None, None, None).play(["reveal black 3C"])
+
+
+def test_a_player_cannot_act_before_the_new_top_card_is_revealed() -> None:
+    session = started()
+    assert session.to_move() == CHANCE
+    with pytest.raises(IllegalAction):
+        session.play(["place c2"], as_seat="black")
+    outcomes = session.game.chance_outcomes(session.state)
+    assert len(outcomes) == 25  # every red card but KH
+
+
+def test_the_toss_waits_for_the_reveal_after_the_last_placement() -> None:
+    seeded = random_game("belemmer", "toss-wait")
+    table = table_copy(seeded)
+    texts = [s.text for s in table.steps]
+    toss = next(i for i, t in enumerate(texts) if t.startswith("toss"))
+    assert texts[toss - 1].startswith("reveal black ")  # the 16th placement was black's
+    cut = Session.start("belemmer", None, None, None)
+    cut.play(texts[:toss - 1])
+    with pytest.raises(IllegalAction, match="black pile shows its next card first"):
+        cut.play([texts[toss]])
+
+
+def test_the_readme_real_table_example_runs(tmp_path: Path) -> None:
+    for line in readme_block("Recording a game at a real table"):
+        argv = shlex.split(line, comments=True)
+        assert argv[0] == "gametool"
+        done = subprocess.run([sys.executable, "-m", "gametool", *argv[1:]], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"{line}: {done.stderr}"
