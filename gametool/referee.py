@@ -96,7 +96,7 @@ class Referee:
         ring = Keyring()
         keys = {name: ring.issue(name) for name in names}
         self.game_dir.mkdir(parents=True, exist_ok=True)
-        storage.create(str(self.keys_path(match)), ring.text())
+        self._save_keys(match, ring, fresh=True)
         storage.create(str(self.master(match)), session.text())
         return match, self.messages(match, session, opening=True, keys=keys)
 
@@ -115,7 +115,7 @@ class Referee:
             # A game started before seats had keys gets its key file here, one seat at a time.
             ring = self._keyring(match) if self.keys_path(match).exists() else Keyring()
             key = ring.issue(name)
-            storage.write_atomic(str(self.keys_path(match)), ring.text())
+            self._save_keys(match, ring)
             holder.append((session, name, key))
             return text
 
@@ -172,6 +172,20 @@ class Referee:
             if name.lower() == sender:
                 return index
         raise MailRejected(f"{sender} is not a player of {match}")
+
+    def _save_keys(self, match: str, ring: Keyring, fresh: bool = False) -> None:
+        """Replace the key file (``fresh``: make it, never replace one); a new file is made
+        readable by the referee only."""
+        path = self.keys_path(match)
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            if fresh:
+                raise GameError(f"{path}: already exists") from None
+            # otherwise replaced below, keeping its mode
+        except OSError as exc:
+            raise GameError(f"{path}: cannot create: {exc.strerror}") from None
+        storage.write_atomic(str(path), ring.text())
 
     def _keyring(self, match: str) -> Keyring:
         path = self.keys_path(match)

@@ -498,6 +498,7 @@ def test_a_game_without_keys_refuses_mail_until_the_referee_gives_each_seat_one(
     assert not receipt.applied and "has no seat keys" in receipt.reason
     assert master.read_bytes() == before
     (message,) = ref.rekey(match, ANN)
+    assert keyfile.stat().st_mode & 0o077 == 0
     fresh = KEY_IN_MAIL.search(message.body).group(1)
     good = compose(ANN, f"[gametool {match}] move", f"#key {fresh}\n#ply 3\nplace a1")
     assert ref.receive(good).applied
