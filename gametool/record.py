@@ -12,6 +12,7 @@ import copy
 import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 from gametool import games
@@ -29,6 +30,11 @@ from notation import record as gtn
 from notation.errors import NotationError
 
 CHANCE_NAME = "chance"
+RESYNC_LOOKAHEAD = 8
+"""Written actions tried after a guessed completion of a rejected turn (validate --all)."""
+RESYNC_DEPTH = 2
+RESYNC_BREADTH = 400
+"""At most this many actions (over at most two per completion) are tried in place of one."""
 OFF_THE_BOARD = "ended off the board"
 """The termination of an ending off the board whose reason the record does not give."""
 
@@ -131,6 +137,8 @@ class Session:
         self.ending: Outcome | None = None
         """How the game ended off the board (agreement, time forfeit, ...), if it did."""
         self.branches: list[Branch] = []
+        self.guessed = 0
+        """Actions put in place of rejected ones to read on (validate --all); not valid plies."""
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -330,16 +338,20 @@ class Session:
                 raise exc
             errors.append(exc)
 
-        # Rejected actions skipped so far (only when collecting every error): the record's own
-        # numbering goes on counting them, and since the turn order is then off by the skipped
-        # actions, later actions are read as actions of the seat to move.
-        skipped = 0
+        # Written actions not applied so far (only when collecting every error) less the
+        # actions put in their place: the record's own numbering is ahead by that much.
+        offset = 0
+        # An action was rejected: the seat written on the next line is trusted, and the turn
+        # the rejected action belonged to is completed by a guess (see _resynchronise).
+        resync = False
+        rejected = ""
         # Chance actions with a single possible outcome (a referee's report that follows from
         # what was played) may be left out of a record: the reader adds them, and the written
         # ply numbers may count them or not.
         implied = 0
         body: list[gtn.Item] = []
-        for line in self.record.body:
+        lines = self.record.body
+        for number, line in enumerate(lines):
             if isinstance(line, gtn.CommentLine):
                 body.append(line)
                 continue
@@ -360,40 +372,116 @@ class Session:
                     body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
                     implied += 1
             body.append(line)
-            here = Where(self.file, line.line, line.column, self.ply + 1 + skipped)
+            here = Where(self.file, line.line, line.column, self.ply + 1 + offset)
             if line.ply > self.game.max_plies:
                 report(RecordError(f"ply {line.ply} is beyond the {self.game.max_plies:,} plies "
                                    f"a game of {self.game.id} can last", here))
                 return
-            if line.ply not in (self.ply + 1 + skipped, self.ply + 1 + skipped - implied):
+            if line.ply not in (self.ply + 1 + offset, self.ply + 1 + offset - implied):
                 report(RecordError(f"wrong ply number {line.ply}: this is ply "
-                                   f"{self.ply + 1 + skipped}", here))
+                                   f"{self.ply + 1 + offset}", here))
             try:
                 seat = self.seat_index(line.seat)
             except GameError as exc:
                 report(RecordError(exc.message, Where(self.file, line.line, line.seat_column,
-                                                      self.ply + 1 + skipped)))
+                                                      self.ply + 1 + offset)))
+                offset += len(line.actions)
+                resync, rejected = True, line.actions[0].text if line.actions else ""
                 continue
-            for written in line.actions:
-                where = Where(self.file, line.line, written.column, self.ply + 1 + skipped)
-                acting = seat
-                if skipped:
-                    to_move = self.game.to_move(self.state)
-                    acting = seat if to_move is None else to_move
+            if resync:
+                resync = False
+                played, forced = self._resynchronise(seat, rejected,
+                                                     self._upcoming(lines[number:]))
+                offset -= played
+                implied += forced
+            for done, written in enumerate(line.actions):
+                where = Where(self.file, line.line, written.column, self.ply + 1 + offset)
                 try:
-                    self._apply_text(written.text, acting, line.line, written.column)
+                    self._apply_text(written.text, seat, line.line, written.column)
                 except GameError as exc:
                     report(exc.located(**where.__dict__))
                     if isinstance(exc, GameOver):
                         self.record.body = body
                         return
-                    skipped += 1
+                    # One typo, one error: the rest of the line is not read.
+                    offset += len(line.actions) - done
+                    resync, rejected = True, written.text
+                    break
         # At the end, only a record that says the game is over lacks its last forced action; an
         # unfinished one waits for it to be typed or drawn.
         if (self.record.get("Result") or "*").strip() != "*":
             for step in self._forced_chance():
                 body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
         self.record.body = body
+
+    def _upcoming(self, lines: Sequence[gtn.TurnLine | gtn.CommentLine]
+                  ) -> list[tuple[int, str]]:
+        """The next few written actions (seat, text), for judging a resynchronisation."""
+        out: list[tuple[int, str]] = []
+        for line in lines:
+            if isinstance(line, gtn.CommentLine):
+                continue
+            try:
+                seat = self.seat_index(line.seat)
+            except GameError:
+                break
+            out += [(seat, a.text) for a in line.actions]
+            if len(out) >= RESYNC_LOOKAHEAD:
+                break
+        return out[:RESYNC_LOOKAHEAD]
+
+    def _resynchronise(self, seat: int, rejected: str, upcoming: list[tuple[int, str]]
+                       ) -> tuple[int, int]:
+        """After a rejected action, bring ``seat`` (written on the next line) to move.
+
+        The rejected action's turn is completed by the legal actions (at most two) after which
+        the most of the ``upcoming`` written actions apply, the nearest in spelling to the
+        ``rejected`` text among equals (a typo is most often near the action meant), so that
+        one typo gives one error rather than a cascade of actions read for the wrong seat.
+        Those actions are applied with no record line (counted in :attr:`guessed`); returns
+        how many are a player's and how many are chance's forced outcomes. Nothing is applied
+        when ``seat`` is to move already or no completion brings it to move.
+        """
+        game = self.game
+        if game.to_move(self.state) == seat:
+            return 0, 0
+        best: list[tuple[int, Any]] = []
+        best_score: tuple[int, float] = (-1, 0.0)
+        wanted = rejected.lower()
+        frontier: list[tuple[Any, list[tuple[int, Any]]]] = [(self.state, [])]
+        budget = RESYNC_BREADTH
+        for _depth in range(RESYNC_DEPTH):
+            following = []
+            for state, path in frontier:
+                mover = game.to_move(state)
+                if mover is None or mover == CHANCE:
+                    continue
+                for action in game.legal_actions(state)[:budget]:
+                    budget -= 1
+                    steps = path + [(mover, action)]
+                    after = game.apply(state, action)
+                    while seat != CHANCE and game.to_move(after) == CHANCE:
+                        outcomes = game.chance_outcomes(after)
+                        if outcomes is None or len(outcomes) != 1:
+                            break
+                        steps.append((CHANCE, outcomes[0]))
+                        after = game.apply(after, outcomes[0])
+                    if game.to_move(after) != seat:
+                        following.append((after, steps))
+                        continue
+                    first = game.format_action(self.state, steps[0][1])
+                    score = (_lookahead(game, after, upcoming),
+                             SequenceMatcher(None, wanted, first.lower()).ratio())
+                    if score > best_score:
+                        best, best_score = steps, score
+            if best:
+                break
+            frontier = following
+        for mover, action in best:
+            self._push(mover, action, game.format_action(self.state, action))
+        self.guessed += len(best)
+        chance = sum(1 for mover, _a in best if mover == CHANCE)
+        return len(best) - chance, chance
 
     def _forced_before(self, text: str, seat: int | None) -> None:
         """Add the forced chance actions due before a player's typed action (as the reader
@@ -765,6 +853,25 @@ def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
     return gtn.Variation(body)
 
 
+def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]]) -> int:
+    """How many of the written ``upcoming`` actions apply one after another from ``state``."""
+    count = 0
+    for seat, text in upcoming:
+        while seat != CHANCE and game.to_move(state) == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            if outcomes is None or len(outcomes) != 1:
+                break
+            state = game.apply(state, outcomes[0])
+        if game.to_move(state) != seat:
+            break
+        try:
+            state = game.apply(state, game.parse_action(state, text))
+        except GameError:
+            break
+        count += 1
+    return count
+
+
 def read_text(text: str, file: str | None = None) -> list[gtn.Record]:
     """Parse the records of a file, turning syntax errors into located RecordErrors."""
     try:
@@ -794,6 +901,7 @@ class Checked:
     line: int
     game: str | None
     plies: int
+    """The plies read and found valid (up to the first error, or all of them with --all)."""
     errors: list[GameError]
 
     @property
@@ -816,10 +924,14 @@ def check_text(text: str, file: str | None = None, all_errors: bool = False,
         errors: list[GameError] = []
         plies = 0
         try:
-            session = Session.load(rec, file, errors if all_errors else None)
-            plies = session.ply
-            if extra is not None and not errors:
-                errors += extra(session)
+            session = Session._from_header(rec, file)
+            try:
+                session._replay_body(errors if all_errors else None)
+                session._check_result_tags(errors if all_errors else None)
+                if extra is not None and not errors:
+                    errors += extra(session)
+            finally:
+                plies = session.ply - session.guessed
         except GameError as exc:
             errors.append(exc)
         verdicts.append(Checked(index, rec.line, rec.get("Game"), plies, errors))
