@@ -18,7 +18,14 @@ from gametool import __version__, completion, games, hooks, players, render, sto
 from gametool.chance import new_contribution, new_seed, weak_seed_reason
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
-from gametool.record import Session, check_names, load_one, parse_options
+from gametool.record import (
+    Session,
+    check_names,
+    load_one,
+    parse_options,
+    replace_one,
+    rewrite_one,
+)
 from notation import record as gtn
 
 
@@ -95,9 +102,13 @@ def deliver(text: str, output: str | None, force: bool = False) -> None:
         storage.create(output, text, force)
 
 
-def load(path: str) -> Session:
+record_option = click.option("--record", "number", type=click.IntRange(1, None), metavar="N",
+                             help="In a file of several records, use record N (from 1).")
+
+
+def load(path: str, number: int | None = None) -> Session:
     try:
-        return load_one(storage.read(path), None if path == "-" else path)
+        return load_one(storage.read(path), None if path == "-" else path, number)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -273,9 +284,10 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
                    f"{players.DEFAULT_BUDGET}).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
 @json_option
+@record_option
 def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: int | None,
          auto: str | None, player_seed: str | None, old_seed: str | None, budget: int | None,
-         quiet: bool, as_json: bool) -> None:
+         quiet: bool, as_json: bool, number: int | None) -> None:
     """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
 
     FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
@@ -301,8 +313,7 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
     auto_seed = player_seed if player_seed is not None else new_seed()
     added: list[dict[str, Any]] = []
 
-    def change(text: str) -> str:
-        session = load_one(text, None if file == "-" else file)
+    def play(session: Session) -> None:
         first = session.ply
         if auto is not None:
             from gametool import selfplay
@@ -315,7 +326,9 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
                 typed = actions[min(len(actions) - 1, max(0, (exc.where.ply or 1) - first - 1))]
                 raise _with_hint(exc, session, typed, as_seat) from None
         added[:] = ply_lines(session, first, as_seat)
-        return session.text()
+
+    def change(text: str) -> str:
+        return rewrite_one(text, None if file == "-" else file, number, play)
 
     rewrite(file, change)
     if quiet:
@@ -332,7 +345,8 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
 @click.argument("file", type=RECORD_FILE)
 @as_option("List only if SEAT is to move (nothing otherwise).")
 @json_option
-def moves(file: str, as_seat: str | None, as_json: bool) -> None:
+@record_option
+def moves(file: str, as_seat: str | None, as_json: bool, number: int | None) -> None:
     """List the legal actions of the seat to move, one per line; nothing once the game is over.
 
     When chance is to move in a record without a seed, the possible chance actions are listed
@@ -344,7 +358,7 @@ def moves(file: str, as_seat: str | None, as_json: bool) -> None:
       gametool moves game.gtn | shuf -n1
       gametool moves game.gtn --as p2 --json
     """
-    session = load(file)
+    session = load(file, number)
     game, state = session.game, session.state
     try:
         to_move = session.to_move()
@@ -386,9 +400,10 @@ flip_option = click.option("--flip/--no-flip", default=None,
 @flip_option
 @output_option("the position (text, JSON or, for NAME.svg, a picture)")
 @force_option
+@record_option
 def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_seed_ok: bool,
          as_svg: bool, flip: bool | None, output: str | None, force: bool,
-         **extra: Any) -> None:
+         number: int | None, **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result.
 
     With --svg, a picture of the same position: boards with coordinates, the last action
@@ -405,7 +420,7 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     as_svg = as_svg or (output or "").lower().endswith(".svg")
     if as_svg and as_json:
         raise click.UsageError("--svg and --json exclude each other")
-    session = load(file)
+    session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     if ply is not None and not 0 <= ply <= session.ply:
         raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
@@ -524,8 +539,9 @@ def _map_files(check: Callable[[str], Any], files: list[str], jobs: int) -> list
 @click.option("--variations", is_flag=True, help="Also show every variation of the record.")
 @json_option
 @weak_seed_option
+@record_option
 def replay(file: str, as_seat: str | None, first: int, last: int | None, variations: bool,
-           as_json: bool, weak_seed_ok: bool) -> None:
+           as_json: bool, weak_seed_ok: bool, number: int | None) -> None:
     """Show every position of the record in turn, with the action that led to it.
 
     With --variations, each variation of the record follows, position by position from the ply
@@ -536,7 +552,7 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
       gametool replay game.gtn
       gametool replay game.gtn --from 10 --to 12 --as ann
     """
-    session = load(file)
+    session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     last = session.ply if last is None else last
     if not 0 <= first <= last <= session.ply:
@@ -578,8 +594,9 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
 @json_option
 @hooks.add_options("export")
 @weak_seed_option
+@record_option
 def export(file: str, as_seat: str | None, output: str | None, force: bool, as_json: bool,
-           weak_seed_ok: bool, **extra: Any) -> None:
+           weak_seed_ok: bool, number: int | None, **extra: Any) -> None:
     """Print the record as SEAT may see it: hidden values as '?', SeedHash in place of Seed.
 
     A Seed that can be guessed (fewer than 128 bits of random hex, or any chosen word) would be
@@ -602,7 +619,7 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         raise click.UsageError("choose one output format")
     if formats:
         handler, _value = formats[0]
-        sessions = load_all(file)
+        sessions = load_all(file) if number is None else [load(file, number)]
         for session in sessions:  # a page for a seat is that seat's view
             refuse_weak_seed(session, as_seat, weak_seed_ok)
         try:
@@ -612,7 +629,7 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         return
     if as_seat is None:
         raise click.UsageError("export needs --as SEAT")
-    session = load(file)
+    session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     try:
         seat = session.seat_index(as_seat)
@@ -631,7 +648,9 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 @click.argument("depth", type=click.IntRange(0, 20))
 @click.option("--divide", is_flag=True, help="Also print the count below each first action.")
 @json_option
-def perft_command(file: str, depth: int, divide: bool, as_json: bool) -> None:
+@record_option
+def perft_command(file: str, depth: int, divide: bool, as_json: bool,
+                  number: int | None) -> None:
     """Count the distinct sequences of DEPTH complete turns from the record's position.
 
     A turn is every move one seat makes before another seat or chance acts; two turns differ
@@ -646,7 +665,7 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool) -> None:
       gametool perft game.gtn 3
       gametool perft game.gtn 2 --divide --json
     """
-    session = load(file)
+    session = load(file, number)
     game, state = session.game, session.state
     try:
         if divide:
@@ -747,7 +766,8 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
 @click.option("--plies", type=click.IntRange(1, None), metavar="N", help="Take back the last N "
               "plies (default: the last turn of a player and the chance actions after it).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
-def undo(file: str, plies: int | None, quiet: bool) -> None:
+@record_option
+def undo(file: str, plies: int | None, quiet: bool, number: int | None) -> None:
     """Take back the last turn (or the last N plies) of the local record FILE.
 
     The Result and Termination tags are cleared (or set again if the game is still over).
@@ -764,12 +784,17 @@ def undo(file: str, plies: int | None, quiet: bool) -> None:
     removed: list[str] = []
 
     def change(text: str) -> str:
-        session = load_one(text, None if file == "-" else file)
+        from gametool.record import pick, read_text
+
+        name = None if file == "-" else file
+        records = read_text(text, name)
+        session = Session.load(pick(records, name, number), name)
         count = plies if plies is not None else taking.last_turn_plies(session)
         after = taking.take_back(session, count)
         removed[:] = [f"{n + 1}. {session.seat_name(s.seat)}: {s.text}"
                       for n, s in enumerate(session.steps[after.ply:], start=after.ply)]
-        return after.text()
+        return after.text() if number is None else replace_one(text, records, number,
+                                                                 after.text())
 
     rewrite(file, change)
     if not quiet:

@@ -884,13 +884,52 @@ def read_text(text: str, file: str | None = None) -> list[gtn.Record]:
     return records
 
 
-def load_one(text: str, file: str | None = None) -> Session:
-    """The session of a file holding exactly one record."""
+def pick(records: list[gtn.Record], file: str | None, number: int | None) -> gtn.Record:
+    """Record ``number`` (1-based) of a file; without a number the file must hold one."""
+    count = len(records)
+    if number is None:
+        if count > 1:
+            raise RecordError(f"the file holds {count} records: choose one with --record N "
+                              f"(1 to {count})", Where(file, records[1].line, 1))
+        return records[0]
+    if not 1 <= number <= count:
+        raise RecordError(f"--record {number}: the file holds {count} "
+                          f"record{'s' * (count != 1)}", Where(file))
+    return records[number - 1]
+
+
+def load_one(text: str, file: str | None = None, number: int | None = None) -> Session:
+    """The session of record ``number`` of a file, or of its only record."""
+    return Session.load(pick(read_text(text, file), file, number), file)
+
+
+def rewrite_one(text: str, file: str | None, number: int | None,
+                change: Callable[[Session], Any]) -> str:
+    """The file's text after ``change`` has played on record ``number`` (or the only one).
+
+    The chosen record is written in canonical form; the other records keep their text byte
+    for byte.
+    """
     records = read_text(text, file)
-    if len(records) > 1:
-        raise RecordError(f"the file holds {len(records)} records; this command takes one",
-                          Where(file, records[1].line, 1))
-    return Session.load(records[0], file)
+    session = Session.load(pick(records, file, number), file)
+    change(session)
+    if number is None:
+        return session.text()
+    return replace_one(text, records, number, session.text())
+
+
+def replace_one(text: str, records: list[gtn.Record], number: int, new: str) -> str:
+    """The file's ``text`` with its record ``number`` (of ``records``, as read from it)
+    replaced by the text ``new``; the rest byte for byte as it was."""
+    record = records[number - 1]
+    lines = text.splitlines(keepends=True)
+    start = record.line - 1
+    end = records[number].line - 1 if number < len(records) else len(lines)
+    blank = 0
+    while end - blank > start and not lines[end - blank - 1].strip():
+        blank += 1
+    separator = "".join(lines[end - blank:end]) or ("\n" if end < len(lines) else "")
+    return "".join(lines[:start]) + new + separator + "".join(lines[end:])
 
 
 @dataclass

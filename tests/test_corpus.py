@@ -96,3 +96,62 @@ def test_validate_all_resynchronises_with_seeded_dice() -> None:
     (verdict,) = check_text(text, "t.gtn", all_errors=True)
     assert [e.where.ply for e in verdict.errors] == [12]
     assert verdict.plies == session.ply - 1
+
+
+# -- several records in a file: --record N ------------------------------------------------------
+
+
+def three_records(tmp_path: Path) -> Path:
+    """colors, chess, colors: a file of three records, the second one a chess game."""
+    texts = []
+    for args in (("colors", "--players", "ann,ben"), ("chess",), ("colors",)):
+        code, out, err = run("start", *args)
+        assert code == 0, err
+        texts.append(out)
+    path = tmp_path / "three.gtn"
+    path.write_text("\n".join(texts))
+    return path
+
+
+def test_a_file_of_several_records_needs_record(tmp_path: Path) -> None:
+    path = three_records(tmp_path)
+    for command in (["show"], ["moves"], ["replay"], ["export", "--as", "p1"], ["perft"],
+                    ["move", "--auto", "random"]):
+        args = [command[0], str(path), *(["1"] if command[0] == "perft" else []), *command[1:]]
+        code, out, err = run(*args)
+        assert code == 1 and out == "", command
+        assert err.startswith(f"gametool: {path}:6:1: the file holds 3 records: choose one "
+                              "with --record N (1 to 3)"), err
+
+
+def test_record_picks_one_record_for_every_reading_command(tmp_path: Path) -> None:
+    path = three_records(tmp_path)
+    assert run("moves", str(path), "--record", "2")[1].splitlines()[:2] == ["Nc3", "Na3"]
+    assert json.loads(run("show", str(path), "--record", "1", "--json")[1])["players"] == [
+        "ann", "ben"]
+    assert run("perft", str(path), "2", "--record", "2")[1] == "400\n"
+    assert len(json.loads(run("replay", str(path), "--record", "3", "--json")[1])) == 1
+    assert '[Players "p1; p2"]' in run("export", str(path), "--record", "3", "--as", "p1")[1]
+    code, _out, err = run("show", str(path), "--record", "4")
+    assert code == 1 and err == f"gametool: {path}: --record 4: the file holds 3 records\n"
+    assert run("show", str(path), "--record", "0")[0] == 2
+
+
+def test_move_with_record_rewrites_that_record_only(tmp_path: Path) -> None:
+    path = three_records(tmp_path)
+    before = path.read_text().split("\n[Game")
+    code, _out, err = run("move", str(path), "e4", "e5", "--record", "2")
+    assert code == 0, err
+    after = path.read_text().split("\n[Game")
+    assert after[0] == before[0] and after[2] == before[2]
+    assert after[1].endswith("1. white: e4\n2. black: e5\n")
+    assert run("moves", str(path), "--record", "2", "--json")[1].count('"ply": 3') == 1
+    # A rejected move leaves the whole file as it was.
+    text = path.read_text()
+    assert run("move", str(path), "Ke3", "--record", "2")[0] == 1
+    assert path.read_text() == text
+    # undo takes back the last turn of that record only.
+    assert run("undo", str(path), "--record", "2")[0] == 0
+    after = path.read_text().split("\n[Game")
+    assert after[0] == before[0] and after[2] == before[2]
+    assert after[1].endswith("1. white: e4\n")

@@ -116,6 +116,8 @@ private_option = click.option("--private", "private_path", required=True, metava
                               help="The seat's private fleet file (keep it secret).")
 expect_option = click.option("--expect-ply", type=int, metavar="N",
                              help="Refuse unless the first action would be ply N.")
+record_option = click.option("--record", "number", type=click.IntRange(1, None), metavar="N",
+                             help="In a file of several records, use record N (from 1).")
 
 
 def _update(file: str, change: Any) -> None:
@@ -136,8 +138,9 @@ def _update(file: str, change: Any) -> None:
 @click.option("--fleet", metavar="SHIPS", help="Create MINE with this fleet, e.g. "
               "'cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s', and a random salt.")
 @expect_option
+@record_option
 def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
-           expect_ply: int | None) -> None:
+           expect_ply: int | None, number: int | None) -> None:
     """Commit-reveal play (special-salvo, referee=off): record SEAT's fleet commitment.
 
     The fleet and a random salt stay in the private file MINE (created with --fleet, or an
@@ -149,16 +152,17 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
       gametool commit salvo.gtn --as ben --private ben.fleet
     """
     from gametool.games.special_salvo import private
-    from gametool.record import load_one
+    from gametool.record import rewrite_one
 
-    def change(text: str) -> str:
-        session = load_one(text, file)
+    def play(session: Session) -> None:
         secret = (new_private(session, as_seat, fleet) if fleet is not None
                   else private.load_private(private_path))
         session.play(commit_actions(session, as_seat, secret), as_seat, expect_ply)
         if fleet is not None:
             private.save_private(private_path, secret)
-        return session.text()
+
+    def change(text: str) -> str:
+        return rewrite_one(text, file, number, play)
 
     _update(file, change)
 
@@ -168,7 +172,9 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
 @seat_required
 @private_option
 @expect_option
-def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None) -> None:
+@record_option
+def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None,
+           number: int | None) -> None:
     """Commit-reveal play (special-salvo, referee=off): SEAT answers from its private file.
 
     Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
@@ -180,13 +186,14 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None) -
       gametool answer salvo.gtn --as ben --private ben.fleet
     """
     from gametool.games.special_salvo import private
-    from gametool.record import load_one
+    from gametool.record import rewrite_one
 
-    def change(text: str) -> str:
-        session = load_one(text, file)
+    def play(session: Session) -> None:
         secret = private.load_private(private_path)
         session.play(answer_actions(session, as_seat, secret), as_seat, expect_ply)
-        return session.text()
+
+    def change(text: str) -> str:
+        return rewrite_one(text, file, number, play)
 
     _update(file, change)
 
