@@ -9,13 +9,23 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import click
 
-from gametool import __version__, completion, games, hooks, players, render, storage
+from gametool import (
+    __version__,
+    completion,
+    corpus_commands,
+    games,
+    hooks,
+    players,
+    render,
+    storage,
+)
 from gametool.chance import new_contribution, new_seed, weak_seed_reason
+from gametool.corpus_commands import jobs_option, scheduler_option
 from gametool.engine import CHANCE, perft, perft_divide
 from gametool.errors import GameError
 from gametool.record import (
@@ -439,24 +449,6 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
         raise fail(exc) from None
 
 
-def record_files(paths: Iterable[str]) -> list[str]:
-    """The paths given, with each folder replaced by the .gtn files under it, sorted."""
-    import os
-
-    out: list[str] = []
-    for path in paths:
-        if path != "-" and os.path.isdir(path):
-            found = sorted(os.path.join(root, name)
-                           for root, _dirs, names in os.walk(path)
-                           for name in names if name.lower().endswith(".gtn"))
-            if not found:
-                raise Rejected(f"{path}: no .gtn record in this folder")
-            out += found
-        else:
-            out.append(path)
-    return out
-
-
 @cli.command()
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(allow_dash=True))
@@ -471,14 +463,14 @@ def record_files(paths: Iterable[str]) -> list[str]:
               help="Also check that SEAT's contribution to the joint seed is HEX, as that seat "
                    "sent it (repeatable).")
 @json_option
-@click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
-              metavar="N", help="Validate the files in N processes (same results, faster).")
+@jobs_option
+@scheduler_option
 def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
              exported: str | None, contributions: tuple[str, ...], jobs: int,
-             as_json: bool) -> None:
+             scheduler: str | None, as_json: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
-    A folder stands for every .gtn file under it. Errors are printed on stderr as
+    A folder stands for every .gtn and .pgn file under it. Errors are printed on stderr as
     FILE:LINE:COL: ply N: message, and 'FILE: ok' lines on stdout. Exit status 1 if any record
     is invalid. With --seed-hash, --against or --contribution, a published master record is
     also checked against the commitment the players received and the contributions they sent.
@@ -489,7 +481,9 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
       gametool validate --jobs 2 corpus/
       gametool validate master.gtn --seed-hash 5f2c...e9
     """
-    from gametool import verify
+    from itertools import groupby
+
+    from gametool import corpus, distribute, verify
 
     sent: list[tuple[str, str]] = []
     for item in contributions:
@@ -497,10 +491,19 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
         if not eq or not seat.strip() or not value.strip():
             raise click.BadParameter(f"{item!r} is not SEAT=HEX", param_hint="--contribution")
         sent.append((seat.strip(), value.strip()))
-    check = functools.partial(verify.check_file, all_errors=all_errors,
-                              expected_hash=seed_hash, exported=exported,
-                              contributions=tuple(sent))
-    reports = _map_files(check, record_files(files), jobs)
+    try:
+        if scheduler is not None:
+            distribute.check_scheduler(scheduler)
+        pieces = [part for path in corpus.expand(files) for part in distribute.parts(path)]
+        check = functools.partial(verify.check_part, all_errors=all_errors,
+                                  expected_hash=seed_hash, exported=exported,
+                                  contributions=tuple(sent))
+        results = distribute.run(check, pieces, jobs, scheduler, "validating")
+        reports = [verify.report(path, [result for _part, result in group])
+                   for path, group in groupby(zip(pieces, results, strict=True),
+                                              key=lambda pair: pair[0].path)]
+    except GameError as exc:
+        raise fail(exc) from None
     for item in reports:
         if not as_json:
             for line in item.errors:
@@ -511,24 +514,6 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
         emit_json([item.entry for item in reports])
     if not all(item.ok for item in reports):
         sys.exit(1)
-
-
-def _map_files(check: Callable[[str], Any], files: list[str], jobs: int) -> list[Any]:
-    """``check`` over ``files`` in order, in ``jobs`` processes, with a progress bar on a
-    terminal when there is more than one file."""
-    def collect(results: Iterable[Any]) -> list[Any]:
-        if len(files) > 1 and sys.stderr.isatty():
-            with click.progressbar(results, length=len(files), label="validating",
-                                   file=sys.stderr) as bar:
-                return list(bar)
-        return list(results)
-
-    if jobs <= 1 or len(files) <= 1:
-        return collect(map(check, files))
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
-        return collect(pool.map(check, files, chunksize=max(1, len(files) // (jobs * 8))))
 
 
 @cli.command()
@@ -702,12 +687,12 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool,
               "chance seed); game I uses P-I.")
 @click.option("--budget", type=click.IntRange(1, None), metavar="N",
               help=f"Search iterations per mcts action (default {players.DEFAULT_BUDGET}).")
-@click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
-              metavar="J", help="Play the games in J processes.")
+@jobs_option
+@scheduler_option
 @json_option
 def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple[str, ...],
                      seed: str | None, player_seed: str | None, budget: int | None, jobs: int,
-                     as_json: bool) -> None:
+                     scheduler: str | None, as_json: bool) -> None:
     """Play N complete games of GAME between computer players and write their records to DIR.
 
     Prints a summary table: each seat's wins, draws and losses, the mean length and the speed
@@ -736,6 +721,10 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
         check_names(cls, names)
         given = parse_options(" ".join(options))
         cls(given)  # the options are checked before any game is played
+        if scheduler is not None:
+            from gametool.distribute import check_scheduler
+
+            check_scheduler(scheduler)
     except GameError as exc:
         raise fail(exc) from None
     corpus = seed if seed is not None else new_seed()
@@ -746,7 +735,7 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
     began = time.perf_counter()
     done = []
     try:
-        with click.progressbar(selfplay.run(tasks, jobs), length=count, label=cls.id,
+        with click.progressbar(selfplay.run(tasks, jobs, scheduler), length=count, label=cls.id,
                                file=sys.stderr) as bar:
             for played in bar:
                 path = os.path.join(out, f"{cls.id}-{played.index:04d}.gtn")
@@ -973,7 +962,7 @@ def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: st
     ref.write(messages)
 
 
-for _command in hooks.commands():
+for _command in hooks.commands() + corpus_commands.COMMANDS:
     cli.add_command(_command)
 
 

@@ -391,6 +391,11 @@ class Game(Generic[S, A]):
     def decode_position(self, text: str, nseats: int) -> S:
         raise GameError(f"{self.id} has no position encoding")
 
+    def position_key(self, state: S) -> str:
+        """What makes two states the same position when a record is searched for one
+        (``filter --position``): by default the whole one-line encoding."""
+        return self.encode_position(state)
+
     # -- derived helpers -----------------------------------------------------------------------
 
     def is_over(self, state: S) -> bool:

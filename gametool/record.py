@@ -872,10 +872,11 @@ def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]]) -> int:
     return count
 
 
-def read_text(text: str, file: str | None = None) -> list[gtn.Record]:
-    """Parse the records of a file, turning syntax errors into located RecordErrors."""
+def read_text(text: str, file: str | None = None, first_line: int = 1) -> list[gtn.Record]:
+    """Parse the records of a file (or of its part from ``first_line`` on), turning syntax
+    errors into located RecordErrors."""
     try:
-        records = gtn.parse(text)
+        records = gtn.parse(text, first_line)
     except NotationError as exc:
         raise RecordError(exc.message, Where(file, exc.line, exc.column)) from None
     if not records:
@@ -942,6 +943,8 @@ class Checked:
     plies: int
     """The plies read and found valid (up to the first error, or all of them with --all)."""
     errors: list[GameError]
+    unread: bool = False
+    """The text could not be split into records (a syntax error): nothing else was checked."""
 
     @property
     def ok(self) -> bool:
@@ -949,15 +952,17 @@ class Checked:
 
 
 def check_text(text: str, file: str | None = None, all_errors: bool = False,
-               extra: Callable[[Session], list[GameError]] | None = None) -> list[Checked]:
+               extra: Callable[[Session], list[GameError]] | None = None,
+               first_line: int = 1) -> list[Checked]:
     """Validate every record in ``text``: the first error of each, or all of them.
 
     ``extra`` adds checks of a record that read cleanly (for example against a seed hash).
+    ``first_line`` is the line number of the text's start when it is a part of a file.
     """
     try:
-        records = read_text(text, file)
+        records = read_text(text, file, first_line)
     except RecordError as exc:
-        return [Checked(1, exc.where.line or 1, None, 0, [exc])]
+        return [Checked(1, exc.where.line or 1, None, 0, [exc], unread=True)]
     verdicts = []
     for index, rec in enumerate(records, start=1):
         errors: list[GameError] = []

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from gametool import games, players
@@ -84,13 +83,12 @@ def play_game(task: Task) -> Played:
                   outcome.termination, session.ply, time.perf_counter() - began)
 
 
-def run(tasks: Sequence[Task], jobs: int = 1) -> Iterator[Played]:
-    """Play every task, in ``jobs`` processes; yield the games as they finish, in order."""
-    if jobs <= 1:
-        yield from map(play_game, tasks)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(play_game, tasks, chunksize=1)
+def run(tasks: Sequence[Task], jobs: int = 1, scheduler: str | None = None) -> Iterator[Played]:
+    """Play every task, in ``jobs`` processes or on the Dask ``scheduler``; yield the games
+    in order."""
+    from gametool import distribute
+
+    yield from distribute.run(play_game, tasks, jobs, scheduler)
 
 
 def summary(kinds: Sequence[str], played: Sequence[Played], names: Sequence[str],

@@ -17,8 +17,9 @@ from typing import Any
 
 from gametool import storage
 from gametool.chance import check_contribution, seed_hash
+from gametool.distribute import Part
 from gametool.errors import GameError, RecordError, Where
-from gametool.record import Session, check_text, parse_contributions, read_text
+from gametool.record import Checked, Session, check_text, parse_contributions, read_text
 from notation import record as gtn
 
 
@@ -129,21 +130,60 @@ class FileReport:
 def check_file(path: str, all_errors: bool = False, expected_hash: str | None = None,
                exported: str | None = None,
                contributions: tuple[tuple[str, str], ...] = ()) -> FileReport:
-    """Validate every record of the file ``path`` (a top-level function, so that it can run in
-    a worker process): the first error of each record, or all with ``all_errors``."""
+    """Validate every record of the file ``path``: the first error of each record, or all
+    with ``all_errors``."""
+    return report(path, [check_part(Part(path), all_errors, expected_hash, exported,
+                                    contributions)])
+
+
+def check_part(part: Part, all_errors: bool = False, expected_hash: str | None = None,
+               exported: str | None = None,
+               contributions: tuple[tuple[str, str], ...] = ()) -> list[Checked] | GameError:
+    """The verdicts on the records of a file or of a part of one (a top-level function, so
+    that it can run in a worker process or on a Dask worker); the error if it cannot be read."""
     try:
         extra = None
         if expected_hash is not None or exported is not None or contributions:
             extra = _commitment_check(expected_hash, exported, contributions)
-        verdicts = check_text(storage.read(path), path, all_errors, extra)
+        if part.path.lower().endswith(".pgn"):
+            return _check_pgn(part, extra)
+        return check_text(part.read(), part.path, all_errors, extra, part.first_line)
     except GameError as exc:
-        entry = {"file": path, "ok": False, "records": [], "error": str(exc)}
-        return FileReport(entry, (), (f"gametool: {exc}",), False)
+        return exc
+
+
+def _check_pgn(part: Part, extra: Callable[[Session], list[GameError]] | None
+               ) -> list[Checked]:
+    """The verdicts on the games of a PGN file, each read as a record."""
+    from gametool import corpus
+
+    verdicts = []
+    for index, line, item in corpus.sessions(part):
+        if isinstance(item, GameError):
+            verdicts.append(Checked(index, line, None, 0, [item]))
+            continue
+        errors = extra(item) if extra is not None else []
+        verdicts.append(Checked(index, line, item.game.id, item.ply, errors))
+    return verdicts
+
+
+def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
+    """The verdict on a file from the verdicts on its parts, in order: the same as from the
+    whole file read at once (a part that cannot be split into records stands for the file)."""
+    verdicts: list[Checked] = []
+    for result in results:
+        if isinstance(result, GameError):
+            entry = {"file": path, "ok": False, "records": [], "error": str(result)}
+            return FileReport(entry, (), (f"gametool: {result}",), False)
+        if any(v.unread for v in result):
+            verdicts = result
+            break
+        verdicts += result
     records = [{
-        "index": v.index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
+        "index": index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
         "errors": [{"line": e.where.line, "column": e.where.column, "ply": e.where.ply,
                     "kind": e.kind, "message": e.message} for e in v.errors],
-    } for v in verdicts]
+    } for index, v in enumerate(verdicts, start=1)]
     ok = all(v.ok for v in verdicts)
     errors = [str(e) for v in verdicts for e in v.errors]
     lines = []

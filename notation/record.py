@@ -332,8 +332,11 @@ def _comment_parts(raw: str) -> tuple[str, str]:
     return raw[1:].strip(), ";"
 
 
-def parse(text: str) -> list[Record]:
-    """Read every record in ``text``; raise NotationError at the first syntax error."""
+def parse(text: str, first_line: int = 1) -> list[Record]:
+    """Read every record in ``text``; raise NotationError at the first syntax error.
+
+    ``first_line`` is the number of the text's first line, when ``text`` is a part of a file.
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     records: list[Record] = []
@@ -347,7 +350,7 @@ def parse(text: str) -> list[Record]:
             var = open_variations[-1]
             raise NotationError("unclosed variation: this '(' has no ')'", var.line, var.column)
 
-    for lineno, raw in enumerate(text.splitlines(), start=1):
+    for lineno, raw in enumerate(text.splitlines(), start=first_line):
         if len(raw) > MAX_LINE:
             raise NotationError(f"line of {len(raw):,} characters: a line holds at most "
                                 f"{MAX_LINE:,}", lineno, 1)

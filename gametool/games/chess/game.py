@@ -192,6 +192,11 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def decode_position(self, text: str, nseats: int) -> Position:
         return read_fen(text.strip(), self.horse_symbols)
 
+    def position_key(self, state: Position) -> str:
+        """A position searched for is the same whatever the clocks and the en-passant square
+        (D5 writes it after every double step): placement, side to move and castling."""
+        return " ".join(write_fen(state).split()[:3])
+
     # -- the rules --------------------------------------------------------------------------
 
     def to_move(self, state: Position) -> int | None:

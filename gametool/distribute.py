@@ -1,0 +1,188 @@
+"""Running one function over many pieces of work: here, in processes, or on a Dask cluster.
+
+The commands that read or write archives (``validate``, ``filter``, ``stats``, ``selfplay``,
+``import``) hand their work to :func:`run` as a list of small picklable items and a top-level
+function. The results come back in the order of the items whatever ran them, so the output of
+``--jobs 4`` or ``--scheduler tcp://host:8786`` is the output of ``--jobs 1``.
+
+Large files are cut into parts of whole records (:func:`parts`), so that one big archive is
+spread as well as many small ones. Dask is imported only when a scheduler is named.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from gametool.errors import GameError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+PART_BYTES = 1 << 20
+"""A file larger than this is cut into parts of about this size, at record boundaries."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A file, or the piece of one that starts at line ``first_line`` (``text`` then holds it).
+
+    A whole file travels as its path and is read where the work runs (a folder all workers
+    see); a piece travels with its text.
+    """
+
+    path: str
+    text: str | None = None
+    first_line: int = 1
+    number: int = 0
+    """The piece's place in its file (0, 1, ...); 0 for a whole file."""
+
+    def read(self) -> str:
+        if self.text is not None:
+            return self.text
+        from gametool import storage
+
+        return storage.read(self.path)
+
+
+def record_starts(lines: list[str]) -> list[int]:
+    """The lines (0-based) where a record surely starts: a tag pair after a line of movetext,
+    outside a comment in braces (which PGN lets run over several lines)."""
+    starts = []
+    movetext = False
+    depth = 0
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if depth == 0 and stripped.startswith("["):
+            if movetext:
+                starts.append(number)
+            movetext = False
+            continue
+        movetext = True
+        if "{" in stripped or "}" in stripped:
+            for char in stripped.split(";", 1)[0] if depth == 0 else stripped:
+                if char == "{":
+                    depth += 1
+                elif char == "}" and depth:
+                    depth -= 1
+    return starts
+
+
+def parts(path: str, size: int | None = None) -> list[Part]:
+    """``path`` as one part, or, when it is larger than ``size`` bytes (default
+    :data:`PART_BYTES`), as pieces of whole records of about ``size`` bytes each."""
+    size = PART_BYTES if size is None else size
+    try:
+        if path == "-" or os.path.getsize(path) <= size:
+            return [Part(path)]
+    except OSError:
+        return [Part(path)]  # the worker reports why it cannot be read
+    from gametool import storage
+
+    text = storage.read(path)
+    lines = text.splitlines(keepends=True)
+    cuts = [0]
+    taken = 0
+    previous = 0
+    for start in record_starts(lines):
+        taken += sum(len(line) for line in lines[previous:start])
+        previous = start
+        if taken >= size:
+            cuts.append(start)
+            taken = 0
+    cuts.append(len(lines))
+    if len(cuts) <= 2:
+        return [Part(path)]
+    return [Part(path, "".join(lines[a:b]), a + 1, n)
+            for n, (a, b) in enumerate(zip(cuts, cuts[1:], strict=False))]
+
+
+def _progress(results: Iterator[R], count: int, label: str | None) -> Iterator[R]:
+    """``results``, with a progress bar on a terminal for a run of several items."""
+    if label is None or count <= 1 or not sys.stderr.isatty():
+        yield from results
+        return
+    import click
+
+    with click.progressbar(length=count, label=label, file=sys.stderr) as bar:
+        for result in results:
+            bar.update(1)
+            yield result
+
+
+def run(function: Callable[[T], R], items: Sequence[T], jobs: int = 1,
+        scheduler: str | None = None, label: str | None = None) -> Iterator[R]:
+    """``function`` over ``items``, yielding the results in the order of ``items``.
+
+    With ``scheduler`` the work goes to Dask (an address ``tcp://host:8786``, or ``local:N``
+    for a local cluster of N worker processes); else to ``jobs`` processes; else it runs here.
+    ``label`` names a progress bar drawn on a terminal.
+    """
+    if scheduler is not None:
+        results = _on_dask(function, items, scheduler)
+    elif jobs > 1 and len(items) > 1:
+        results = _in_processes(function, items, jobs)
+    else:
+        results = map(function, items)
+    yield from _progress(iter(results), len(items), label)
+
+
+def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator[R]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    workers = min(jobs, len(items))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(function, items, chunksize=max(1, len(items) // (workers * 8)))
+
+
+def check_scheduler(address: str) -> None:
+    """Refuse an address that is neither ``local:N`` nor a scheduler URL, before any work."""
+    if address.startswith("local:"):
+        count = address.partition(":")[2]
+        if not count.isdigit() or int(count) < 1:
+            raise GameError(f"--scheduler {address}: write local:N with N workers, e.g. local:4")
+    elif "://" not in address:
+        raise GameError(f"--scheduler {address}: expected a scheduler address such as "
+                        "tcp://host:8786, or local:N")
+
+
+@contextmanager
+def client(address: str) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``address``, or of a new local cluster (``local:N``),
+    closed (and the local cluster stopped) on leaving."""
+    check_scheduler(address)
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise GameError("--scheduler needs Dask: pip install 'gametool[dask]'") from None
+    cluster = None
+    try:
+        if address.startswith("local:"):
+            cluster = LocalCluster(n_workers=int(address.partition(":")[2]),
+                                   threads_per_worker=1, dashboard_address=None)
+            connected = Client(cluster)
+        else:
+            connected = Client(address, timeout="10s")
+    except OSError as exc:
+        if cluster is not None:
+            cluster.close()
+        raise GameError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
+    try:
+        yield connected
+    finally:
+        connected.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _on_dask(function: Callable[[T], R], items: Sequence[T], address: str) -> Iterator[R]:
+    with client(address) as connected:
+        futures = connected.map(function, items, pure=False)
+        for future in futures:
+            yield future.result()
