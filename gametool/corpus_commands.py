@@ -64,6 +64,11 @@ def split(file: str, folder: str, force: bool) -> None:
     The files are named after FILE and numbered from 1 (games-0001.gtn, games-0002.gtn, ...)
     and hold each record's text as it was. Their names are printed. Nothing is written if any
     of them exists already, unless --force.
+
+    \b
+    Examples:
+      gametool split collection.gtn -o games/
+      gametool split open.pgn -o games/ --force
     """
     from gametool import corpus, storage
 
@@ -121,6 +126,12 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
     FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A record that
     cannot be read is reported on stderr and left out (exit status 1). Records are the same
     game for --duplicates and --unique when their game, options, start and moves are.
+
+    \b
+    Examples:
+      gametool filter archive/ --game chess --player carlsen --result 1-0 -o wins.gtn
+      gametool filter archive/ --tag Event='^World' --min-plies 80 --unique
+      gametool filter games.gtn --game chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - -'
     """
     from gametool import corpus, games, storage
 
@@ -169,6 +180,11 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
     first player, second, ...); how the games ended; their length; and the most common first
     turns. FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A record
     that cannot be read is reported on stderr and left out (exit status 1).
+
+    \b
+    Examples:
+      gametool stats archive/
+      gametool stats corpus/ --json --scheduler tcp://scheduler:8786
     """
     import json
 
