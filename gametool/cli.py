@@ -494,7 +494,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     try:
         if scheduler is not None:
             distribute.check_scheduler(scheduler)
-        pieces = [part for path in corpus.expand(files) for part in distribute.parts(path)]
+        pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
         check = functools.partial(verify.check_part, all_errors=all_errors,
                                   expected_hash=seed_hash, exported=exported,
                                   contributions=tuple(sent))

@@ -50,6 +50,32 @@ def is_pgn(path: str) -> bool:
     return path.lower().endswith(".pgn")
 
 
+def read_file(path: str) -> str:
+    """The text of a record file (UTF-8), or of a PGN file (UTF-8 or else Latin-1)."""
+    from gametool import storage
+
+    if not is_pgn(path):
+        return storage.read(path)
+    from gametool.formats import pgn
+
+    try:
+        if path == "-":
+            import sys
+
+            return pgn.decode(sys.stdin.buffer.read())
+        with open(path, "rb") as handle:
+            return pgn.decode(handle.read())
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def parts(path: str) -> list[Part]:
+    """A file as parts of whole records (or PGN games), for spreading the work."""
+    from gametool import distribute
+
+    return distribute.parts(path, read=read_file)
+
+
 def sessions(part: Part) -> Iterator[tuple[int, int, Session | GameError]]:
     """Each record of a part as (index in the part from 1, line, session or the error that
     stopped its reading)."""
@@ -60,15 +86,16 @@ def sessions(part: Part) -> Iterator[tuple[int, int, Session | GameError]]:
         return
     file = None if part.path == "-" else part.path
     if is_pgn(part.path):
+        from gametool.errors import RecordError, Where
         from gametool.formats import pgn
 
-        try:
-            games = pgn.import_pgn(text, file)
-        except GameError as exc:
-            yield 1, exc.where.line or 1, exc
-            return
-        for index, session in enumerate(games, start=1):
-            yield index, session.record.line, session
+        report = pgn.import_games(_padded(part, text), file, keep=True)
+        items: list[tuple[int, int, Session | GameError]] = [
+            (r.index, r.line, RecordError(f"game {r.index}: {r.message}",
+                                          Where(file, r.line, r.column)))
+            for r in report.refused]
+        items += [(g.index, 0, g.session) for g in report.games if g.session is not None]
+        yield from sorted(items, key=lambda item: item[0])
         return
     from gametool.record import read_text
 
@@ -104,6 +131,42 @@ def split_text(text: str, file: str | None) -> list[str]:
         if piece:
             pieces.append(piece + "\n")
     return pieces
+
+
+def _padded(part: Part, text: str) -> str:
+    """A part's text preceded by as many empty lines as come before it in its file, so that
+    the PGN reader, which counts lines from the start of its text, names the file's lines."""
+    return "\n" * (part.first_line - 1) + text
+
+
+def import_part(part: Part) -> tuple[Any, int]:
+    """The PGN import of a part of a file (a top-level function, for worker processes and
+    Dask): its report, its games numbered from 1 within the part, and how many it read."""
+    from gametool.formats import pgn
+
+    report = pgn.import_games(_padded(part, part.read()), None if part.path == "-" else part.path)
+    return report, len(report.games) + len(report.refused)
+
+
+_GAME_NUMBER = re.compile(r"^(.*?:\d+:\d+: game )(\d+)(: )")
+
+
+def join_imports(results: Iterable[tuple[Any, int]]) -> Any:
+    """The report on a whole PGN file from the reports on its parts, in order, with the games
+    numbered within the file (the same report as from the whole file read at once)."""
+    from dataclasses import replace
+
+    from gametool.formats.pgn import Report
+
+    out = Report([], [], [])
+    base = 0
+    for report, count in results:
+        out.games += [replace(g, index=g.index + base) for g in report.games]
+        out.refused += [replace(r, index=r.index + base) for r in report.refused]
+        out.messages += [_GAME_NUMBER.sub(lambda m, b=base: f"{m[1]}{int(m[2]) + b}{m[3]}", line)
+                         for line in report.messages]
+        base += count
+    return out
 
 
 def moves_digest(session: Session) -> str:

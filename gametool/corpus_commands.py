@@ -43,7 +43,7 @@ def _read_all(inputs: tuple[str, ...], criteria: Any, jobs: int,
     files = corpus.expand(inputs)
     if scheduler is not None:
         distribute.check_scheduler(scheduler)
-    pieces = [part for path in files for part in distribute.parts(path)]
+    pieces = [part for path in files for part in corpus.parts(path)]
     work = functools.partial(corpus.read_part, criteria=criteria)
     kept, errors, total = [], [], 0
     for result in corpus.numbered(distribute.run(work, pieces, jobs, scheduler, label)):

@@ -44,6 +44,10 @@ class Part:
     def read(self) -> str:
         if self.text is not None:
             return self.text
+        if self.path.lower().endswith(".pgn"):
+            from gametool.corpus import read_file
+
+            return read_file(self.path)
         from gametool import storage
 
         return storage.read(self.path)
@@ -74,18 +78,28 @@ def record_starts(lines: list[str]) -> list[int]:
     return starts
 
 
-def parts(path: str, size: int | None = None) -> list[Part]:
+def parts(path: str, size: int | None = None,
+          read: Callable[[str], str] | None = None) -> list[Part]:
     """``path`` as one part, or, when it is larger than ``size`` bytes (default
-    :data:`PART_BYTES`), as pieces of whole records of about ``size`` bytes each."""
+    :data:`PART_BYTES`), as pieces of whole records of about ``size`` bytes each. ``read``
+    gives a file's text (default: UTF-8 records)."""
     size = PART_BYTES if size is None else size
     try:
         if path == "-" or os.path.getsize(path) <= size:
             return [Part(path)]
     except OSError:
         return [Part(path)]  # the worker reports why it cannot be read
-    from gametool import storage
+    if read is None:
+        from gametool import storage
 
-    text = storage.read(path)
+        read = storage.read
+    return split(path, read(path), size)
+
+
+def split(path: str, text: str, size: int | None = None) -> list[Part]:
+    """The text of ``path`` cut into parts of whole records (or PGN games) of about ``size``
+    characters each; one part when it is smaller."""
+    size = PART_BYTES if size is None else size
     lines = text.splitlines(keepends=True)
     cuts = [0]
     taken = 0
@@ -98,7 +112,7 @@ def parts(path: str, size: int | None = None) -> list[Part]:
             taken = 0
     cuts.append(len(lines))
     if len(cuts) <= 2:
-        return [Part(path)]
+        return [Part(path, text)]
     return [Part(path, "".join(lines[a:b]), a + 1, n)
             for n, (a, b) in enumerate(zip(cuts, cuts[1:], strict=False))]
 

@@ -128,3 +128,27 @@ def test_a_malformed_scheduler_address_is_one_line(archive: Path, address: str) 
 def test_a_local_cluster_of_worker_processes(archive: Path) -> None:
     whole = run("validate", str(archive))
     assert run("validate", str(archive), "--scheduler", "local:2") == whole
+
+
+BAD_GAME = '[Event "bad"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n1. e4 e5 2. Ke3 1-0\n'
+OPEN_COMMENT = '[Event "worse"]\n[Result "*"]\n\n1. e4 {open comment\n'
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A PGN file of good games with refused ones among them, over many lines."""
+    data = Path(__file__).parent / "data"
+    good = (data / "famous.pgn").read_text() + "\n" + (data / "archive.pgn").read_text()
+    path = tmp_path_factory.mktemp("pgn") / "collection.pgn"
+    path.write_text("\n".join([good, BAD_GAME] * 4 + [OPEN_COMMENT]))
+    return path
+
+
+def test_import_in_parts_gives_the_whole_file_s_report(
+        collection: Path, cluster: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = run("import", str(collection))
+    assert whole[0] == 1 and whole[2].count(": game ") == 5
+    monkeypatch.setattr(distribute, "PART_BYTES", 1500)
+    assert len(distribute.split(str(collection), collection.read_text())) > 4
+    assert run("import", str(collection), "--jobs", "2") == whole
+    assert run("import", str(collection), "--scheduler", cluster) == whole

@@ -14,7 +14,13 @@ import click
 @click.option("--rejects", metavar="BAD", type=click.Path(dir_okay=False),
               help="Write the original text of every refused game to BAD.")
 @click.option("--force", is_flag=True, help="With -o or --rejects: overwrite existing files.")
-def import_command(file: str, output: str | None, rejects: str | None, force: bool) -> None:
+@click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
+              metavar="N", help="Work in N processes (same results, faster).")
+@click.option("--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler "
+              "address (tcp://host:8786) or local:N for a local cluster of N workers (same "
+              "results).")
+def import_command(file: str, output: str | None, rejects: str | None, force: bool,
+                   jobs: int, scheduler: str | None) -> None:
     """Turn the games of the PGN file FILE into chess records (.gtn).
 
     Every game that can be read is imported, with its tags, comments, NAGs and variations;
@@ -46,7 +52,20 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
                 data = handle.read()
     except OSError as exc:
         raise Rejected(f"{file}: cannot read: {exc.strerror}") from None
-    report = pgn.import_games(pgn.decode(data), name)
+    text = pgn.decode(data)
+    if jobs > 1 or scheduler is not None:
+        from gametool import corpus, distribute
+
+        try:
+            if scheduler is not None:
+                distribute.check_scheduler(scheduler)
+            pieces = distribute.split(file, text)
+            report = corpus.join_imports(distribute.run(corpus.import_part, pieces, jobs,
+                                                        scheduler, "importing"))
+        except GameError as exc:
+            raise fail(exc) from None
+    else:
+        report = pgn.import_games(text, name)
     if not report.games and not report.refused:
         raise Rejected(f"{file}: no PGN game found")
     for message in report.messages:
