@@ -286,3 +286,14 @@ def test_no_referee_mail_holds_a_line_that_reads_as_a_key_or_a_guard(
         before = master.read_bytes()
         back = ref.receive(raw(f"From: {item.to}\nSubject: Re: {item.subject}", item.body))
         assert not back.applied and master.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["Content-Type", "Content-Transfer-Encoding"])
+def test_a_repeated_content_header_is_refused_not_guessed(
+        game: tuple[Referee, str, str, Path], name: str) -> None:
+    ref, match, key, master = game
+    head = (f"From: ann@example.org\nSubject: [gametool {match}]\n{name}: text/plain\n"
+            if name == "Content-Type" else
+            f"From: ann@example.org\nSubject: [gametool {match}]\n{name}: 7bit\n")
+    receipt = ref.receive(raw(head + head.splitlines()[-1], f"#key {key}\n#ply 3\nplace a1\n"))
+    assert not receipt.applied and f"2 {name} headers" in receipt.reason

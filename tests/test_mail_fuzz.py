@@ -28,7 +28,8 @@ THROUGH_CLI = 150
 HOSTILE_HEADERS = [
     b"From: ann@", b"From: <@>", b"From: ben@example.net<ann@example.org>",
     b"From: team: ann@example.org, ben@example.net;", b"From: ann@example.org, ben@example.net",
-    b"From: \"ben@example.net\" <ann@example.org>", b"From:", b"From: =?utf-8?q?a=0D=0Ab?= <ann@example.org>",
+    b"From: \"ben@example.net\" <ann@example.org>", b"From:",
+    b"From: =?utf-8?q?a=0D=0Ab?= <ann@example.org>",
     b"Message-ID: <@>", b"Message-ID: <a@b>\r\nMessage-ID: <c@d>", b"Message-ID: <a\r\n b@c>",
     b"Subject: =?utf-8?q?=5Bgametool_x=5D=0D=0ABcc:_eve@example.com?=",
     b"Subject: =?bogus?b?!!!?=", b"Subject: =?utf-8?b?W2dhbWV0b29s?=",
@@ -111,7 +112,8 @@ def mutate(rng: SeedRng, data: bytes) -> bytes:
             filler = rng.choice([b"A", b"=?utf-8?q?x?= ", b"X: y\r\n", b"> q\n", b"--b\r\n"])
             data = data[:at] + filler * (1 + rng.randbelow(30_000)) + data[at:]
         elif kind == 9:
-            data = data.replace(b"\r\n", b"\n") if rng.randbelow(2) else data.replace(b"\n", b"\r\n")
+            crlf = rng.randbelow(2)
+            data = data.replace(b"\n", b"\r\n") if crlf else data.replace(b"\r\n", b"\n")
         elif kind == 10:
             end = min(len(data), at + rng.randbelow(200) + 1)
             data = data[:at] + data[at:end] * (2 + rng.randbelow(4)) + data[end:]

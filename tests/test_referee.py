@@ -457,8 +457,9 @@ def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path
             # Someone else writes as the mover, with no key, with a made-up one, with their own.
             refuse("forged From", compose(mover, subject, f"#ply {ply}\n{choice}\n"), mover,
                    "no '#key' line")
-            refuse("wrong key", compose(mover, subject, move.format(keys[mover][:-1] + ("a" if keys[mover][-1] != "a" else "b"))),
-                   mover, f"not {mover}'s key")
+            typo = keys[mover][:-1] + ("a" if keys[mover][-1] != "a" else "b")
+            refuse("wrong key", compose(mover, subject, move.format(typo)), mover,
+                   f"not {mover}'s key")
             refuse("another seat's key", compose(mover, subject, move.format(keys[other])),
                    mover, f"not {mover}'s key")
             refuse("unquoted reply with no action",

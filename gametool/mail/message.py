@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from gametool.mail import MailDropped, MailRejected
@@ -86,11 +87,19 @@ class Part:
         return self.fields.get(name.lower(), [])
 
     def one(self, name: str) -> str | None:
+        """The value of a header that must not be repeated; none when absent."""
         values = self.all(name)
-        return values[0] if len(values) == 1 else None
+        if len(values) > 1:
+            raise MailRejected(f"the mail has {len(values)} {_title(name)} headers in one part; "
+                               "which one is meant cannot be known")
+        return values[0] if values else None
 
 
-def _lines(data: bytes, start: int = 0):  # type: ignore[no-untyped-def]
+def _title(name: str) -> str:
+    return "-".join(word.capitalize() for word in name.split("-")).replace("-Id", "-ID")
+
+
+def _lines(data: bytes, start: int = 0) -> Iterator[tuple[int, int, int]]:
     """(start, end of content, start of next line) for every line of ``data``."""
     size = len(data)
     pos = start
@@ -130,7 +139,8 @@ def split_part(data: bytes, top: bool = False) -> Part:
         name = line[:colon] if colon > 0 else b""
         if colon <= 0 or not _FIELD_NAME.fullmatch(name.rstrip(b" \t")):
             # Not a header: the header block ended without its blank line.
-            part.problem = part.problem or "a header line has no 'Name:' (the header block is malformed)"
+            part.problem = (part.problem
+                            or "a header line has no 'Name:' (the header block is malformed)")
             body_start = start
             break
         if len(names) >= MAX_HEADER_FIELDS:
@@ -219,7 +229,8 @@ class Letter:
 
     def message_id(self) -> str | None:
         """The Message-ID, when there is exactly one and it is well formed (else none is used)."""
-        value = self.head.one("message-id")
+        values = self.head.all("message-id")
+        value = values[0] if len(values) == 1 else None
         found = _MESSAGE_ID.fullmatch(value) if value is not None else None
         return found.group(1) if found else None
 
