@@ -7,15 +7,22 @@ the ratio where the game has a peer (python-chess for chess; OpenSpiel games thr
 ``pyspiel``); then ``validate`` plies per second on a self-play corpus of the game. After the
 table: the start-up rows of ``bench/startup.py`` (``show``, ``moves`` and ``move`` on a
 300-ply record against a bare ``python -c "import click, pyparsing, tabulate"``), and the time
-of ``validate`` on records of growing length, to show that it grows linearly. Peers are optional installs
-(``pip install -e '.[bench]'``); a missing peer is reported, not fatal.
+of ``validate`` on records of growing length, to show that it grows linearly. Then, run as their
+own scripts: chess perft through the command line, PGN import and validate, validate on a Dask
+cluster of 1 and 2 workers, and the mail reader on growing mails, each beside its peer or target.
+Peers are optional installs (``pip install -e '.[bench]'``); a missing peer is reported, not
+fatal.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from selfplay import gametool_rate, peer_runner
 from startup import startup_rows
@@ -36,6 +43,19 @@ PEERS = {
 TARGETS = {"chess": 1.0}
 DEFAULT_TARGET = 0.25
 VALIDATE_TARGET = 20_000
+
+
+HERE = Path(__file__).resolve().parent
+# The other benchmarks, each run as its own script after the tables above (every peer and
+# target is printed by the script itself).
+SECTIONS = [
+    ("chess perft through the command line, beside python-chess (target 1.0)",
+     ["perft.py", "--repeat", "3"]),
+    ("PGN import and validate, beside python-chess and pgn-extract (target 2.0)",
+     ["pgn.py", "--games", "300"]),
+    ("validate on a Dask cluster of 1 and 2 workers", ["dask_scale.py"]),
+    ("reading hostile mail: time grows linearly with its size", ["mail.py"]),
+]
 
 
 def corpus(gid: str, count: int) -> list[str]:
@@ -123,6 +143,13 @@ def main() -> None:
     print()
     print(tabulate(growth_rows(ids), headers=["run", "plies", "time", "rate"],
                    tablefmt="github"))
+    if not args.games:
+        for title, script in SECTIONS:
+            print(f"\n{title}\n")
+            sys.stdout.flush()
+            subprocess.run([sys.executable, str(HERE / script[0]), *script[1:]], check=False,
+                           env={**os.environ, "PYTHONPATH": os.pathsep.join(
+                               filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))})
 
 
 if __name__ == "__main__":
