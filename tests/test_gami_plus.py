@@ -322,7 +322,7 @@ def test_d12_max_plies_draws_after_the_fourth_swap() -> None:
     state = play(state, "swap 5H>6H", game=game)
     assert game.outcome(state) is not None
     assert game.outcome(state).termination == "max plies"
-    assert game.max_plies == 5  # the record bound counts the chance deal too
+    assert game.max_plies == 6  # the record bound counts the deal too, typed hand by hand
 
 
 def test_d12_a_fourth_swap_that_decides_the_game_is_not_a_draw() -> None:

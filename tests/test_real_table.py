@@ -108,3 +108,30 @@ def test_the_readme_real_table_example_runs(tmp_path: Path) -> None:
         done = subprocess.run([sys.executable, "-m", "gametool", *argv[1:]], cwd=tmp_path,
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, f"{line}: {done.stderr}"
+
+
+GAMI_P1 = "deal p1: AH 2H 4H 5C 6C 2D 5D 8D QH"
+GAMI_P2 = "deal p2: 3H 6H 8H AC 3C 7C 3D 4D 6D"
+
+
+def test_a_gami_plus_deal_is_typed_hand_by_hand_and_the_table_gets_the_rest() -> None:
+    whole = Session.start("gami-plus", None, None, None)
+    whole.play([GAMI_P1 + " p2: 3H 6H 8H AC 3C 7C 3D 4D 6D table: 5H 7H 2C 4C 8C AD 7D"])
+    by_hand = Session.start("gami-plus", None, None, None)
+    by_hand.play([GAMI_P1])
+    assert by_hand.to_move() == CHANCE
+    by_hand.play([GAMI_P2])
+    assert by_hand.state == whole.state and by_hand.to_move() == 0
+    assert [s.text for s in by_hand.steps] == [GAMI_P1, GAMI_P2]
+    assert Session.load(by_hand.canonical_record()).state == whole.state
+
+
+@pytest.mark.parametrize("texts, why", [
+    ([GAMI_P2], "p1's hand is dealt next"),
+    ([GAMI_P1, GAMI_P1.replace("p1:", "p2:")], "went to p1 already"),
+    ([GAMI_P1, "deal p2: 3H 6H 8H"], "p2 gets 9 cards, not 3"),
+    ([GAMI_P1, "deal p2: 3H 3H 8H AC 3C 7C 3D 4D 6D"], "3H dealt more than once"),
+])
+def test_each_hand_is_checked_against_the_hands_dealt_before(texts: list[str], why: str) -> None:
+    with pytest.raises(IllegalAction, match=why):
+        Session.start("gami-plus", None, None, None).play(texts)

@@ -48,8 +48,9 @@ class GamiGame(GamiText, Game[GamiState, Action]):
         super().__init__(options)
         self.limit: int = self.settings["max_plies"]
         self.claim_required: bool = self.settings.get("claim", "required") == "required"
-        # The conformance bound counts every record ply, the chance deal included.
-        self.max_plies = self.limit + (1 if any(self.deals) else 0)  # type: ignore[misc]
+        # The conformance bound counts every record ply, the chance deal included (two plies
+        # when it is typed hand by hand).
+        self.max_plies = self.limit + (2 if any(self.deals) else 0)  # type: ignore[misc]
 
     # -- positions ------------------------------------------------------------------------------
 
@@ -201,6 +202,13 @@ class GamiGame(GamiText, Game[GamiState, Action]):
         if kind == "deal":
             dealt = state._replace(hands=(action[1], action[2]), table=action[3], seat=0)
             return self.settle(dealt, "phase")
+        if kind == "hand":  # one hand of a deal typed at a table; the table gets what is left
+            if action[1] == 0:
+                return state._replace(hands=(action[2], 0))
+            first = state.hands[0]
+            rest = self.cards.full & ~(first | action[2])
+            return self.settle(state._replace(hands=(first, action[2]), table=rest, seat=0),
+                               "phase")
         hands = list(state.hands)
         table = state.table
         if kind == "pick":

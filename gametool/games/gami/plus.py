@@ -68,6 +68,8 @@ resign on their turn."""
 Cards are rank then suit (AH, 8C, QH), read in any case.
 
   deal p1: <9 cards> p2: <9 cards> table: <7 cards>    the chance deal
+  deal p1: <9 cards>, then deal p2: <9 cards>          the deal typed hand by hand at a
+                                                         table; the table gets the rest
   swap X>Y                                               give X, take Y
   swap X>Y claim Z                                       ... and claim Z from the opponent
   resign

@@ -58,6 +58,8 @@ class GamiText:
         if kind == "deal":
             text = self.cards.text
             return f"deal p1: {text(action[1])} p2: {text(action[2])} table: {text(action[3])}"
+        if kind == "hand":
+            return f"deal {('p1', 'p2')[action[1]]}: {self.cards.text(action[2])}"
         if kind == "pick":
             out = f"pick {names[action[1]]}"
             return out if action[2] == NONE else f"{out} return {names[action[2]]}"
@@ -103,6 +105,14 @@ class GamiText:
     def _parse_deal(self, state: GamiState, words: list[Any]) -> Action:
         if state.seat != CHANCE:
             raise IllegalAction("deal: the cards are dealt once, before the first swap")
+        labels_read = [w for w in words[1:] if isinstance(w, str)]
+        if len(labels_read) == 1:
+            return self._parse_hand(state, labels_read[0].rstrip(":"), words[2:])
+        if labels_read != ["p1:", "p2:", "table:"]:
+            raise IllegalAction("deal: write 'deal p1: ... p2: ... table: ...', or one hand at "
+                                "a time ('deal p1: ...', then 'deal p2: ...')")
+        if state.hands[0]:
+            raise IllegalAction("deal: p1's hand is dealt already; deal p2's hand next")
         names = self.cards.names
         groups: list[list[int]] = [[], [], []]
         current = -1
@@ -123,6 +133,25 @@ class GamiText:
             problems += [f"{', '.join(missing)} missing"] if missing else []
             raise IllegalAction(f"deal: {' and '.join(problems)}")
         return ("deal", mask_of(groups[0]), mask_of(groups[1]), mask_of(groups[2]))
+
+    def _parse_hand(self, state: GamiState, label: str, cards: list[int]) -> Action:
+        """One hand of a deal typed hand by hand at a table: p1's, then p2's; the cards left
+        go to the table."""
+        names = self.cards.names
+        due = 1 if state.hands[0] else 0
+        if label != ("p1", "p2")[due]:
+            raise IllegalAction(f"deal {label}: {('p1', 'p2')[due]}'s hand is dealt next "
+                                "(p1, then p2; the table gets the cards left)")
+        wanted = self.deals[due]
+        if len(cards) != wanted:
+            raise IllegalAction(f"deal {label}: {label} gets {wanted} cards, not {len(cards)}")
+        repeated = sorted({names[c] for c in cards if cards.count(c) > 1})
+        if repeated:
+            raise IllegalAction(f"deal {label}: {', '.join(repeated)} dealt more than once")
+        taken = [names[c] for c in cards if state.hands[0] >> c & 1]
+        if taken:
+            raise IllegalAction(f"deal {label}: {', '.join(taken)} went to p1 already")
+        return ("hand", due, mask_of(cards))
 
     def _parse_pick(self, state: GamiState, words: list[Any]) -> Action:
         names = self.cards.names
@@ -197,7 +226,7 @@ class GamiText:
 
     def describe_action(self, state: GamiState, action: Action) -> str | None:
         """Name the Gami sets a pick or swap formed."""
-        if action == RESIGN or action[0] == "deal":
+        if action == RESIGN or action[0] in ("deal", "hand"):
             return None
         seat = state.seat
         y = action[1] if action[0] == "pick" else action[2]
@@ -308,8 +337,9 @@ def _grammar(deal: bool, pick: bool, returns: bool, claims: bool) -> pp.ParserEl
     choices = [tokens.keyword("resign")]
     if deal:
         labels = [pp.CaselessLiteral(f"{w}:").set_name(f"'{w}:'") for w in ("p1", "p2", "table")]
-        choices.append((tokens.keyword("deal") - labels[0] - pp.ZeroOrMore(card) - labels[1]
-                        - pp.ZeroOrMore(card) - labels[2] - pp.ZeroOrMore(card))
+        # The whole deal (p1: ... p2: ... table: ...), or one hand of it typed at a table.
+        label = pp.MatchFirst(labels).set_name("'p1:', 'p2:' or 'table:'")
+        choices.append((tokens.keyword("deal") - label - pp.ZeroOrMore(label | card))
                        .set_name("deal"))
     if pick:
         body = tokens.keyword("pick") - card
