@@ -297,3 +297,18 @@ def test_a_repeated_content_header_is_refused_not_guessed(
             f"From: ann@example.org\nSubject: [gametool {match}]\n{name}: 7bit\n")
     receipt = ref.receive(raw(head + head.splitlines()[-1], f"#key {key}\n#ply 3\nplace a1\n"))
     assert not receipt.applied and f"2 {name} headers" in receipt.reason
+
+
+@pytest.mark.parametrize(("charset", "greeting"), [
+    ("us-ascii", "Grüße".encode()),          # UTF-8 bytes under a charset that cannot hold them
+    ("utf-8", "Grüße".encode("latin-1")),    # Latin-1 bytes declared as UTF-8
+    ("iso-8859-1", "Grüße".encode("latin-1")),
+])
+def test_a_wrong_charset_does_not_hide_the_ascii_key_and_actions(
+        game: tuple[Referee, str, str, Path], charset: str, greeting: bytes) -> None:
+    ref, match, key, _master = game
+    mail = (f"From: ann@example.org\r\nSubject: [gametool {match}]\r\nContent-Type: text/plain; "
+            f"charset={charset}\r\nContent-Transfer-Encoding: 8bit\r\n\r\n").encode()
+    mail += greeting + f"\r\n\r\n#key {key}\r\n#ply 3\r\nplace a1\r\n".encode()
+    receipt = ref.receive(mail)
+    assert receipt.applied, receipt.reason

@@ -432,12 +432,12 @@ def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path
     last_applied: bytes | None = None
     refused: dict[str, int] = {}
 
-    def refuse(kind: str, mail: bytes, seat: str, reason: str) -> None:
+    def refuse(kind: str, mail: bytes, seat: str | None, reason: str) -> None:
         before = master.read_bytes()
         receipt = ref.receive(mail)
         assert not receipt.applied and reason in receipt.reason, (kind, receipt.reason)
         assert master.read_bytes() == before, kind
-        assert [m.to for m in receipt.messages] == [seat], kind
+        assert [m.to for m in receipt.messages] == ([seat] if seat else []), kind
         sent.extend(receipt.messages)
         refused[kind] = refused.get(kind, 0) + 1
 
@@ -457,6 +457,14 @@ def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path
             # Someone else writes as the mover, with no key, with a made-up one, with their own.
             refuse("forged From", compose(mover, subject, f"#ply {ply}\n{choice}\n"), mover,
                    "no '#key' line")
+            # The other seat, with its own key, hides behind the mover's address: nobody is
+            # answered, since the sender cannot be told.
+            disguised = compose(mover, subject, move.format(keys[other])).replace(
+                f"From: Player <{mover}>".encode(), f"From: {other}<{mover}>".encode())
+            refuse("forged From", disguised, None, "ambiguous")
+            twice = compose(mover, subject, move.format(keys[mover])).replace(
+                b"From: ", f"From: {other}\nFrom: ".encode(), 1)
+            refuse("forged From", twice, None, "2 From headers")
             typo = keys[mover][:-1] + ("a" if keys[mover][-1] != "a" else "b")
             refuse("wrong key", compose(mover, subject, move.format(typo)), mover,
                    f"not {mover}'s key")
