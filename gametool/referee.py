@@ -283,16 +283,16 @@ def _key_text(key: str, rekeyed: bool) -> str:
     first = ("Your new seat key (the old one no longer works):" if rekeyed
              else "Your seat key:")
     return (f"{first} {key}\n"
-            "Keep this key to yourself and copy it into every reply, on a line of its own "
-            "after\n'#key' and a space. Whoever holds it can move for you; if you lose it, "
-            "ask the\nreferee for a new one.")
+            "Keep it to yourself. Every reply must hold it on a line of its own, written after\n"
+            "'#key' and a space, above the '#ply' line. Whoever holds the key can move for you;\n"
+            "if you lose it, ask the referee for a new one.")
 
 
 def _prompt(ply: int) -> str:
     # Every line starts with a word, never with '#', so sending it back applies nothing.
-    return (f"You are to move at ply {ply}. Reply with plain text, each on a line of its "
-            f"own:\nthe line '#key' and your key, then the line '#ply {ply}', then your "
-            "actions,\none per line.")
+    return (f"You are to move at ply {ply}. Reply in plain text with, each on a line of its "
+            f"own:\nfirst '#key' followed by your key, then '#ply {ply}', then your actions, "
+            "one per line\n(each as written in the list below).")
 
 
 def _short(reason: str) -> str:
