@@ -7,8 +7,8 @@ The corpus is played first (random players, fixed seed) into a temporary folder,
 one large file so that the work is split by record as well as by file. Each cluster is a
 ``LocalCluster`` of worker processes, started before the clock runs; the time is that of
 ``validate --scheduler ADDRESS`` over the corpus, best of ``--repeat`` runs. Prints plies per
-second for each cluster and the speed-up of each over one worker. Dask is an optional install
-(``pip install 'gametool[dask]'``).
+second in one process without Dask, then for each cluster and its speed-up over one worker.
+Dask is an optional install (``pip install 'gametool[dask]'``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ from gametool.selfplay import Task, play_game
 
 def build(folder: str, game: str, count: int) -> int:
     """Write ``count`` games: half as files of one record, half in one file; their plies."""
-    played = [play_game(Task(game, i + 1, ("random",), "dask-scale")) for i in range(count)]
+    from gametool import games
+
+    kinds = ("random",) * games.playable_class(game).players_default()
+    played = [play_game(Task(game, i + 1, kinds, "dask-scale")) for i in range(count)]
     half = count // 2
     for p in played[:half]:
         with open(os.path.join(folder, f"{game}-{p.index:04d}.gtn"), "w") as handle:
@@ -37,8 +40,9 @@ def build(folder: str, game: str, count: int) -> int:
     return sum(p.plies for p in played)
 
 
-def validate(folder: str, address: str, part_bytes: int) -> float:
-    """Seconds to validate every record under ``folder`` on the scheduler ``address``."""
+def validate(folder: str, address: str | None, part_bytes: int) -> float:
+    """Seconds to validate every record under ``folder`` on the scheduler ``address`` (None:
+    in this process)."""
     began = time.perf_counter()
     pieces = [part for path in corpus.expand([folder])
               for part in distribute.parts(path, part_bytes)]
@@ -60,7 +64,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         plies = build(folder, args.game, args.n)
-        rows = []
+        here = min(validate(folder, None, args.part_bytes) for _ in range(args.repeat))
+        rows = [["none (one process)", plies, f"{here:.2f} s", f"{plies / here:,.0f}", ""]]
         base = None
         for workers in (int(w) for w in args.workers.split(",")):
             with LocalCluster(n_workers=workers, threads_per_worker=1,
