@@ -259,10 +259,9 @@ class Criteria:
             value = session.record.get(name)
             if value is None or not re.search(pattern, value, re.IGNORECASE):
                 return False
-        if self.player is not None:
-            wanted = self.player.lower()
-            if wanted not in (n.lower() for n in session.names):
-                return False
+        if self.player is not None and not any(_names_player(n, self.player)
+                                               for n in session.names):
+            return False
         return True
 
     def keeps(self, session: Session, summary: Summary) -> bool:
@@ -280,6 +279,13 @@ class Criteria:
         if self.max_plies is not None and summary.plies > self.max_plies:
             return False
         return self.position is None or reaches(session, self.position)
+
+
+def _names_player(seat: str, player: str) -> bool:
+    """Whether a seat's name is ``player`` (any case), or begins with it as a word: ``carlsen``
+    names the seat ``Carlsen_Magnus`` (imported from "Carlsen, Magnus"), not ``Carlsenius``."""
+    seat, player = seat.lower(), player.strip().lower()
+    return seat == player or (seat.startswith(player) and not seat[len(player)].isalnum())
 
 
 def reaches(session: Session, position: str) -> bool:

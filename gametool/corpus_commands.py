@@ -97,7 +97,8 @@ def split(file: str, folder: str, force: bool) -> None:
 @click.option("--game", metavar="G", help="Only records of game G.")
 @click.option("--tag", "tags", multiple=True, metavar="NAME=REGEX", help="Only records whose "
               "tag NAME matches REGEX (searched, any letter case; repeatable).")
-@click.option("--player", metavar="NAME", help="Only records where NAME has a seat.")
+@click.option("--player", metavar="NAME", help="Only records where NAME has a seat (any "
+              "case; 'carlsen' also names the seat Carlsen_Magnus).")
 @click.option("--result", metavar="R", help="Only records with this Result (1-0, 1/2-1/2, "
               "1-2-3, *).")
 @click.option("--termination", metavar="T", help="Only games that ended this way "

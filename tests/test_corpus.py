@@ -243,6 +243,11 @@ def test_filter_by_tag_and_player(tmp_path: Path) -> None:
                                    "--player", "EVE")[1])] == ["dan; eve", "eve; dan"]
     assert [k[0] for k in kept(run("filter", club, "--player", "cy")[1])] == [
         "cy; ann", "ben; cy"]
+    (Path(club) / "named.gtn").write_text(chess_record(["e4"], "Carlsen_Magnus", "cyril"))
+    assert [k[0] for k in kept(run("filter", club, "--player", "carlsen")[1])] == [
+        "Carlsen_Magnus; cyril"]
+    assert [k[0] for k in kept(run("filter", club, "--player", "cy")[1])] == [
+        "cy; ann", "ben; cy"]                         # not cyril
     code, out, err = run("filter", club, "--tag", "Event=(")
     assert code == 1 and out == "" and err.startswith("gametool: --tag Event=(: not a regular")
 
