@@ -139,18 +139,14 @@ class Referee:
         holder: list[Session] = []
         try:
             letter.check()
-            match = self._match_id(letter)
-            path = self.master(match)
+            match = found = self._match_id(letter)
+            path = self.master(found)
 
             def change(text: str) -> str:
                 session = load_one(text, str(path))
-                seat = self._seat(session, sender, match or "")
-                name = answer[0] = session.names[seat]
+                name = answer[0] = self._seat(session, sender, found)
                 lines = own_lines(letter.text())
-                if not self._keyring(match or "").matches(name, find_key(lines)):
-                    raise MailRejected(f"the key is not {name}'s key: copy the '#key' line "
-                                       "from your opening message exactly, or ask the referee "
-                                       "for a new key")
+                self._authenticate(found, name, lines)
                 instructions = find_instructions(lines, session.game.max_plies)
                 if instructions.ply != session.ply + 1:
                     raise MailRejected(
@@ -167,11 +163,18 @@ class Referee:
                                                    letter.message_id())], reason)
         return Receipt(True, self.messages(match, holder[0]))
 
-    def _seat(self, session: Session, sender: str, match: str) -> int:
-        for index, name in enumerate(session.names):
+    def _seat(self, session: Session, sender: str, match: str) -> str:
+        """The registered address of the sender's seat."""
+        for name in session.names:
             if name.lower() == sender:
-                return index
+                return name
         raise MailRejected(f"{sender} is not a player of {match}")
+
+    def _authenticate(self, match: str, name: str, lines: list[str]) -> None:
+        """Refuse the mail unless its key line holds seat ``name``'s current key."""
+        if not self._keyring(match).matches(name, find_key(lines)):
+            raise MailRejected(f"the key is not {name}'s key: copy the '#key' line from your "
+                               "opening message exactly, or ask the referee for a new key")
 
     def _save_keys(self, match: str, ring: Keyring, fresh: bool = False) -> None:
         """Replace the key file (``fresh``: make it, never replace one); a new file is made
