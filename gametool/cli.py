@@ -267,13 +267,16 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
     else:
         movers = [s.seat for s in session.steps[first:] if s.seat != CHANCE]
         seat = movers[0] if movers else None
+    # Chance typed in at a real table (no seed, no player acting) is printed as it was typed.
+    typed = as_seat is None and seat is None and session.seed is None
     if seat == CHANCE:
         seat = None
     final = session.state
     out = []
     for ply in range(first, session.ply):
         step = session.steps[ply]
-        text = session.game.mask_action(session.states[ply], step.action, final, seat)
+        text = (step.text if typed else
+                session.game.mask_action(session.states[ply], step.action, final, seat))
         out.append({"ply": ply + 1, "seat": session.seat_name(step.seat), "action": text})
     return out
 

@@ -134,3 +134,27 @@ def test_colour_on_a_terminal_none_under_no_color_or_in_a_pipe(tmp_path: Path) -
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0 and ESC not in done.stdout
     assert "d4=R" in (tmp_path / "c.gtn").read_text()
+
+
+def test_a_real_table_game_asks_chance_for_each_card_turned_up(tmp_path: Path) -> None:
+    path = tmp_path / "table.gtn"
+    child = spawn("belemmer", "--no-seed", "-o", str(path), cwd=tmp_path)
+    child.expect("chance> ")
+    child.sendline("reveal red KH")
+    child.expect("chance> ")
+    child.sendline("reveal black 3C")
+    child.expect("red> ")
+    child.sendline("place b3")
+    child.expect("chance> ")
+    child.sendline("reveal red KH")
+    child.expect("KH has been seen already")
+    child.expect("chance> ")
+    child.send("reveal red K\t")  # KH is on the board: Tab completes the one king left
+    child.expect("reveal red KD")
+    child.send("\r")
+    child.expect("black> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    text = path.read_text()
+    assert "1. chance: reveal red KH" in text and "2. chance: reveal black 3C" in text
+    assert "3. red: place b3" in text and "4. chance: reveal red KD" in text

@@ -135,3 +135,12 @@ def test_a_gami_plus_deal_is_typed_hand_by_hand_and_the_table_gets_the_rest() ->
 def test_each_hand_is_checked_against_the_hands_dealt_before(texts: list[str], why: str) -> None:
     with pytest.raises(IllegalAction, match=why):
         Session.start("gami-plus", None, None, None).play(texts)
+
+
+def test_move_prints_typed_chance_as_typed(tmp_path: Path) -> None:
+    path = tmp_path / "j.gtn"
+    script = [sys.executable, "-m", "gametool"]
+    subprocess.run([*script, "start", "johari-bones", "--no-seed", "-o", str(path)], check=True)
+    done = subprocess.run([*script, "move", str(path), "deal p1: 2-4 4-5 1-1 3-6"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout == "1. chance: deal p1: 2-4 4-5 1-1 3-6\n", done.stderr
