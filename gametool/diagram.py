@@ -89,6 +89,8 @@ class Card:
     """A suit sign or other mark drawn beside the label (shape, not colour, tells suits)."""
     name: str = ""
     """The item in the game's notation (``KH``) when the label differs, kept as its title."""
+    highlight: bool = False
+    """Played, drawn or moved by the last action; set by the renderer's caller, not by games."""
 
 
 @dataclass(frozen=True)

@@ -306,8 +306,22 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
     """``after``'s parts with the cells and points that differ from ``before`` highlighted."""
     from dataclasses import replace
 
-    from gametool.diagram import Beside, Grid, Track
+    from gametool.diagram import Beside, Grid, Row, Track
 
+    def titled(parts: tuple[Any, ...]) -> dict[tuple[str, int], Any]:
+        """Rows by title and the title's occurrence, so a row may come or go."""
+        rows: dict[tuple[str, int], Any] = {}
+        for part in parts:
+            if isinstance(part, Row):
+                rows[(part.title, sum(1 for key in rows if key[0] == part.title))] = part
+        return rows
+
+    earlier = {id(row): key for key, row in titled(after).items()}
+    rows_before = titled(before)
+    after = tuple(replace(part, items=_new_items(rows_before[earlier[id(part)]].items,
+                                                 part.items))
+                  if isinstance(part, Row) and earlier.get(id(part)) in rows_before else part
+                  for part in after)
     if len(before) != len(after):
         return after
     out = []
@@ -326,6 +340,23 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
                          for row, old_row in zip(new.rows, old.rows))
             new = replace(new, rows=rows)
         out.append(new)
+    return tuple(out)
+
+
+def _new_items(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``after`` with the face-up items that were not in ``before`` highlighted (a card played
+    to the table, a tile drawn or discarded); backs tell nothing and stay as they are."""
+    from dataclasses import replace
+
+    left = [(c.label, c.name, c.kind) for c in before if c.face_up]
+    out = []
+    for card in after:
+        key = (card.label, card.name, card.kind)
+        if card.face_up and key in left:
+            left.remove(key)
+        elif card.face_up:
+            card = replace(card, highlight=True)
+        out.append(card)
     return tuple(out)
 
 

@@ -396,6 +396,11 @@ class Renderer:
                     _text(item, x + w / 2, y + h - 10, card.symbol, size=20, anchor="middle",
                           fill=ink)
             ET.SubElement(item, "title").text = card.name or card.label
+            if card.highlight:
+                outline = _el(item, "rect", x=x - 3, y=y - 3, width=w + 6, height=h + 6, rx=6,
+                              fill="none", stroke=HIGHLIGHT_LINE, stroke_width=3,
+                              **{"class": "last"})
+                outline.set("data-last", card.name or card.label)
         if card.count > 1:
             _text(g, x + w / 2, y + h + 14, f"\u00d7{card.count}", size=12, anchor="middle",
                   cls="count")

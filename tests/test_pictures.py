@@ -330,3 +330,32 @@ def test_any_diagram_is_drawn_with_a_caller_palette() -> None:
     fills = {node.get("fill") for node in root.iter()}
     assert "#123456" in fills and "#E69F00" not in fills
     assert len([r for r in root.iter(f"{NS}rect") if r.get("class") == "last"]) == 1
+
+
+def test_a_king_in_check_is_marked() -> None:
+    session = chess_session("e4", "f5", "Qh5+")
+    grid = render.picture(session).parts[1]
+    assert isinstance(grid, diagram.Grid)
+    assert grid.marked == {(4, 0)}  # e8
+    assert render.picture(chess_session("e4")).parts[1].marked == frozenset()
+
+
+def test_cards_played_or_drawn_by_the_last_action_are_outlined() -> None:
+    session = sample_session("two-headed-dragon", 0)
+    game = session.game
+    ply = next(n for n in range(1, session.ply + 1)
+               if session.steps[n - 1].text.startswith("play")
+               and game.view(session.states[n - 1], None)["line"])
+    played = session.steps[ply - 1].text.split()[1]
+    root = parse(render.show_svg(session, ply, session.names[0]))
+    lit = [r.get("data-last") for r in root.iter(f"{NS}rect") if r.get("class") == "last"]
+    assert lit == [played] or sorted(played.split("-")) == sorted(lit[0].split("-"))
+
+
+def test_export_html_for_a_seat_refuses_a_guessable_seed(tmp_path: Path) -> None:
+    record = tmp_path / "g.gtn"
+    record.write_text(Session.start("belemmer", ["ann", "ben"], seed="cafe").text())
+    refused = run("export", str(record), "--html", "--as", "ann")
+    assert refused.returncode == 1 and "weak-seed-ok" in refused.stderr
+    assert run("export", str(record), "--html", "--as", "ann", "--weak-seed-ok").returncode == 0
+    assert run("export", str(record), "--html").returncode == 0  # a spectator's page

@@ -346,8 +346,9 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
 
     def diagram(self, state: Position, seat: int | None, names: Sequence[str]) -> Diagram:
         """The board from White's side (Black's for the second seat), then the status lines."""
-        return board_diagram(self.view(state, seat)["fen"], seat,
-                             self.render(state, seat, names), names)
+        view = self.view(state, seat)
+        return board_diagram(view["fen"], seat, self.render(state, seat, names), names,
+                             in_check=view["in_check"])
 
 
 GLYPHS = {"k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e",
@@ -356,8 +357,10 @@ GLYPHS = {"k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u26
 variation selector keeps the pawn from turning into an emoji)."""
 
 
-def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str]) -> Diagram:
-    """The diagram of a FEN board: White's pieces light, Black's dark, horses as diamonds."""
+def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str],
+                  in_check: bool = False) -> Diagram:
+    """The diagram of a FEN board: White's pieces light, Black's dark, horses as diamonds; the
+    king in check hatched."""
     from gametool.diagram import Diagram, Grid, Note, Piece, numbers_down
 
     cells: dict[tuple[int, int], Piece] = {}
@@ -375,7 +378,10 @@ def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str]) 
                 cells[(col, row)] = Piece("H", "neutral" if char == "*" else style, "diamond",
                                           text=char)
             col += 1
-    grid = Grid(tuple(FILES), numbers_down(8), cells, checkered=True, flippable=True)
+    king = "K" if fen.split()[1] == "w" else "k"
+    checked = frozenset(cell for cell, piece in cells.items() if in_check and piece.text == king)
+    grid = Grid(tuple(FILES), numbers_down(8), cells, checkered=True, flippable=True,
+                marked=checked)
     legend = (("light", f"White: {names[0]}"), ("dark", f"Black: {names[1]}"))
     return Diagram((grid, Note(tuple(line for line in notes.splitlines() if line))),
                    flipped=seat == 1, legend=legend)
