@@ -400,10 +400,11 @@ def _turnable(parts: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def show_svg(session: Session, ply: int | None = None, as_seat: str | None = None,
-             flip: bool | None = None) -> str:
-    """The position as an SVG picture, for ``as_seat`` (None: a spectator)."""
+             flip: bool | None = None, ids: str = "") -> str:
+    """The position as an SVG picture, for ``as_seat`` (None: a spectator); ``ids`` prefixes
+    its ids (for pages holding several pictures)."""
     from gametool import svg
 
     diagram = picture(session, ply, as_seat, flip)
     title = f"{session.game.name}, ply {ply if ply is not None else session.ply}"
-    return svg.to_svg(diagram, title=title)
+    return svg.to_svg(diagram, title=title, ids=ids)

@@ -106,9 +106,10 @@ class Renderer:
     """Draws the parts of one diagram; ``palette`` overrides :data:`PALETTE` entries."""
 
     def __init__(self, palette: Mapping[str, tuple[str, str]] | None = None,
-                 flipped: bool = False) -> None:
+                 flipped: bool = False, ids: str = "") -> None:
         self.palette = {**PALETTE, **(palette or {})}
         self.flipped = flipped
+        self.ids = ids
 
     def colours(self, style: str) -> tuple[str, str]:
         return self.palette.get(style, self.palette["neutral"])
@@ -202,7 +203,8 @@ class Renderer:
                            stroke=LINE, stroke_width=0.5)
                 rect.set("data-cell", f"{part.files[col]}{part.ranks[row]}")
                 if (col, row) in part.marked:
-                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill="url(#hatch)")
+                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL,
+                        fill=f"url(#{self.ids}hatch)")
                 if (col, row) in part.highlight:
                     _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
                         fill_opacity=0.55)
@@ -316,7 +318,8 @@ class Renderer:
                    stroke=LINE, stroke_width=0.8)
         rect.set("data-point", point.label)
         if point.marked:
-            _el(g, "rect", x=x, y=y, width=POINT_W, height=height, fill="url(#hatch)")
+            _el(g, "rect", x=x, y=y, width=POINT_W, height=height,
+                fill=f"url(#{self.ids}hatch)")
         if point.highlight:
             _el(g, "rect", x=x, y=y, width=POINT_W, height=height, fill=HIGHLIGHT_FILL,
                 fill_opacity=0.55)
@@ -375,7 +378,7 @@ class Renderer:
             _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=BACK_FILL,
                 stroke="#000000", stroke_width=1)
             _el(item, "rect", x=x + 3, y=y + 3, width=w - 6, height=h - 6, rx=3,
-                fill="url(#back)", stroke=BACK_LINE, stroke_width=1)
+                fill=f"url(#{self.ids}back)", stroke=BACK_LINE, stroke_width=1)
         else:
             fill = "#fffbe6" if card.kind == "tile" else "#ffffff"
             _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=fill, stroke="#000000",
@@ -416,13 +419,13 @@ class Renderer:
         return box
 
 
-def _defs(root: ET.Element) -> None:
+def _defs(root: ET.Element, ids: str) -> None:
     defs = _el(root, "defs")
-    hatch = _el(defs, "pattern", id="hatch", width=6, height=6,
+    hatch = _el(defs, "pattern", id=f"{ids}hatch", width=6, height=6,
                 patternUnits="userSpaceOnUse", patternTransform="rotate(45)")
     _el(hatch, "line", x1=0, y1=0, x2=0, y2=6, stroke="#555555", stroke_width=1.5)
-    cross = _el(defs, "pattern", id="back", width=8, height=8, patternUnits="userSpaceOnUse",
-                patternTransform="rotate(45)")
+    cross = _el(defs, "pattern", id=f"{ids}back", width=8, height=8,
+                patternUnits="userSpaceOnUse", patternTransform="rotate(45)")
     _el(cross, "path", d="M0,4H8M4,0V8", stroke=BACK_LINE, stroke_width=1.2)
 
 
@@ -445,9 +448,10 @@ def _legend_shapes(diagram: Diagram) -> dict[str, str]:
 
 
 def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
-           palette: Mapping[str, tuple[str, str]] | None = None) -> str:
-    """The SVG text of ``diagram``; ``flipped`` overrides the diagram's own orientation."""
-    renderer = Renderer(palette, diagram.flipped if flipped is None else flipped)
+           palette: Mapping[str, tuple[str, str]] | None = None, ids: str = "") -> str:
+    """The SVG text of ``diagram``; ``flipped`` overrides the diagram's own orientation; ``ids``
+    prefixes the picture's ids, so several pictures can share one page."""
+    renderer = Renderer(palette, diagram.flipped if flipped is None else flipped, ids)
     body = renderer.stack(list(diagram.parts))
     if diagram.legend:
         legend = renderer.legend(diagram.legend, _legend_shapes(diagram))
@@ -463,7 +467,7 @@ def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
     })
     if title:
         ET.SubElement(root, "title").text = title
-    _defs(root)
+    _defs(root, renderer.ids)
     _el(root, "rect", width=f"{width:g}", height=f"{height:g}", fill="#ffffff")
     body.group.set("transform", f"translate({GAP},{GAP})")
     root.append(body.group)

@@ -359,3 +359,15 @@ def test_export_html_for_a_seat_refuses_a_guessable_seed(tmp_path: Path) -> None
     assert refused.returncode == 1 and "weak-seed-ok" in refused.stderr
     assert run("export", str(record), "--html", "--as", "ann", "--weak-seed-ok").returncode == 0
     assert run("export", str(record), "--html").returncode == 0  # a spectator's page
+
+
+def test_every_picture_of_a_page_has_its_own_ids() -> None:
+    """Patterns (card backs, hatching) are found by id; a shared id would point every picture
+    at the first one, which is hidden, so backs would lose their pattern."""
+    from gametool.formats import html
+
+    page = html.replay_page(sample_session("johari-bones", 0), None)
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
+    for ref in set(re.findall(r"url\(#([^)]+)\)", page)):
+        assert ref in ids

@@ -80,7 +80,8 @@ def replay_page(session: Session, as_seat: str | None = None,
     title = f"{game.name}: {', '.join(session.names)}"
     frames = []
     for ply in range(session.ply + 1):
-        picture = render.show_svg(session, ply, as_seat, flip)
+        # ids differ per picture: a pattern in a hidden picture would not paint the shown one
+        picture = render.show_svg(session, ply, as_seat, flip, ids=f"p{ply}-")
         frames.append(f'<figure class="frame" id="frame-{ply}" data-ply="{ply}"'
                       f'{" hidden" if ply else ""}>{picture.strip()}</figure>')
     items = []
