@@ -371,3 +371,13 @@ def test_every_picture_of_a_page_has_its_own_ids() -> None:
     assert len(ids) == len(set(ids))
     for ref in set(re.findall(r"url\(#([^)]+)\)", page)):
         assert ref in ids
+
+
+def test_replay_page_of_a_file_of_several_records_names_record(tmp_path: Path) -> None:
+    records = tmp_path / "two.gtn"
+    records.write_text(chess_session("e4").text() + "\n" + chess_session("d4").text())
+    refused = run("export", str(records), "--html")
+    assert refused.returncode == 1 and "--record" in refused.stderr
+    chosen = run("export", str(records), "--html", "--record", "2")
+    assert chosen.returncode == 0, chosen.stderr
+    assert "ann: d4" in chosen.stdout and "ann: e4" not in chosen.stdout

@@ -12,7 +12,8 @@ def export_html(sessions: list[Any], as_seat: str | None) -> str:
     from gametool.formats import html
 
     if len(sessions) != 1:
-        raise GameError(f"the replay page shows one record; the file holds {len(sessions)}")
+        raise GameError(f"the replay page shows one record; the file holds {len(sessions)}: "
+                        "choose one with --record N")
     return html.replay_page(sessions[0], as_seat)
 
 
