@@ -9,6 +9,7 @@ actions (readline); a rejected action is explained, with the closest legal actio
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -130,7 +131,7 @@ class Table:
         completions = self.legal_texts()
         _complete_with(completions)
         try:
-            line = self.read_line(self.paint(f"{name}> ", fg="green", bold=True))
+            line = self.read_line(_for_readline(self.paint(f"{name}> ", fg="green", bold=True)))
         except EOFError:
             self.write("")
             line = "quit"
@@ -214,6 +215,14 @@ class Table:
                 return
             if not self.person_turn():
                 return
+
+
+def _for_readline(prompt: str) -> str:
+    """Mark a prompt's colour codes as taking no room (readline's \\001 and \\002), so that
+    editing the line keeps the cursor in its place."""
+    if not sys.stdin.isatty():
+        return prompt  # no readline reads a pipe
+    return re.sub(r"(\x1b\[[0-9;]*m)", "\x01\\1\x02", prompt)
 
 
 def _complete_with(texts: list[str]) -> None:
