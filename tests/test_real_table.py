@@ -144,3 +144,16 @@ def test_move_prints_typed_chance_as_typed(tmp_path: Path) -> None:
     done = subprocess.run([*script, "move", str(path), "deal p1: 2-4 4-5 1-1 3-6"],
                           capture_output=True, text=True, timeout=60)
     assert done.stdout == "1. chance: deal p1: 2-4 4-5 1-1 3-6\n", done.stderr
+
+
+def test_space_cards_records_each_card_as_it_is_turned_up() -> None:
+    """The deck is shuffled afresh each turn and never typed: only the cards dealt face up and
+    those drawn after a trade are typed, each checked against the cards in play this turn."""
+    session = Session.start("space-cards", None, None, None)
+    session.play(["deal 6: AH 3M 5U 6U 7U KD", "trade AH 3M"])
+    with pytest.raises(IllegalAction, match="already in the hand"):
+        session.play(["draw 2: 4U 5U"])
+    with pytest.raises(IllegalAction, match="set aside"):
+        session.play(["draw 2: 4U 3M"])
+    session.play(["draw 2: 4U 2T"])
+    assert [s.text for s in session.steps][-1] == "draw 2: 2T 4U"
