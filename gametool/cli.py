@@ -296,24 +296,29 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
               help=f"With --auto mcts: search iterations per action (default "
                    f"{players.DEFAULT_BUDGET}).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
+@click.option("--dry-run", is_flag=True, help="Only check ACTIONS: print each as it would be "
+              "written and what would follow; change nothing and draw no chance action.")
 @json_option
 @record_option
 def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: int | None,
          auto: str | None, player_seed: str | None, old_seed: str | None, budget: int | None,
-         quiet: bool, as_json: bool, number: int | None) -> None:
+         quiet: bool, as_json: bool, number: int | None, dry_run: bool) -> None:
     """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
 
     FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
     leaves it untouched. Prints each ply added, one per line ('12. ann: place b3'), chance
     actions as the seat that moved may see them. With '-' as FILE the record is read from
     stdin and written to stdout (the plies then go to stderr). With --auto, a computer player
-    (random, greedy or mcts) plays the turn instead; it sees only what its seat may see.
+    (random, greedy or mcts) plays the turn instead; it sees only what its seat may see. With
+    --dry-run, ACTIONS are checked (on any record, also one exported for a seat) and printed
+    with what would follow; nothing changes and no chance action is drawn.
 
     \b
     Examples:
       gametool move game.gtn d4=R
       gametool move master.gtn "place b3" --as ann --expect-ply 3
       gametool move game.gtn --auto greedy
+      gametool move ann.gtn "place b3" --dry-run
       gametool start colors | gametool move - d4=R > game.gtn
     """
     if player_seed is not None and old_seed is not None:
@@ -323,6 +328,11 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
         raise click.UsageError("give either ACTIONS or --auto")
     if auto is None and (player_seed is not None or budget is not None):
         raise click.UsageError("--player-seed and --budget go with --auto")
+    if dry_run:
+        if auto is not None:
+            raise click.UsageError("--dry-run goes with ACTIONS, not --auto")
+        _dry_run(file, number, actions, as_seat, expect_ply, as_json)
+        return
     auto_seed = player_seed if player_seed is not None else new_seed()
     added: list[dict[str, Any]] = []
 
@@ -354,6 +364,26 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
             click.echo(f"{item['ply']}. {item['seat']}: {item['action']}", err=to_stderr)
 
 
+def _dry_run(file: str, number: int | None, actions: tuple[str, ...], as_seat: str | None,
+             expect_ply: int | None, as_json: bool) -> None:
+    """Check ``actions`` on the record and print them with what would follow; no change."""
+    session = load(file, number)
+    first = session.ply
+    try:
+        steps = session.play(list(actions), as_seat, expect_ply, draw=False)
+    except GameError as exc:
+        raise fail(exc) from None
+    plies = [{"ply": first + i, "seat": session.seat_name(step.seat), "action": step.text}
+             for i, step in enumerate(steps, start=1)]
+    follows = render.what_follows(session)
+    if as_json:
+        emit_json({"plies": plies, "then": follows})
+        return
+    for item in plies:
+        click.echo(f"{item['ply']}. {item['seat']}: {item['action']}")
+    click.echo(follows)
+
+
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
 @as_option("List only if SEAT is to move (nothing otherwise).")
@@ -363,7 +393,8 @@ def moves(file: str, as_seat: str | None, as_json: bool, number: int | None) -> 
     """List the legal actions of the seat to move, one per line; nothing once the game is over.
 
     When chance is to move in a record without a seed, the possible chance actions are listed
-    where they can be (dice, coin tosses).
+    where they can be (dice, coin tosses). On a record exported for a seat (export --as SEAT),
+    only that seat's actions are listed, when it is to move.
 
     \b
     Examples:
@@ -374,9 +405,12 @@ def moves(file: str, as_seat: str | None, as_json: bool, number: int | None) -> 
     session = load(file, number)
     game, state = session.game, session.state
     try:
+        as_seat = session.view_as(as_seat)
         to_move = session.to_move()
         if as_seat is not None and to_move is not None and session.seat_index(as_seat) != to_move:
             to_move = None
+        if session.player_file and to_move == CHANCE:
+            to_move = None  # what chance may do depends on what the file's seat cannot see
     except GameError as exc:
         raise fail(exc) from None
     texts: list[str] = []
@@ -421,7 +455,8 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
 
     With --svg, a picture of the same position: boards with coordinates, the last action
     highlighted, hidden cards as backs. With --as on a record whose Seed can be guessed,
-    refused unless --weak-seed-ok.
+    refused unless --weak-seed-ok. A record exported for a seat (export --as SEAT) shows that
+    seat's view.
 
     \b
     Examples:
@@ -438,6 +473,7 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     if ply is not None and not 0 <= ply <= session.ply:
         raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
     try:
+        as_seat = session.view_as(as_seat)
         for handler, value in hooks.chosen("show", extra):
             session = handler(session, as_seat, value)
         if as_json:
@@ -546,6 +582,7 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     if not 0 <= first <= last <= session.ply:
         raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
     try:
+        as_seat = session.view_as(as_seat)
         frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
         branches = [(branch, session.branch_view(branch)) for branch in session.branches
                     ] if variations else []

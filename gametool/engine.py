@@ -24,6 +24,12 @@ CHANCE = -1
 RESIGN = "resign"
 """The text of the resignation action that every game accepts from the seat to move."""
 
+HIDDEN_VALUE = "?"
+"""How a record exported for one seat writes a value that seat cannot see."""
+
+GUESSES = 200
+"""How many positions or chance actions :meth:`Game.assume_action` tries before giving up."""
+
 OPTION_MAXIMUM = 1_000_000
 """The largest value of a whole-number option that names no maximum of its own (plies, points,
 rounds): larger ones are refused before any work depends on them."""
@@ -384,6 +390,87 @@ class Game(Generic[S, A]):
     def mask_action(self, before: S, action: A, final: S, seat: int | None) -> str:
         """The text of an action as ``seat`` may read it in ``final``; hidden values as ``?``."""
         return self.format_action(before, action)
+
+    def mask_record(self, states: Sequence[S], actions: Sequence[A],
+                    seat: int | None) -> list[str]:
+        """The text of every action of a record (``states[i]`` is the position before
+        ``actions[i]``; the last state is the final one) as ``seat`` may read it at the end.
+
+        By default each action is masked on its own against the final position; a game where a
+        value a seat saw once may later be hidden again overrides this, so that the record
+        keeps everything the seat has seen.
+        """
+        final = states[-1]
+        return [self.mask_action(states[i], action, final, seat)
+                for i, action in enumerate(actions)]
+
+    def assume_action(self, state: S, seat: int | None, text: str,
+                      rng: SeedRng) -> tuple[S, A]:
+        """Read ``text`` from a record exported for ``seat``, in a position known to that seat
+        only up to what it cannot see (``state`` is one guess at it).
+
+        Returns a position that differs from ``state`` only in what ``seat`` cannot see and in
+        which the action is possible, with the action. A text with hidden values (``?``) stands
+        for any action that ``seat`` reads so. An action that the guess does not allow (a card
+        played from a hand the seat cannot see) is tried again after :meth:`arrange_hidden`,
+        then in guesses redrawn by :meth:`randomize_hidden`.
+        """
+        if self.to_move(state) is None:
+            return state, self.parse_action(state, text)
+        first: GameError | None = None
+        guess = state
+        for attempt in range(GUESSES):
+            try:
+                if HIDDEN_VALUE in text:
+                    return guess, self.guess_hidden_action(guess, seat, text, rng)
+                return guess, self.parse_action(guess, text)
+            except IllegalAction as exc:
+                first = first or exc
+            guess = self.randomize_hidden(state, seat, rng)
+            if attempt == 0:
+                try:
+                    guess = self.arrange_hidden(state, seat, text, rng)
+                except GameError:
+                    pass  # the text is not one the game arranges for: redraw instead
+        assert first is not None
+        raise first
+
+    def arrange_hidden(self, state: S, seat: int | None, text: str, rng: SeedRng) -> S:
+        """A guess that differs from ``state`` only in what ``seat`` cannot see, with the values
+        that the action ``text`` shows moved where it needs them (a played card into the
+        player's hand, a drawn card into the deck), each swapped for one it does not need.
+        By default ``state`` itself; games with hands or piles override it."""
+        return state
+
+    def guess_hidden_action(self, state: S, seat: int | None, text: str, rng: SeedRng) -> A:
+        """An action that ``seat`` may read as ``text`` (hidden values written ``?``).
+
+        A chance action drawn with ``rng`` lends its values: written one word a value, the
+        ``?`` words take the drawn values that ``text`` does not show; written as one ``?``,
+        the drawn action serves if it is masked to ``text``. A player's hidden action is one of
+        its legal actions masked to ``text``. IllegalAction if none fits this guess.
+        """
+        wanted = " ".join(text.split()).lower()
+        if self.to_move(state) == CHANCE:
+            action = self.sample_chance(state, rng)
+            words, drawn = text.split(), self.format_action(state, action).split()
+            if len(words) == len(drawn):
+                spare = list(drawn)
+                for word in words:
+                    if word != HIDDEN_VALUE and word in spare:
+                        spare.remove(word)
+                spare = rng.shuffled(spare)
+                filled = [spare.pop() if w == HIDDEN_VALUE and spare else w for w in words]
+                return self.parse_action(state, " ".join(filled))
+            candidates: Iterable[A] = [action]
+        else:
+            candidates = rng.shuffled(self.legal_actions(state))
+        for action in candidates:
+            masked = self.mask_action(state, action, self.apply(state, action), seat)
+            if " ".join(masked.split()).lower() == wanted:
+                return action
+        raise IllegalAction(f"{text.strip()!r}: no action possible here is written so for "
+                            "this record's seat")
 
     def encode_position(self, state: S) -> str:
         raise GameError(f"{self.id} has no position encoding")

@@ -11,13 +11,13 @@ from __future__ import annotations
 import copy
 import datetime as _dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
 from gametool import games
 from gametool.chance import SeedRng, check_contribution, joint_seed, seed_hash
-from gametool.engine import CHANCE, Game, Outcome
+from gametool.engine import CHANCE, HIDDEN_VALUE, Game, Outcome
 from gametool.errors import (
     GameError,
     GameOver,
@@ -139,6 +139,12 @@ class Session:
         self.branches: list[Branch] = []
         self.guessed = 0
         """Actions put in place of rejected ones to read on (validate --all); not valid plies."""
+        self.player_file = False
+        """True for a record exported for one seat (its View tag): hidden values are '?'."""
+        self.viewer: int | None = None
+        """The seat a player's file was exported for (None: a spectator)."""
+        self.hidden_values = 0
+        """How many actions with hidden values a player's file holds (read, not checked)."""
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -330,7 +336,17 @@ class Session:
                        else game.initial_state(len(names)))
         except GameError as exc:
             raise fail("Position" if record.get("Position") else "FEN", exc.message) from None
-        return cls(game, names, record, seed, initial, file, contributions)
+        session = cls(game, names, record, seed, initial, file, contributions)
+        view = record.get("View")
+        if view is not None:
+            session.player_file = True
+            if view.strip().lower() != "spectator":
+                try:
+                    seat = session.seat_index(view)
+                except GameError as exc:
+                    raise fail("View", exc.message) from None
+                session.viewer = None if seat == CHANCE else seat
+        return session
 
     def _replay_body(self, errors: list[GameError] | None) -> None:
         def report(exc: GameError) -> None:
@@ -636,13 +652,16 @@ class Session:
         if seat != to_move:
             raise IllegalAction(
                 f"it is not {self.seat_name(seat)}'s turn: {self.seat_name(to_move)} is to move")
+        if self.player_file:
+            self._apply_seen(text, seat, line, column)
+            return
         try:
             action = self.game.parse_action(state, text)
         except MalformedAction as exc:
-            if to_move == CHANCE and "?" in text:
+            if HIDDEN_VALUE in text:
                 raise RecordError(
-                    "hidden chance value '?': this record was exported for one seat and cannot "
-                    "be replayed; use the master record") from None
+                    f"hidden value '{HIDDEN_VALUE}' in a record with no View tag: a record "
+                    "exported for one seat names that seat in its View tag") from None
             raise exc
         canonical = self.game.format_action(state, action)
         if to_move == CHANCE and self.seed is None and self.secret is not None:
@@ -656,6 +675,47 @@ class Session:
                     f"chance action {canonical!r} contradicts the seed, which gives "
                     f"{self.game.format_action(state, expected)!r}")
         self._push(seat, action, canonical, line, column)
+
+    def _apply_seen(self, text: str, seat: int, line: int | None,
+                    column: int | None) -> None:
+        """Apply an action of a player's file: the game guesses what the seat cannot see, and
+        the position so far is replaced by a guess in which the action is possible."""
+        rng = SeedRng(f"view:{self.seat_name(self.viewer) or 'spectator'}", self.ply + 1)
+        state, action = self.game.assume_action(self.state, self.viewer, text, rng)
+        self.states[-1] = state
+        if HIDDEN_VALUE in text:
+            self.hidden_values += 1
+            written = " ".join(text.split())
+        else:
+            written = self.game.format_action(state, action)
+        self._push(seat, action, written, line, column)
+
+    def view_as(self, as_seat: str | None) -> str | None:
+        """The seat whose view to show for ``--as``: a player's file shows its own seat's view
+        (or a spectator's, as 'chance'), never another seat's."""
+        if not self.player_file:
+            return as_seat
+        own = self.seat_name(self.viewer) if self.viewer is not None else CHANCE_NAME
+        if as_seat is None:
+            return own
+        if self.seat_index(as_seat) not in (self.viewer, CHANCE):
+            raise GameError(f"this record was exported for {own}: it shows {own}'s view only "
+                            "(other views come from the master record)")
+        return as_seat
+
+    def unchecked(self) -> list[str]:
+        """What reading this record could not check (a player's file holds less than the
+        master record)."""
+        out = []
+        if self.hidden_values:
+            out.append(f"{self.hidden_values} action{'s' * (self.hidden_values != 1)} with "
+                       f"hidden values ('{HIDDEN_VALUE}'), read as any value the seat cannot "
+                       "see")
+        if self.seed is None and self.record.get("SeedHash") is not None and any(
+                step.seat == CHANCE for step in self.steps):
+            out.append("the chance actions against the seed (the record holds only its "
+                       "SeedHash: validate the published master record with --seed-hash)")
+        return out
 
     def _push(self, seat: int, action: Any, text: str, line: int | None = None,
               column: int | None = None) -> None:
@@ -676,7 +736,7 @@ class Session:
         return drawn
 
     def play(self, texts: Sequence[str], as_seat: str | None = None,
-             expect_ply: int | None = None) -> list[Step]:
+             expect_ply: int | None = None, draw: bool = True) -> list[Step]:
         """Check and apply actions typed by a user, then the chance actions that follow.
 
         ``expect_ply`` is the ply number the first action must get (a guard against a record
@@ -685,22 +745,33 @@ class Session:
         No peeking: a submission ends where chance acts. Actions typed after an action that
         chance follows are refused, with the whole submission, before anything is drawn, so
         that no answer depends on a value nobody may see yet (see :meth:`stops_at_chance`).
+        With ``draw`` False (a dry run) no chance action is drawn or added at all.
+
+        A player's file takes the actions of its own seat only.
         """
         if expect_ply is not None and expect_ply != self.ply + 1:
             raise RecordError(
                 f"stale --expect-ply {expect_ply}: the next ply of this record is {self.ply + 1}")
         seat = self.seat_index(as_seat) if as_seat is not None else None
         start = len(self.steps)
-        self.draw_chance()
+        if draw:
+            self.draw_chance()
         for index, text in enumerate(texts):
             if seat != CHANCE and self.is_waiting_for_seed():
                 raise RecordError(
                     "chance is waiting for every seat's contribution to the joint seed "
                     f"(missing: {', '.join(self.waiting_for())})", Where(ply=self.ply + 1))
-            self._forced_before(text, seat)
+            if draw:
+                self._forced_before(text, seat)
             acting = self.game.to_move(self.state) if seat is None else seat
             if acting is None:
                 acting = 0
+            if self.player_file and acting != self.viewer:
+                own = self.seat_name(self.viewer) or "a spectator"
+                raise IllegalAction(
+                    f"{text.strip()!r}: this record was exported for {own} and takes "
+                    f"{own}'s actions only; {self.seat_name(acting)} is to move",
+                    Where(ply=self.ply + 1))
             try:
                 self._apply_text(text, acting)
             except GameError as exc:
@@ -711,7 +782,8 @@ class Session:
                     f"{texts[index + 1].strip()!r} comes after {text.strip()!r}, which chance "
                     "follows: a move ends where chance acts, so nothing was played; send the "
                     "actions after it once chance has acted", Where(ply=self.ply + 1))
-            self.draw_chance()
+            if draw:
+                self.draw_chance()
         self.update_result_tags()
         return self.steps[start:]
 
@@ -828,11 +900,7 @@ class Session:
         out.set("View", self.seat_name(seat) if seat is not None else "spectator")
         if self.game.hidden:
             out.body = [item for item in out.body if not isinstance(item, gtn.Variation)]
-        final = self.state
-        masked = iter(
-            self.game.mask_action(self.states[i], step.action, final, seat)
-            for i, step in enumerate(self.steps)
-        )
+        masked = iter(self.game.mask_record(self.states, [s.action for s in self.steps], seat))
         for item in out.body:
             if isinstance(item, gtn.TurnLine):
                 item.actions = [gtn.Action(next(masked)) for _ in item.actions]
@@ -945,6 +1013,8 @@ class Checked:
     errors: list[GameError]
     unread: bool = False
     """The text could not be split into records (a syntax error): nothing else was checked."""
+    unchecked: list[str] = field(default_factory=list)
+    """What could not be checked (in a record exported for one seat)."""
 
     @property
     def ok(self) -> bool:
@@ -967,6 +1037,7 @@ def check_text(text: str, file: str | None = None, all_errors: bool = False,
     for index, rec in enumerate(records, start=1):
         errors: list[GameError] = []
         plies = 0
+        unchecked: list[str] = []
         try:
             session = Session._from_header(rec, file)
             try:
@@ -976,7 +1047,9 @@ def check_text(text: str, file: str | None = None, all_errors: bool = False,
                     errors += extra(session)
             finally:
                 plies = session.ply - session.guessed
+                unchecked = session.unchecked()
         except GameError as exc:
             errors.append(exc)
-        verdicts.append(Checked(index, rec.line, rec.get("Game"), plies, errors))
+        verdicts.append(Checked(index, rec.line, rec.get("Game"), plies, errors,
+                                unchecked=unchecked))
     return verdicts

@@ -147,7 +147,8 @@ def last_action(session: Session, ply: int, seat: int | None) -> str | None:
     before, after = session.states[ply - 1], session.states[ply]
     game = session.game
     text = game.mask_action(before, step.action, after, seat)
-    note = game.describe_action(before, step.action) if text == step.text else None
+    shown_whole = text == game.format_action(before, step.action)
+    note = game.describe_action(before, step.action) if shown_whole else None
     out = f"{session.seat_name(step.seat)}: {text}"
     return f"{out}  ({note})" if note else out
 
@@ -408,3 +409,14 @@ def show_svg(session: Session, ply: int | None = None, as_seat: str | None = Non
     diagram = picture(session, ply, as_seat, flip)
     title = f"{session.game.name}, ply {ply if ply is not None else session.ply}"
     return svg.to_svg(diagram, title=title, ids=ids)
+
+
+def what_follows(session: Session) -> str:
+    """One line on what comes after the session's last action: who acts, or the result."""
+    outcome = session.outcome()
+    if outcome is not None:
+        return f"then the game is over: {outcome.result_tag()} ({outcome.termination})"
+    mover = session.to_move()
+    if mover == CHANCE:
+        return "then chance acts"
+    return f"then {session.seat_name(mover)} is to move"

@@ -105,10 +105,10 @@ def check_against_export(master: Session, text: str, file: str | None) -> list[G
         line, action = written[master.ply]
         return [RecordError("the exported record goes beyond the master record",
                             Where(file, line.line, action.column, master.ply + 1))]
-    final = master.states[len(written)]
+    masked = master.game.mask_record(master.states[:len(written) + 1],
+                                     [step.action for step in master.steps[:len(written)]], seat)
     for ply, (line, action) in enumerate(written):
-        step = master.steps[ply]
-        expected = master.game.mask_action(master.states[ply], step.action, final, seat)
+        expected = masked[ply]
         if " ".join(action.text.split()).lower() != " ".join(expected.split()).lower():
             errors.append(RecordError(
                 f"{action.text!r} differs from the master record, which gives {expected!r}",
@@ -163,7 +163,8 @@ def _check_pgn(part: Part, extra: Callable[[Session], list[GameError]] | None
             verdicts.append(Checked(index, line, None, 0, [item]))
             continue
         errors = extra(item) if extra is not None else []
-        verdicts.append(Checked(index, line, item.game.id, item.ply, errors))
+        verdicts.append(Checked(index, line, item.game.id, item.ply, errors,
+                                unchecked=item.unchecked()))
     return verdicts
 
 
@@ -181,6 +182,7 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
         verdicts += result
     records = [{
         "index": index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
+        "unchecked": v.unchecked,
         "errors": [{"line": e.where.line, "column": e.where.column, "ply": e.where.ply,
                     "kind": e.kind, "message": e.message} for e in v.errors],
     } for index, v in enumerate(verdicts, start=1)]
@@ -191,6 +193,10 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
         plies = sum(v.plies for v in verdicts)
         lines.append(f"{path}: ok ({len(verdicts)} record{'s' * (len(verdicts) != 1)}, "
                      f"{plies} plies)")
+        for number, verdict in enumerate(verdicts, start=1):
+            if verdict.unchecked:
+                which = f"record {number}: " if len(verdicts) > 1 else ""
+                lines.append(f"{path}: {which}not checked: " + "; ".join(verdict.unchecked))
     return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), tuple(errors),
                       ok)
 

@@ -184,8 +184,15 @@ def test_set_aside_bones_are_never_shown_again() -> None:
         assert "1-1" not in text and "2-2" not in text
     exported = gtn.write(session.exported(1))
     assert "1-1" not in exported and "2-2" not in exported
-    assert "drawn ?" in exported and "deal p1: 2-4 ? ? 3-6" in exported
-    assert "deal p2: 0-0 ? ? 2-2" not in exported and "deal p2: 0-0 ? 6-6 ?" in exported
+    # What p2 saw at the scoring (the down bones) stays shown where it was dealt; p1's drawn
+    # 5-5 is shown once p2 has seen it (swapped into p2's out at ply 6), never before.
+    assert "deal p1: 2-4 4-5 ? 3-6" in exported and "deal p2: 0-0 1-2 6-6 ?" in exported
+    early = Session.start("johari-bones", ["p1", "p2"], seed=None)
+    early.play(DEAL)
+    for seat, text in WORKED[:2]:
+        early.play([text], as_seat=seat)
+    assert "drawn ?" in gtn.write(early.exported(1))
+    assert "deal p1: 2-4 ? ? 3-6" in gtn.write(early.exported(1))
 
 
 # -- illegal actions ---------------------------------------------------------------------------

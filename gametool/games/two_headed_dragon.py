@@ -436,6 +436,19 @@ class TwoHeadedDragon(Game[DragonState, Any]):
             return f"deal p{action[1] + 1}: ?"
         return self.format_action(before, action)
 
+    def arrange_hidden(self, state: DragonState, seat: int | None, text: str,
+                       rng: SeedRng) -> DragonState:
+        """A tile another player plays must be in its hand (and a sheep leaves it no tile
+        showing the open value), and the tiles dealt to ``seat`` must still be undealt."""
+        word, parts = _read(text)
+        if word == "deal":
+            return _arrange(state, seat, None, parts[1], None, rng)
+        if word in ("play", "lead", "sheep"):
+            tile = parts[0] if word == "lead" else parts
+            banned = state.ends[0] if word == "sheep" and state.ends else None
+            return _arrange(state, seat, state.seat, (tile,), banned, rng)
+        return state
+
     def describe_action(self, state: DragonState, action: Any) -> str | None:
         if isinstance(action, tuple) and action[0] in ("play", "sheep", "lead"):
             if state.actions + 1 == HAND_SIZE * state.nseats:
@@ -528,3 +541,49 @@ class TwoHeadedDragon(Game[DragonState, Any]):
                 size = len(hands[i])
                 hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
         return state._replace(hands=tuple(hands))
+
+
+def _arrange(state: DragonState, seat: int | None, target: int | None, tiles: Sequence[Tile],
+             banned: int | None, rng: SeedRng) -> DragonState:
+    """``state`` with ``tiles`` moved into the hand of ``target`` (None: the undealt tiles)
+    from the other places ``seat`` cannot see, each swapped for a tile not asked for; with
+    ``banned``, the target hand also gives away every other tile showing that value."""
+    undealt = -1
+    zones: dict[int, list[Tile]] = {i: list(state.hands[i]) for i in range(state.dealt)
+                                     if i != seat}
+    dealt = {t for i in range(state.dealt) for t in state.hands[i]}
+    played = {t for _s, t, _v in state.chain} | {t for pile in state.sheep for t in pile}
+    zones[undealt] = [t for t in TILES_IN_USE[state.nseats] if t not in dealt | played]
+    key = undealt if target is None else target
+    if key not in zones:
+        return state
+
+    def swap(tile: Tile, source: int, fits: Any) -> bool:
+        spare = [t for t in zones[key] if t not in tiles and fits(t)]
+        if not spare:
+            return False
+        back = rng.choice(spare)
+        zones[source].remove(tile)
+        zones[key].append(tile)
+        zones[key].remove(back)
+        zones[source].append(back)
+        return True
+
+    for tile in tiles:
+        source = next((z for z in zones if z != key and tile in zones[z]), None)
+        if source is not None:
+            swap(tile, source, lambda _t: True)
+    if banned is not None:
+        for tile in [t for t in zones[key] if banned in t and t not in tiles]:
+            source = next((z for z in zones if z != key and any(
+                banned not in t for t in zones[z])), None)
+            if source is None:
+                break
+            other = rng.choice([t for t in zones[source] if banned not in t])
+            zones[source].remove(other)
+            zones[key].append(other)
+            zones[key].remove(tile)
+            zones[source].append(tile)
+    hands = tuple(tuple(sorted(zones[i])) if i in zones else state.hands[i]
+                  for i in range(len(state.hands)))
+    return state._replace(hands=hands)

@@ -379,6 +379,35 @@ see are written ?, and so is every drawn bone but its own.
                  for p, b in enumerate(bones)]
         return f"deal {seat_label(owner)}: " + " ".join(shown)
 
+    def mask_record(self, states: Sequence[JohariState], actions: Sequence[Any],
+                    seat: int | None) -> list[str]:
+        """A bone stays shown where it entered the hand (its deal or draw) once the seat has
+        seen it anywhere: bones move only by public swaps and placements, so it knows."""
+        seen = views.seen_bones(states, seat)
+        out = []
+        for before, action in zip(states, actions, strict=False):
+            if action == RESIGN or action[0] not in ("deal", "drawn"):
+                out.append(self.format_action(before, action))
+            elif action[0] == "drawn":
+                shown = seat == before.mover() or (before.hand, action[1]) in seen
+                out.append(self.format_action(before, action) if shown else f"drawn {HIDDEN}")
+            else:
+                _, owner, bones = action
+                words = [bone_text(b) if sees(owner, p, seat, False) or (before.hand, b) in seen
+                         else HIDDEN for p, b in enumerate(bones)]
+                out.append(f"deal {seat_label(owner)}: " + " ".join(words))
+        return out
+
+    def arrange_hidden(self, state: JohariState, seat: int | None, text: str,
+                       rng: SeedRng) -> JohariState:
+        """A bone a deal or draw shows must still be in the pile."""
+        words = text.replace(":", " ").split()
+        if not words or words[0].lower() not in ("deal", "drawn"):
+            return state
+        shown = [(int(w[0]), int(w[2])) for w in words
+                 if len(w) == 3 and w[1] == "-" and w[0].isdigit() and w[2].isdigit()]
+        return views.to_pile(state, seat, [(min(b), max(b)) for b in shown], rng)
+
     def describe_action(self, state: JohariState, action: Any) -> str | None:
         if action != RESIGN and action[0] == "score":
             # The line it annotates names the player already (by name, not seat label).

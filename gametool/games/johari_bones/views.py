@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE
-from gametool.games.johari_bones.scoring import BOXES
+from gametool.games.johari_bones.scoring import BOXES, Bone
 from gametool.games.johari_bones.state import (
     HANDS,
     HIDDEN,
@@ -53,6 +53,51 @@ def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> Joha
     pile = tuple(sorted(mixed))
     return replace(state, positions=tuple(tuple(p) if p else p for p in positions),
                    pile=pile, aside=aside, drawn=drawn)
+
+
+def seen_bones(states: Sequence[JohariState], seat: int | None) -> set[tuple[int, Bone]]:
+    """Every (hand, bone) that ``seat`` sees in one of ``states``: in a position it may see,
+    or as the bone it has just drawn. A player remembers what it saw once."""
+    seen: set[tuple[int, Bone]] = set()
+    for state in states:
+        if state.drawn is not None and seat is not None and seat == state.mover():
+            seen.add((state.hand, state.drawn))
+        revealed = state.revealed
+        for owner, bones in enumerate(state.positions):
+            for p, bone in enumerate(bones or ()):
+                if sees(owner, p, seat, revealed):
+                    seen.add((state.hand, bone))
+    return seen
+
+
+def to_pile(state: JohariState, seat: int | None, bones: Sequence[Bone],
+            rng: SeedRng) -> JohariState:
+    """``state`` with ``bones`` back in the pile, each swapped for a pile bone from wherever
+    ``seat`` cannot see it (a hidden position, the set-aside bones, another's drawn bone)."""
+    pile = list(state.pile)
+    positions = [list(p) if p else p for p in state.positions]
+    aside = list(state.aside)
+    drawn = state.drawn
+    drawer_sees = drawn is not None and seat == state.mover()
+    for bone in bones:
+        spare = [b for b in pile if b not in bones]
+        if bone in pile or not spare:
+            continue
+        other = rng.choice(spare)
+        place = next(((o, p) for o, held in enumerate(positions) if held
+                      for p, b in enumerate(held) if b == bone), None)
+        if place is not None and not sees(*place, seat, state.revealed):
+            positions[place[0]][place[1]] = other  # type: ignore[index]
+        elif bone in aside:
+            aside[aside.index(bone)] = other
+        elif bone == drawn and not drawer_sees:
+            drawn = other
+        else:
+            continue
+        pile.remove(other)
+        pile.append(bone)
+    return replace(state, positions=tuple(tuple(p) if p else p for p in positions),
+                   pile=tuple(sorted(pile)), aside=tuple(aside), drawn=drawn)
 
 
 def view(state: JohariState, seat: int | None, to_move: int | None) -> dict[str, Any]:

@@ -348,6 +348,23 @@ class WesternMahjong(Game[MahjongState, Any]):
                 return "drawn ?"
         return self.format_action(before, action)
 
+    def arrange_hidden(self, state: MahjongState, seat: int | None, text: str,
+                       rng: SeedRng) -> MahjongState:
+        """A tile the other player lays or discards must be in its hand, and a tile dealt to or
+        drawn by ``seat`` must be in the wall."""
+        word, parts = grammar.read(text)
+        faces: tuple[int, ...] = ()
+        if word == "meld":
+            faces = tuple(f for group in parts for f in group)
+        elif word == "add":
+            faces = parts[0]
+        elif word in ("discard", "drawn"):
+            faces = (parts,)
+        elif word == "deal":
+            faces = parts[1]
+        target = None if word in ("deal", "drawn") else state.seat
+        return _gather(state, seat, faces, target, rng)
+
     # -- views -------------------------------------------------------------------------------
 
     def view(self, state: MahjongState, seat: int | None) -> dict[str, Any]:
@@ -479,3 +496,36 @@ class WesternMahjong(Game[MahjongState, Any]):
         for f in faces:
             wall[f] += 1
         return state._replace(hands=tuple(hands), wall=tuple(wall), drawn=drawn)
+
+
+def _gather(state: MahjongState, seat: int | None, faces: Sequence[int], target: int | None,
+            rng: SeedRng) -> MahjongState:
+    """``state`` with the tiles ``faces`` moved into the hand of ``target`` (None: the wall)
+    from the other places ``seat`` cannot see, each swapped for a tile not asked for; the
+    tiles both players know a hand holds (taken this turn) stay where they are."""
+    wall = -1
+    zones: dict[int, list[int]] = {wall: list(state.wall)}
+    for i in range(2):
+        if i != seat:
+            zones[i] = list(state.hands[i])
+    key = wall if target is None else target
+    if key not in zones:
+        return state
+    kept = {i: {f for f in (state.taken, state.drawn) if f is not None}
+            for i in range(2) if i == state.seat}
+    need = {f: faces.count(f) for f in set(faces)}
+    for face, count in need.items():
+        while zones[key][face] < count:
+            source = next((z for z in zones if z != key and zones[z][face]
+                           > (1 if face in kept.get(z, ()) else 0)), None)
+            spare = [g for g in range(NFACES) if zones[key][g] > need.get(g, 0)
+                     + (1 if g in kept.get(key, ()) else 0)]
+            if source is None or not spare:
+                break
+            swap = rng.choice(spare)
+            zones[source][face] -= 1
+            zones[key][face] += 1
+            zones[key][swap] -= 1
+            zones[source][swap] += 1
+    hands = tuple(tuple(zones[i]) if i in zones else state.hands[i] for i in range(2))
+    return state._replace(hands=hands, wall=tuple(zones[wall]))  # type: ignore[arg-type]

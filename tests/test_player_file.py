@@ -1,0 +1,152 @@
+"""The player's file: a record exported for a seat works on its own, from that seat's view.
+
+At many positions of seeded random games of every game with hidden information, the record
+exported for each seat is read with no master record: ``moves`` on it lists what ``moves
+master --as SEAT`` lists whenever the seat is to move, ``show`` and ``replay`` draw what the
+master shows that seat, and ``validate`` passes and says what it could not check.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import PLAYABLE
+
+from gametool import games, render
+from gametool.chance import SeedRng
+from gametool.cli import cli
+from gametool.record import Session, check_text, load_one
+from notation import record as gtn
+
+HIDDEN_GAMES = [gid for gid in PLAYABLE
+                if games.playable_class(gid).hidden not in ("", "none")]
+CHECKPOINTS = 12
+MAX_PLIES = 600
+
+
+def legal_texts(session: Session) -> list[str]:
+    game, state = session.game, session.state
+    return [game.format_action(state, a) for a in game.legal_actions(state)]
+
+
+def checkpoints(gid: str) -> list[int]:
+    """Plies spread over one seeded random game (cut at MAX_PLIES)."""
+    session = Session.start(gid, seed=f"player-file-{gid}")
+    while not session.game.is_over(session.state) and session.ply < MAX_PLIES:
+        rng = SeedRng(f"player-file-{gid}:players", session.ply)
+        session.push(rng.choice(session.game.legal_actions(session.state)))
+    step = max(1, session.ply // CHECKPOINTS)
+    return sorted({*range(0, session.ply + 1, step), session.ply})
+
+
+@pytest.mark.parametrize("gid", HIDDEN_GAMES)
+def test_the_exported_record_reads_as_the_seat_sees_the_master(gid: str) -> None:
+    marks = set(checkpoints(gid))
+    session = Session.start(gid, seed=f"player-file-{gid}")
+    compared = 0
+    while True:
+        if session.ply in marks and session.to_move() is not None or session.game.is_over(
+                session.state):
+            for seat, name in enumerate(session.names):
+                text = gtn.write(session.exported(seat))
+                mine = load_one(text, f"{name}.gtn")
+                assert mine.ply == session.ply
+                if session.to_move() == seat:
+                    assert legal_texts(mine) == legal_texts(session), (gid, session.ply, name)
+                    compared += 1
+                for ply in {0, session.ply // 2, session.ply}:
+                    assert (render.show_text(mine, ply, mine.view_as(None))
+                            == render.show_text(session, ply, name)), (gid, ply, name)
+                    assert (render.show_data(mine, ply, mine.view_as(None))
+                            == render.show_data(session, ply, name))
+                (verdict,) = check_text(text, f"{name}.gtn")
+                assert verdict.ok, verdict.errors
+                assert mine.text() == text  # a player's file writes back unchanged
+        if session.game.is_over(session.state) or session.ply >= MAX_PLIES:
+            break
+        rng = SeedRng(f"player-file-{gid}:players", session.ply)
+        session.push(rng.choice(session.game.legal_actions(session.state)))
+    assert compared > 0
+
+
+def exported_pair(tmp_path: Path, gid: str, plies: int) -> tuple[Path, Path, str]:
+    session = Session.start(gid, seed=f"pair-{gid}")
+    while session.ply < plies and not session.game.is_over(session.state):
+        rng = SeedRng(f"pair-{gid}", session.ply)
+        session.push(rng.choice(session.game.legal_actions(session.state)))
+    master = tmp_path / "master.gtn"
+    master.write_text(session.text())
+    name = session.seat_name(session.to_move()) or session.names[0]
+    mine = tmp_path / f"{name}.gtn"
+    mine.write_text(gtn.write(session.exported(session.seat_index(name))))
+    return master, mine, name
+
+
+@pytest.mark.parametrize("gid", ["western-mahjong", "two-headed-dragon", "belemmer"])
+def test_the_player_commands_on_their_own_file(tmp_path: Path, gid: str) -> None:
+    runner = CliRunner()
+    master, mine, name = exported_pair(tmp_path, gid, 40)
+    listed = runner.invoke(cli, ["moves", str(mine)])
+    assert listed.exit_code == 0, listed.output
+    assert listed.output == runner.invoke(cli, ["moves", str(master), "--as", name]).output
+    shown = runner.invoke(cli, ["show", str(mine)])
+    assert shown.exit_code == 0
+    assert shown.output == runner.invoke(cli, ["show", str(master), "--as", name]).output
+    replayed = runner.invoke(cli, ["replay", str(mine), "--from", "1", "--to", "3"])
+    assert replayed.output == runner.invoke(
+        cli, ["replay", str(master), "--as", name, "--from", "1", "--to", "3"]).output
+    checked = runner.invoke(cli, ["validate", str(mine)])
+    assert checked.exit_code == 0, checked.output
+    assert "ok" in checked.output and "not checked" in checked.output
+    assert "SeedHash" in checked.output
+
+
+def test_a_player_file_shows_no_other_seat(tmp_path: Path) -> None:
+    runner = CliRunner()
+    master, mine, name = exported_pair(tmp_path, "western-mahjong", 10)
+    other = next(n for n in ("p1", "p2") if n != name)
+    result = runner.invoke(cli, ["show", str(mine), "--as", other])
+    assert result.exit_code == 1
+    assert f"exported for {name}" in result.output
+    assert runner.invoke(cli, ["show", str(mine), "--as", "chance"]).output == runner.invoke(
+        cli, ["show", str(master), "--as", "chance"]).output
+
+
+def test_an_old_error_for_hidden_values_is_gone(tmp_path: Path) -> None:
+    runner = CliRunner()
+    _master, mine, _name = exported_pair(tmp_path, "johari-bones", 12)
+    result = runner.invoke(cli, ["show", str(mine)])
+    assert result.exit_code == 0, result.output
+    assert "use the master record" not in result.output
+
+
+def test_dry_run_checks_and_changes_nothing(tmp_path: Path) -> None:
+    runner = CliRunner()
+    path = tmp_path / "sc.gtn"
+    assert runner.invoke(cli, ["start", "space-cards", "--players", "ann,ben", "--seed", "d1",
+                               "-o", str(path)]).exit_code == 0
+    before = path.read_bytes()
+    hand = load_one(before.decode()).game.view(load_one(before.decode()).state, 0)["hand"]
+    result = runner.invoke(cli, ["move", str(path), f"TRADE {hand[1].lower()} {hand[0]}",
+                                 "--as", "ann", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert result.output == f"2. ann: trade {hand[0]} {hand[1]}\nthen chance acts\n"
+    assert path.read_bytes() == before
+    bad = runner.invoke(cli, ["move", str(path), "trade 7T 7T", "--dry-run"])
+    assert bad.exit_code == 1 and path.read_bytes() == before
+    done = runner.invoke(cli, ["move", str(path), "score luck", "--dry-run"])
+    assert done.output == "2. ann: score luck\nthen chance acts\n"
+
+
+def test_dry_run_on_a_player_file_says_what_follows(tmp_path: Path) -> None:
+    runner = CliRunner()
+    _master, mine, name = exported_pair(tmp_path, "western-mahjong", 6)
+    before = mine.read_bytes()
+    first = runner.invoke(cli, ["moves", str(mine)]).output.splitlines()[0]
+    result = runner.invoke(cli, ["move", str(mine), first, "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0].endswith(f"{name}: {first}")
+    assert result.output.splitlines()[-1].startswith("then ")
+    assert mine.read_bytes() == before
