@@ -171,7 +171,8 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
                 break
         before = session.states[n - 1]
         text = game.mask_action(before, step.action, state, seat)
-        note = game.describe_action(before, step.action) if text == step.text else None
+        whole = game.format_action(before, step.action)
+        note = game.describe_action(before, step.action) if text == whole else None
         text = f"{text}  ({note})" if note else text
         if turns and turns[-1][0] == step.seat:
             turns[-1][1].insert(0, text)
@@ -180,7 +181,7 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
                 seen.add(turns[-1][0])
             turns.append((step.seat, [text]))
         n -= 1
-        if step.seat == CHANCE and not text.startswith(step.text):
+        if step.seat == CHANCE and not text.startswith(whole):
             break  # a deal or shuffle, partly hidden: a new hand or round begins there
     return [f"{session.seat_name(who)}: {' | '.join(texts)}" for who, texts in reversed(turns)]
 
