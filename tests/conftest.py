@@ -31,19 +31,17 @@ def game_id(request: pytest.FixtureRequest) -> str:
 
 
 COUNTS: dict[str, int] = {}
-"""Counts a test module reports at the end of the run (e.g. the number of leak probes)."""
+"""Counts the tests report at the end of the run (e.g. the number of leak probes): a test adds
+to one with ``record_property("count:NAME", n)``, which also works across xdist workers."""
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if isinstance(name, str) and name.startswith("count:"):
+                COUNTS[name[6:]] = COUNTS.get(name[6:], 0) + int(value)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for name, count in COUNTS.items():
         terminalreporter.write_line(f"{name}: {count}")
-
-
-def svg_words(svg: str) -> str:
-    """The text a reader sees in an SVG picture (text and titles), one item a line, for the
-    leak scans: attributes such as colours and paths are left out."""
-    import xml.etree.ElementTree as ET
-
-    root = ET.fromstring(svg)
-    return "\n".join(" ".join(node.itertext()) for node in root.iter()
-                     if node.tag.rsplit("}", 1)[-1] in ("text", "title"))

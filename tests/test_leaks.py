@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import COUNTS, PLAYABLE
+from conftest import PLAYABLE
 
 from gametool import games
 from gametool.chance import SeedRng
@@ -30,8 +30,7 @@ LEAK_GAMES = [gid for gid in PLAYABLE
 WORLDS = 3
 POSITIONS = 10
 FOLLOWERS = 4
-COUNT_KEY = f"leak probes (submissions, each answered in {WORLDS} worlds)"
-COUNTS.setdefault(COUNT_KEY, 0)
+COUNT_KEY = f"count:leak probes (submissions, each answered in {WORLDS} worlds)"
 
 
 def fork(session: Session, state: Any, seed: str | None) -> Session:
@@ -116,7 +115,7 @@ def probe(session: Session) -> int:
 
 
 @pytest.mark.parametrize("gid", LEAK_GAMES)
-def test_no_answer_depends_on_what_the_seat_cannot_see(gid: str) -> None:
+def test_no_answer_depends_on_what_the_seat_cannot_see(gid: str, record_property: Any) -> None:
     session = Session.start(gid, seed=f"leaks-{gid}")
     game = session.game
     sent = positions = ply = 0
@@ -128,10 +127,11 @@ def test_no_answer_depends_on_what_the_seat_cannot_see(gid: str) -> None:
         session.push(SeedRng(f"leaks-{gid}:players", ply).choice(actions))
         ply += 1
     assert positions > 0 and sent > 0
-    COUNTS[COUNT_KEY] += sent
+    record_property(COUNT_KEY, sent)
 
 
-def test_a_space_cards_trade_then_a_second_trade_names_no_drawn_card(tmp_path: Any) -> None:
+def test_a_space_cards_trade_then_a_second_trade_names_no_drawn_card(
+        tmp_path: Any, record_property: Any) -> None:
     runner = CliRunner()
     path = tmp_path / "sc.gtn"
     assert runner.invoke(cli, ["start", "space-cards", "--players", "ann,ben", "--seed", "s1",
@@ -151,10 +151,11 @@ def test_a_space_cards_trade_then_a_second_trade_names_no_drawn_card(tmp_path: A
     drawn = _load(path).steps[-1].text.split(":")[1].split()
     assert len(drawn) == 3
     assert not any(card in message for card in drawn)
-    COUNTS[COUNT_KEY] += 1
+    record_property(COUNT_KEY, 1)
 
 
-def test_a_mahjong_draw_then_a_discard_names_no_wall_tile(tmp_path: Any) -> None:
+def test_a_mahjong_draw_then_a_discard_names_no_wall_tile(tmp_path: Any,
+                                                         record_property: Any) -> None:
     runner = CliRunner()
     path = tmp_path / "wm.gtn"
     assert runner.invoke(cli, ["start", "western-mahjong", "--players", "ann,ben", "--seed",
@@ -169,7 +170,7 @@ def test_a_mahjong_draw_then_a_discard_names_no_wall_tile(tmp_path: Any) -> None
     drawn = _load(path).steps[-1].text.split()[-1]
     assert f" {drawn}" not in message.replace("'discard 9k'", "")
     assert "nothing was played" in message
-    COUNTS[COUNT_KEY] += 1
+    record_property(COUNT_KEY, 1)
 
 
 def _load(path: Any) -> Session:
