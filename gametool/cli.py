@@ -886,22 +886,62 @@ from_option = click.option("--from", "address", default="referee@localhost", sho
                            metavar="ADDR", help="The referee's own address.")
 
 
+def sending_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--sendmail [CMD] and --smtp HOST:PORT: send the outbox once the messages are written."""
+    command = click.option(
+        "--smtp", metavar="HOST:PORT",
+        help="Then send the outbox through this SMTP server (STARTTLS whenever offered; login "
+             "from GAMETOOL_SMTP_USER and GAMETOOL_SMTP_PASSWORD or ~/.netrc, never from the "
+             "command line).")(command)
+    return click.option(
+        "--sendmail", metavar="CMD", is_flag=False, flag_value="sendmail -t -oi",
+        help="Then send the outbox through the mail program CMD (given alone: "
+             "'sendmail -t -oi'). Sent messages move to OUTBOX/sent/; any that cannot be sent "
+             "stay and are tried again by the next run.")(command)
+
+
+def send_outbox(outbox: str, sendmail: str | None, smtp: str | None) -> None:
+    """Send the outbox if asked to; one line and exit status 1 when something is left."""
+    if sendmail is None and smtp is None:
+        return
+    if sendmail is not None and smtp is not None:
+        raise click.UsageError("--sendmail and --smtp exclude each other")
+    from gametool import mailtransport
+
+    try:
+        sender = (mailtransport.Smtp(smtp) if smtp is not None
+                  else mailtransport.Sendmail(sendmail or mailtransport.DEFAULT_SENDMAIL))
+        report = mailtransport.send_outbox(outbox, sender)
+    except GameError as exc:
+        raise fail(exc) from None
+    if report.error is not None:
+        raise Rejected(f"{report.left} message{'s' * (report.left != 1)} left in the outbox "
+                       f"for the next run: {report.error}")
+
+
 @referee.command("new")
 @click.argument("game", shell_complete=completion.game_ids)
 @click.option("--players", required=True, metavar="A@X,B@Y,..",
               help="The players' addresses in turn order.")
 @click.option("--option", "options", multiple=True, metavar="K=V", help="A rule option.")
-@click.option("--seed", metavar="S", help="The seed (random by default); kept secret.")
+@click.option("--seed", metavar="S", help="The referee's secret, committed to by the SeedHash "
+              "(random by default); kept secret.")
+@weak_seed_option
 @game_dir_option
 @outbox_option
 @from_option
+@sending_options
 def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | None,
-                game_dir: str, outbox: str, address: str) -> None:
+                weak_seed_ok: bool, game_dir: str, outbox: str, address: str,
+                sendmail: str | None, smtp: str | None) -> None:
     """Start GAME among the --players addresses and write the opening message to each.
 
     Each opening message carries that seat's secret key (and no other seat's), the SeedHash,
     the seat's view and, for the seat to move, its legal actions. The referee keeps only a
-    salted hash of each key. Prints the match id.
+    salted hash of each key. Prints the match id. In a game with chance, the seed is drawn
+    jointly: chance waits until every seat has replied with its contribution ('#join HEX',
+    printed by 'gametool join'), and the seed is the SHA-256 of the referee's secret and every
+    contribution.
 
     \b
     Examples:
@@ -914,11 +954,12 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     ref = Referee(game_dir, outbox, address)
     try:
         match, messages = ref.new(game, [p.strip() for p in players.split(",")],
-                                  parse_options(" ".join(options)), seed)
+                                  parse_options(" ".join(options)), seed, weak_seed_ok)
     except GameError as exc:
         raise fail(exc) from None
     ref.write(messages)
     click.echo(match)
+    send_outbox(outbox, sendmail, smtp)
 
 
 def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
@@ -941,15 +982,26 @@ def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
 
 
 @referee.command("inbox")
-@click.argument("message", default="-", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("message", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--maildir", metavar="DIR", help="Apply every message in the Maildir DIR's new/ "
+              "folder, oldest first, each once, filing it in cur/ with the flag S.")
+@click.option("--mbox", metavar="FILE", help="Apply every message of the mbox FILE once, then "
+              "empty it.")
 @game_dir_option
 @outbox_option
 @from_option
 @click.option("--max-bytes", type=click.IntRange(1024), default=256 * 1024, show_default=True,
               metavar="N", help="Refuse, unread, a mail larger than N bytes.")
-def referee_inbox(message: str, game_dir: str, outbox: str, address: str,
-                  max_bytes: int) -> None:
-    """Apply one incoming mail MESSAGE (an RFC 5322 file, or stdin) and write the replies.
+@sending_options
+def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, game_dir: str,
+                  outbox: str, address: str, max_bytes: int, sendmail: str | None,
+                  smtp: str | None) -> None:
+    """Apply one incoming mail MESSAGE (an RFC 5322 file, or stdin for '-' or nothing), or
+    every new message of a Maildir or an mbox, and write the replies; then send the outbox.
+
+    Each message is applied once, even when the referee is killed half-way: its outcome is
+    kept in OUTBOX/.journal until the replies are written and the message is filed, and the
+    next run finishes that work instead of applying the message again.
 
     The subject names the game ([gametool MATCH-ID]). The mail must come from a seat's address
     (one From header holding one address) and, in the player's own text (quoted lines and any
@@ -962,17 +1014,54 @@ def referee_inbox(message: str, game_dir: str, outbox: str, address: str,
     Examples:
       gametool referee inbox message.eml --game-dir ~/referee/games --outbox ~/referee/outbox
       gametool referee inbox - --max-bytes 65536 --game-dir games --outbox outbox < mail.eml
+      gametool referee inbox --maildir ~/Maildir/.referee --game-dir ~/referee/games \\
+          --outbox ~/referee/outbox --smtp mail.example.org:587
     """
+    from gametool import mailtransport
     from gametool.referee import Referee
 
-    raw, size = _read_mail(message, max_bytes)
+    if sum(x is not None for x in (message, maildir, mbox)) > 1:
+        raise click.UsageError("give one of MESSAGE, --maildir and --mbox")
     ref = Referee(game_dir, outbox, address, max_bytes)
-    receipt = ref.receive(raw, size)
-    ref.write(receipt.messages)
-    if not receipt.applied:
-        if receipt.messages:
-            raise Rejected(f"mail rejected: {receipt.reason}")
-        raise Rejected(f"mail {receipt.reason}")
+    if maildir is not None or mbox is not None:
+        try:
+            report = (mailtransport.read_maildir(ref, maildir, max_bytes) if maildir is not None
+                      else mailtransport.read_mbox(ref, mbox or "", max_bytes))
+        except GameError as exc:
+            raise fail(exc) from None
+        for reason in report.rejected:
+            click.echo(f"gametool: mail not applied: {reason}", err=True)
+        send_outbox(outbox, sendmail, smtp)
+        return
+    raw, size = _read_mail(message or "-", max_bytes)
+    journal = mailtransport.Journal(ref.outbox)
+    with journal.locked():
+        outcome = mailtransport.apply_once(ref, journal, raw, size)
+        journal.remove(mailtransport.digest(raw))
+    send_outbox(outbox, sendmail, smtp)
+    if not outcome.applied:
+        if outcome.reason and not outcome.reason.startswith("dropped"):
+            raise Rejected(f"mail rejected: {outcome.reason}")
+        raise Rejected(f"mail {outcome.reason}")
+
+
+@referee.command("send")
+@outbox_option
+@sending_options
+def referee_send(outbox: str, sendmail: str | None, smtp: str | None) -> None:
+    """Send every message waiting in the outbox, oldest first, through --sendmail or --smtp.
+
+    Each sent message moves to OUTBOX/sent/; one that cannot be sent stays for the next run
+    (exit status 1, with the reason).
+
+    \b
+    Examples:
+      gametool referee send --outbox ~/referee/outbox --sendmail
+      gametool referee send --outbox ~/referee/outbox --smtp mail.example.org:587
+    """
+    if sendmail is None and smtp is None:
+        raise click.UsageError("give --sendmail or --smtp")
+    send_outbox(outbox, sendmail, smtp)
 
 
 @referee.command("rekey")

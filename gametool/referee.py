@@ -13,6 +13,12 @@ to move. A rejected mail changes nothing and gets one reply, to the seat's regis
 is dropped with its reason. When the game ends every seat receives the master record, seed
 included, to check against the SeedHash it was sent.
 
+In a game with chance nobody chooses the seed. The record's ``Seed`` is the referee's secret,
+committed to by the ``SeedHash`` in every opening message; each seat's first mail carries
+``#join HEX``, a random contribution of its own (``gametool join`` prints one), and chance draws
+from the SHA-256 of the secret and every contribution in seat order (``Contributions`` tag).
+Chance waits until the last contribution has arrived: one round of mail after the opening.
+
 Reading mail (``gametool.mail``) is apart from how it arrives and leaves: ``receive`` takes the
 raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
 """
@@ -22,6 +28,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
@@ -29,11 +37,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from gametool import render, storage
-from gametool.chance import new_seed, seed_hash
+from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
 from gametool.mail import MailDropped, MailRejected
-from gametool.mail.body import find_instructions, find_key, own_lines
+from gametool.mail.body import find_instructions, find_join, find_key, has_guard, own_lines
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.record import Session, load_one
@@ -80,18 +88,27 @@ class Referee:
     # -- starting ---------------------------------------------------------------------------
 
     def new(self, game_id: str, addresses: list[str], options: dict[str, str] | None = None,
-            seed: str | None = None) -> tuple[str, list[Outgoing]]:
+            seed: str | None = None, weak_seed_ok: bool = False) -> tuple[str, list[Outgoing]]:
         """Start a game among ``addresses``; return its match id and the opening messages.
 
-        Every seat gets a fresh key, named only in its own opening message.
+        Every seat gets a fresh key, named only in its own opening message. ``seed`` is the
+        referee's secret (random by default); one that can be guessed is refused unless
+        ``weak_seed_ok``, since its SeedHash goes to every player.
         """
+        reason = weak_seed_reason(seed) if seed is not None else None
+        if reason is not None and not weak_seed_ok:
+            raise GameError(f"the seed can be guessed ({reason}), and its SeedHash goes to every "
+                            "player: leave --seed out for a random one, or add --weak-seed-ok")
         names = []
         for given in addresses:
             try:
                 names.append(one_address(given))
             except MailDropped:
                 raise GameError(f"{given!r} is not one email address") from None
-        session = Session.start(game_id, names, options, seed or new_seed())
+        from gametool import games
+
+        joint = _draws_chance(games.playable_class(game_id))
+        session = Session.start(game_id, names, options, seed or new_seed(), joint=joint)
         match = f"{session.game.id}-{secrets.token_hex(4)}"
         ring = Keyring()
         keys = {name: ring.issue(name) for name in names}
@@ -127,8 +144,15 @@ class Referee:
 
     # -- receiving ------------------------------------------------------------------------------
 
-    def receive(self, raw: bytes, size: int | None = None) -> Receipt:
-        """Read and apply one incoming mail (``size``: its full size when ``raw`` was cut)."""
+    def receive(self, raw: bytes, size: int | None = None,
+                on_commit: Callable[[Path, str, str, list[Outgoing]], None] | None = None
+                ) -> Receipt:
+        """Read and apply one incoming mail (``size``: its full size when ``raw`` was cut).
+
+        ``on_commit(path, old, new, replies)`` is called under the record's lock once the new
+        text and the replies are known and before the record is replaced (a journal keeps
+        them there, so a crash after it neither loses the replies nor applies the mail again).
+        """
         letter = Letter.parse(raw, self.max_bytes, size)
         try:
             sender = letter.sender()
@@ -136,7 +160,7 @@ class Referee:
             return Receipt(False, [], f"dropped: {exc}")
         answer = [sender]
         match: str | None = None
-        holder: list[Session] = []
+        holder: list[list[Outgoing]] = []
         try:
             letter.check()
             match = found = self._match_id(letter)
@@ -147,21 +171,54 @@ class Referee:
                 name = answer[0] = self._seat(session, sender, found)
                 lines = own_lines(letter.text())
                 self._authenticate(found, name, lines)
-                instructions = find_instructions(lines, session.game.max_plies)
-                if instructions.ply != session.ply + 1:
-                    raise MailRejected(
-                        f"'#ply {instructions.ply}' is stale: the next ply of this game is "
-                        f"{session.ply + 1} (an old or repeated mail is not applied)")
-                session.play(instructions.actions, name, instructions.ply)
-                holder.append(session)
-                return session.text()
+                if not self._join(session, session.seat_index(name), lines) or has_guard(lines):
+                    instructions = find_instructions(lines, session.game.max_plies)
+                    if instructions.ply != session.ply + 1:
+                        raise MailRejected(
+                            f"'#ply {instructions.ply}' is stale: the next ply of this game is "
+                            f"{session.ply + 1} (an old or repeated mail is not applied)")
+                    session.play(instructions.actions, name, instructions.ply)
+                new = session.text()
+                replies = (self.messages(found, session) if not session.is_waiting_for_seed()
+                           else [self._joined(found, session, name)])
+                if on_commit is not None:
+                    on_commit(path, text, new, replies)
+                holder.append(replies)
+                return new
 
             storage.update(str(path), change)
         except GameError as exc:
             reason = _short(str(exc))
             return Receipt(False, [self._rejection(answer[0], match, reason,
                                                    letter.message_id())], reason)
-        return Receipt(True, self.messages(match, holder[0]))
+        return Receipt(True, holder[0])
+
+    def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
+        """Record the seat's contribution to the joint seed if the mail holds one; refuse a
+        seat's first mail without one. Returns whether a contribution was recorded."""
+        value = find_join(lines)
+        if session.contributions is None:
+            if value is not None:
+                raise MailRejected("this game's seed is not drawn jointly: leave out '#join'")
+            return False
+        if value is None:
+            if session.contributions[seat] is None:
+                raise MailRejected("your first mail must carry your contribution to the seed: "
+                                   "the line that 'gametool join' prints ('#join' and 32 random "
+                                   "hex digits), after your key line")
+            return False
+        if session.contributions[seat] is not None:
+            raise MailRejected("your contribution to the seed has already arrived; leave out "
+                               "'#join' from now on")
+        session.contribute(session.names[seat], value)
+        return True
+
+    def _joined(self, match: str, session: Session, name: str) -> Outgoing:
+        waiting = ", ".join(session.waiting_for())
+        return Outgoing(name, f"[gametool {match}] {session.game.name}, contribution received",
+                        f"Game {match}: your contribution to the seed is recorded.\n\n"
+                        f"Chance waits for the contribution of: {waiting}. Every seat gets "
+                        "its view as soon as the last one arrives.\n")
 
     def _seat(self, session: Session, sender: str, match: str) -> str:
         """The registered address of the sender's seat."""
@@ -242,9 +299,14 @@ class Referee:
             key = (keys or {}).get(name)
             if key is not None:
                 parts.append(_key_text(key, rekeyed))
-            if opening and session.seed is not None:
-                parts.append(f"SeedHash: {seed_hash(session.seed)}\n(the SHA-256 of the seed; "
+            if opening and session.secret is not None and session.contributions is not None:
+                parts.append(_join_text(session.secret))
+            elif opening and session.secret is not None:
+                parts.append(f"SeedHash: {seed_hash(session.secret)}\n(the SHA-256 of the seed; "
                              "the master record published at the end must match it)")
+            if session.is_waiting_for_seed():
+                parts.append("Chance waits for the contribution of: "
+                             + ", ".join(session.waiting_for()) + ".")
             parts.append(render.show_text(session, as_seat=name).rstrip())
             if not over and session.to_move() == seat:
                 game, state = session.game, session.state
@@ -273,13 +335,22 @@ class Referee:
 
     def write(self, messages: list[Outgoing]) -> list[Path]:
         """Write each message as an .eml file in the outbox; return the paths."""
+        return self.write_files(self.render_files(messages))
+
+    def write_files(self, files: list[tuple[str, str]]) -> list[Path]:
+        """Write rendered messages (name, text) into the outbox; the same again is harmless."""
         self.outbox.mkdir(parents=True, exist_ok=True)
         paths = []
-        for item in messages:
-            path = self.outbox / f"{os.getpid()}-{secrets.token_hex(6)}.eml"
-            storage.write_atomic(str(path), self.render(item))
+        for name, text in files:
+            path = self.outbox / name
+            storage.write_atomic(str(path), text)
             paths.append(path)
         return paths
+
+    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
+        """Each message as an .eml file name and text. Names sort in the order written."""
+        return [(f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.eml",
+                 self.render(item)) for item in messages]
 
 
 def _key_text(key: str, rekeyed: bool) -> str:

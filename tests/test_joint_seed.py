@@ -208,3 +208,77 @@ def test_validate_contribution_needs_seat_and_hex(published: tuple[Path, Path, s
     assert run("validate", str(master), "--contribution", "ann")[0] == 2
     code, _out, err = run("validate", str(master), "--contribution", "ann=zz")
     assert code == 1 and "not 32 to 128 hex digits" in err
+
+
+# -- the joint seed by mail --------------------------------------------------------------------------
+
+ANN, BEN = "ann@example.org", "ben@example.net"
+KEY = re.compile(r"seat key: ([A-Z2-7-]+)$", re.M)
+
+
+def mail(sender: str, match: str, body: str) -> bytes:
+    from email.message import EmailMessage
+
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = "referee@localhost"
+    message["Subject"] = f"[gametool {match}] move"
+    message.set_content(body)
+    return bytes(message)
+
+
+def test_a_referee_game_draws_nothing_until_every_seat_has_joined(tmp_path: Path) -> None:
+    from gametool.referee import Referee
+
+    ref = Referee(tmp_path / "g", tmp_path / "o")
+    match, opening = ref.new("belemmer", [ANN, BEN])
+    master = tmp_path / "g" / f"{match}.gtn"
+    keys = {m.to: KEY.search(m.body).group(1) for m in opening}
+    secret = load_one(master.read_text()).secret
+    assert secret is not None and weak_seed_reason(secret) is None
+    for message in opening:
+        assert f"SeedHash: {seed_hash(secret)}" in message.body and "gametool join" in message.body
+        assert "You are to move" not in message.body
+        assert not any(line.startswith("#") for line in message.body.splitlines())
+    before = master.read_bytes()
+    late = ref.receive(mail(ANN, match, f"#key {keys[ANN]}\n#ply 3\nplace a1"))
+    assert not late.applied and "first mail must carry" in late.reason
+    assert master.read_bytes() == before
+    first = ref.receive(mail(ANN, match, f"#key {keys[ANN]}\n#join {PARTS[0]}\n"))
+    assert first.applied and [m.to for m in first.messages] == [ANN]
+    assert f"waits for the contribution of: {BEN}" in first.messages[0].body
+    again = ref.receive(mail(ANN, match, f"#key {keys[ANN]}\n#join {PARTS[2]}\n"))
+    assert not again.applied and "already arrived" in again.reason
+    wrong = ref.receive(mail(BEN, match, f"#key {keys[ANN]}\n#join {PARTS[1]}\n"))
+    assert not wrong.applied and "key" in wrong.reason
+    last = ref.receive(mail(BEN, match, f"#key {keys[BEN]}\n#join {PARTS[1]}\n"))
+    assert last.applied and sorted(m.to for m in last.messages) == [ANN, BEN]
+    assert any("You are to move at ply 3" in m.body for m in last.messages)
+    session = load_one(master.read_text())
+    assert session.seed == joint_seed(secret, PARTS[:2]) and session.ply == 2
+    checked = run("validate", str(master), "--seed-hash", seed_hash(secret),
+                  f"--contribution={ANN}={PARTS[0]}", f"--contribution={BEN}={PARTS[1]}")
+    assert checked[0] == 0, checked
+    assert run("validate", str(master), f"--contribution={BEN}={PARTS[2]}")[0] == 1
+
+
+def test_referee_new_refuses_a_weak_seed_unless_told(tmp_path: Path) -> None:
+    folders = ["--game-dir", str(tmp_path / "g"), "--outbox", str(tmp_path / "o")]
+    args = ["referee", "new", "belemmer", "--players", f"{ANN},{BEN}", "--seed", "c0ffee"]
+    code, out, err = run(*args, *folders)
+    assert code == 1 and out == "" and "can be guessed" in err and "--weak-seed-ok" in err
+    assert not (tmp_path / "o").exists()
+    code, out, _ = run(*args, "--weak-seed-ok", *folders)
+    assert code == 0 and out.strip()
+
+
+def test_a_game_without_random_draws_needs_no_contribution(tmp_path: Path) -> None:
+    from gametool.referee import Referee
+
+    ref = Referee(tmp_path / "g", tmp_path / "o")
+    match, opening = ref.new("chess", [ANN, BEN])
+    assert "Contributions" not in (tmp_path / "g" / f"{match}.gtn").read_text()
+    keys = {m.to: KEY.search(m.body).group(1) for m in opening}
+    assert ref.receive(mail(ANN, match, f"#key {keys[ANN]}\n#ply 1\ne4")).applied
+    refused = ref.receive(mail(BEN, match, f"#key {keys[BEN]}\n#join {PARTS[1]}\n#ply 2\ne5"))
+    assert not refused.applied and "not drawn jointly" in refused.reason

@@ -3,6 +3,7 @@ scan, concurrent referees, writers killed mid-write, and verified seeds."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import signal
@@ -88,6 +89,23 @@ def test_extract_refuses_mail_without_guard_or_actions(body: str) -> None:
 # -- a whole game by mail ------------------------------------------------------------------------
 
 
+def contribution(address: str) -> str:
+    """A fixed contribution to the joint seed per player, so that the games repeat."""
+    return hashlib.sha256(address.encode()).hexdigest()[:32]
+
+
+def join_all(ref: Referee, match: str, keys: dict[str, str]) -> list[Outgoing]:
+    """Every seat replies to its opening message with its contribution to the seed."""
+    out: list[Outgoing] = []
+    for address, key in keys.items():
+        receipt = ref.receive(compose(address, f"Re: [gametool {match}] joining",
+                                      f"#key {key}\n#join {contribution(address)}\n"))
+        assert receipt.applied, receipt.reason
+        out += receipt.messages
+    ref.write(out)
+    return out
+
+
 def hidden_words(master_text: str, seat: str) -> set[str]:
     """Words of the master's actions that the seat's exported record hides."""
     session = load_one(master_text)
@@ -100,9 +118,10 @@ def hidden_words(master_text: str, seat: str) -> set[str]:
 def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
     games_dir, outbox = tmp_path / "games", tmp_path / "outbox"
     ref = Referee(games_dir, outbox)
-    match, opening = ref.new("belemmer", [ANN, BEN], seed="mail-seed")
+    match, opening = ref.new("belemmer", [ANN, BEN], seed="mail-seed", weak_seed_ok=True)
     ref.write(opening)
     keys = keys_of(opening)
+    join_all(ref, match, keys)
     master = games_dir / f"{match}.gtn"
     hashes = {m.to: re.search(r"SeedHash: ([0-9a-f]{64})", m.body).group(1) for m in opening}
     assert set(hashes) == {ANN, BEN}
@@ -122,7 +141,7 @@ def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
         if session.game.is_over(session.state):
             break
         mover = session.names[session.to_move()]
-        (mine,) = [m for _p, m in messages if m["To"] == mover]
+        mine = [m for _p, m in messages if m["To"] == mover][-1]
         body = mine.get_content()
         guard = re.search(r"You are to move at ply (\d+)\.", body).group(1)
         legal = body.split("Legal actions:\n", 1)[1].split("\n\n")[0].split("\n")
@@ -148,7 +167,7 @@ def test_a_whole_belemmer_game_by_mail_leaks_nothing(tmp_path: Path) -> None:
 
 def test_an_exported_record_is_checked_against_the_published_master(tmp_path: Path) -> None:
     ref = Referee(tmp_path / "g", tmp_path / "o")
-    match, _ = ref.new("belemmer", [ANN, BEN], seed="exp")
+    match, _ = ref.new("belemmer", [ANN, BEN], seed="exp", weak_seed_ok=True)
     master = tmp_path / "g" / f"{match}.gtn"
     exported = tmp_path / "ann.gtn"
     exported.write_text(RUNNER.invoke(cli, ["export", str(master), "--as", ANN,
@@ -167,8 +186,9 @@ def test_an_exported_record_is_checked_against_the_published_master(tmp_path: Pa
 @pytest.fixture
 def started(tmp_path: Path) -> tuple[Referee, str, Path, dict[str, str]]:
     ref = Referee(tmp_path / "games", tmp_path / "outbox")
-    match, opening = ref.new("belemmer", [ANN, BEN], seed="bad-mail")
+    match, opening = ref.new("belemmer", [ANN, BEN], seed="bad-mail", weak_seed_ok=True)
     ref.write(opening)
+    join_all(ref, match, keys_of(opening))
     return ref, match, tmp_path / "games" / f"{match}.gtn", keys_of(opening)
 
 
@@ -298,7 +318,8 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
     inbox.mkdir()
     folders = ["--game-dir", str(games_dir), "--outbox", str(outbox)]
     started = RUNNER.invoke(cli, ["referee", "new", "two-headed-dragon", "--players",
-                                  ",".join(addresses), "--seed", "three-boxes", *folders])
+                                  ",".join(addresses), "--seed", "three-boxes", "--weak-seed-ok",
+                                  *folders])
     assert started.exit_code == 0, started.output
     match = started.output.strip()
     master = games_dir / f"{match}.gtn"
@@ -310,12 +331,14 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
         session = load_one(master.read_text())
         game, state = session.game, session.state
         to_answer = None
+        joining = []
         for seat, address in enumerate(addresses):
             for mail in newest(mailboxes[address], seen[address]):
                 body = mail.get_content()
                 if "SeedHash:" in body:
                     hashes[address] = re.search(r"SeedHash: ([0-9a-f]{64})", body).group(1)
                     keys[address] = KEY_IN_MAIL.search(body).group(1)
+                    joining.append(address)
                 if "The game is over" in body:
                     continue
                 # No tile still in another player's hand appears in this player's mail.
@@ -327,6 +350,15 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
                     assert not {tuple(sorted(t)) for t in held} & shown, (turn, address)
                 if "You are to move" in body:
                     to_answer = (address, mail, body)
+        for address in joining:  # each seat's first mail: its contribution to the seed
+            joined = inbox / f"join-{address}.eml"
+            line = RUNNER.invoke(cli, ["join"]).stdout
+            joined.write_bytes(compose(address, f"[gametool {match}] join",
+                                       f"#key {keys[address]}\n{line}"))
+            result = RUNNER.invoke(cli, ["referee", "inbox", str(joined), *folders])
+            assert result.exit_code == 0, result.output
+        if joining:
+            continue
         if game.is_over(state):
             break
         assert to_answer is not None and to_answer[0] == addresses[game.to_move(state)]

@@ -5,6 +5,8 @@ with ``>`` are skipped, and reading stops at a signature (``-- ``) or at the fir
 pasted original: an attribution (``On ... wrote:``), ``-----Original Message-----``, a rule of
 underscores, or a header block (``From:`` followed by ``Sent:`` or ``Date:``). In what is left
 the player writes ``#key KEY``, then ``#ply N``, then one action per line up to a blank line.
+A seat's first mail in a game whose seed is drawn jointly also holds ``#join HEX``, its
+contribution to the seed, before any ``#ply``.
 Nothing is guessed: a mail without those lines is refused.
 """
 
@@ -17,6 +19,7 @@ from gametool.mail import MailRejected
 
 KEY_LINE = re.compile(r"#\s*key\b(.*)", re.IGNORECASE)
 PLY_LINE = re.compile(r"#\s*ply\b(.*)", re.IGNORECASE)
+JOIN_LINE = re.compile(r"#\s*join\b(.*)", re.IGNORECASE)
 PLY_NUMBER = re.compile(r"\s*(\d+)\s*")
 MAX_ACTION = 500      # characters in one action line
 MAX_ACTIONS = 1000    # action lines in one mail
@@ -108,6 +111,25 @@ def find_key(lines: list[str]) -> str:
     return found[0]
 
 
+def has_guard(lines: list[str]) -> bool:
+    """Whether the player's lines hold a ``#ply`` guard (a mail may only join)."""
+    return any(PLY_LINE.fullmatch(line) for line in lines)
+
+
+def find_join(lines: list[str]) -> str | None:
+    """The text of the one ``#join`` line before the ``#ply`` guard, or None."""
+    found: list[str] = []
+    for line in lines:
+        if PLY_LINE.fullmatch(line):
+            break
+        match = JOIN_LINE.fullmatch(line)
+        if match:
+            found.append(match.group(1).strip())
+    if len(found) > 1:
+        raise MailRejected("more than one '#join' line: write exactly one")
+    return found[0] if found else None
+
+
 def find_instructions(lines: list[str], max_ply: int) -> Instructions:
     """The ``#ply N`` guard after the key line and the action lines below it."""
     guard: int | None = None
@@ -122,9 +144,9 @@ def find_instructions(lines: list[str], max_ply: int) -> Instructions:
             if actions:
                 break
             continue
-        if KEY_LINE.fullmatch(line) or PLY_LINE.fullmatch(line):
-            raise MailRejected("a '#key' or '#ply' line among the actions: write '#key', then "
-                               "'#ply N', then the actions")
+        if KEY_LINE.fullmatch(line) or PLY_LINE.fullmatch(line) or JOIN_LINE.fullmatch(line):
+            raise MailRejected("a '#key', '#join' or '#ply' line among the actions: write "
+                               "'#key' (and '#join'), then '#ply N', then the actions")
         if len(line) > MAX_ACTION:
             raise MailRejected(f"an action line is longer than {MAX_ACTION} characters")
         actions.append(line)
