@@ -353,6 +353,23 @@ class Referee:
                  self.render(item)) for item in messages]
 
 
+def _draws_chance(cls: type) -> bool:
+    """Whether a game draws anything at random (a referee's reports are chance that follows
+    from the play, with one outcome: its ``chance`` reads "none (...)")."""
+    chance = str(getattr(cls, "chance", "") or "")
+    return bool(chance) and not chance.lower().startswith("none")
+
+
+def _join_text(secret: str) -> str:
+    # No line starts with '#': sending the message back unchanged joins nobody.
+    return (f"SeedHash: {seed_hash(secret)}\n"
+            "(the SHA-256 of the referee's secret). Nobody chooses the seed: it is the SHA-256 "
+            "of\nthat secret and of every seat's own random contribution, in seat order, and "
+            "the\nmaster record published at the end holds every part. Send yours now: reply "
+            "with\nyour key line and the line that 'gametool join' prints (the word '#join' "
+            "and 32\nrandom hex digits, which you may also make up yourself).")
+
+
 def _key_text(key: str, rekeyed: bool) -> str:
     first = ("Your new seat key (the old one no longer works):" if rekeyed
              else "Your seat key:")

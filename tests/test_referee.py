@@ -455,12 +455,14 @@ def outlook_reply(sender: str, subject: str, text: str, original: str) -> bytes:
 def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path) -> None:
     players = ["ann@example.org", "ben@example.net", "cy@example.com"]
     ref = Referee(tmp_path / "games", tmp_path / "outbox")
-    match, opening = ref.new("two-headed-dragon", players, seed="under-attack")
+    match, opening = ref.new("two-headed-dragon", players, seed="under-attack",
+                             weak_seed_ok=True)
     master = tmp_path / "games" / f"{match}.gtn"
     keys = keys_of(opening)
     assert set(keys) == set(players)
-    sent = list(opening)
-    inbox: dict[str, Outgoing] = {m.to: m for m in opening}
+    joined = join_all(ref, match, keys)
+    sent = list(opening) + joined
+    inbox: dict[str, Outgoing] = {m.to: m for m in opening + joined}
     last_applied: bytes | None = None
     refused: dict[str, int] = {}
 
