@@ -158,7 +158,13 @@ class RunReport:
 def read_maildir(ref: Referee, folder: str | Path, max_bytes: int) -> RunReport:
     """Apply every message in the Maildir's ``new/`` once, oldest first, and file each in
     ``cur/`` with the flag S (seen)."""
-    root = Path(folder)
+    try:
+        return _read_maildir(ref, Path(folder), max_bytes)
+    except OSError as exc:
+        raise TransportError(f"{exc.filename or folder}: {exc.strerror or exc}") from None
+
+
+def _read_maildir(ref: Referee, root: Path, max_bytes: int) -> RunReport:
     for sub in ("new", "cur", "tmp"):
         if not (root / sub).is_dir():
             raise TransportError(f"{root}: not a Maildir (no {sub}/ folder)")
@@ -166,8 +172,8 @@ def read_maildir(ref: Referee, folder: str | Path, max_bytes: int) -> RunReport:
     journal = Journal(ref.outbox)
     report = RunReport()
     with journal.locked():
-        fresh = sorted(((entry.stat().st_mtime_ns, entry.name)
-                        for entry in os.scandir(root / "new") if entry.is_file()))
+        fresh = sorted((entry.stat().st_mtime_ns, entry.name)
+                        for entry in os.scandir(root / "new") if entry.is_file())
         for _mtime, name in fresh:
             path = root / "new" / name
             try:
@@ -198,7 +204,15 @@ def _forget_filed(journal: Journal, root: Path) -> None:
 
 def read_mbox(ref: Referee, file: str | Path, max_bytes: int) -> RunReport:
     """Apply every message of an mbox once, then empty it (under the mbox's own lock)."""
-    path = Path(file)
+    try:
+        return _read_mbox(ref, Path(file), max_bytes)
+    except mailbox.ExternalClashError:
+        raise TransportError(f"{file}: locked by another program; try again later") from None
+    except OSError as exc:
+        raise TransportError(f"{exc.filename or file}: {exc.strerror or exc}") from None
+
+
+def _read_mbox(ref: Referee, path: Path, max_bytes: int) -> RunReport:
     if not path.is_file():
         raise TransportError(f"{path}: no such mbox file")
     box = mailbox.mbox(str(path), create=False)

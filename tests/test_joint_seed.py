@@ -34,6 +34,12 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def check(*args: str) -> tuple[int, str]:
+    """``validate``'s exit status and everything it printed (verdicts and errors)."""
+    result = RUNNER.invoke(cli, ["validate", *args])
+    return result.exit_code, result.stdout + result.stderr
+
+
 # -- weak seeds ------------------------------------------------------------------------------------
 
 
@@ -81,7 +87,7 @@ def test_a_generated_seed_is_handed_out_without_a_word(tmp_path: Path) -> None:
     assert code == 0 and "[SeedHash" in out and err == ""
 
 
-# -- the joint seed ---------------------------------------------------------------------------------
+# -- the joint seed --------------------------------------------------------------------------------
 
 
 def test_the_joint_seed_is_the_hash_of_the_secret_and_every_part_in_seat_order() -> None:
@@ -155,7 +161,7 @@ def published(tmp_path: Path) -> tuple[Path, Path, str]:
 def test_validate_checks_the_commitment_every_part_and_every_chance_action(
         published: tuple[Path, Path, str]) -> None:
     master, ann, commitment = published
-    code, out, _ = run("validate", str(master), "--seed-hash", commitment, "--against", str(ann),
+    code, out = check(str(master), "--seed-hash", commitment, "--against", str(ann),
                        *(f"--contribution={n}={p}" for n, p in zip(["ann", "ben", "cy"], PARTS,
                                                                    strict=True)))
     assert code == 0, out
@@ -175,8 +181,8 @@ def test_changing_any_one_part_is_detected(published: tuple[Path, Path, str], pa
     forged = tmp_path / "forged.gtn"
     forged.write_text(change_part(master.read_text(), old))
     # Alone, the master no longer deals what it says: every chance action is checked.
-    code, _out, err = run("validate", str(forged))
-    assert code == 1 and "contradicts the seed" in err
+    code, out = check(str(forged))
+    assert code == 1 and "contradicts the seed" in out
     # Even with the chance actions redrawn to match, the commitment or the sent part fails.
     header = re.sub(r'\[(Result|Termination) "[^"]*"\]\n', "", forged.read_text().split("\n\n")[0])
     session = load_one(header + "\n")
@@ -188,11 +194,11 @@ def test_changing_any_one_part_is_detected(published: tuple[Path, Path, str], pa
     checks = ["--seed-hash", commitment, "--against", str(ann),
               *(f"--contribution={n}={p}" for n, p in zip(["ann", "ben", "cy"], PARTS,
                                                           strict=True))]
-    code, _out, err = run("validate", str(redrawn), *checks)
+    code, out = check(str(redrawn), *checks)
     assert code == 1
     expected = ("does not match the seed hash" if part == "secret"
                 else f"{['ann', 'ben', 'cy'][part]}'s contribution")  # type: ignore[index]
-    assert expected in err
+    assert expected in out
 
 
 def test_join_prints_a_line_to_paste_and_keeps_it(tmp_path: Path) -> None:
@@ -206,11 +212,11 @@ def test_join_prints_a_line_to_paste_and_keeps_it(tmp_path: Path) -> None:
 def test_validate_contribution_needs_seat_and_hex(published: tuple[Path, Path, str]) -> None:
     master = published[0]
     assert run("validate", str(master), "--contribution", "ann")[0] == 2
-    code, _out, err = run("validate", str(master), "--contribution", "ann=zz")
-    assert code == 1 and "not 32 to 128 hex digits" in err
+    code, out = check(str(master), "--contribution", "ann=zz")
+    assert code == 1 and "not 32 to 128 hex digits" in out
 
 
-# -- the joint seed by mail --------------------------------------------------------------------------
+# -- the joint seed by mail ------------------------------------------------------------------------
 
 ANN, BEN = "ann@example.org", "ben@example.net"
 KEY = re.compile(r"seat key: ([a-z2-7]+)$", re.M)

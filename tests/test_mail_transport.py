@@ -35,7 +35,7 @@ ADDRESSES = ["ann@example.org", "ben@example.net", "cy@example.com"]
 KEY_IN_MAIL = re.compile(r"seat key: ([a-z2-7]+)$", re.M)
 
 
-# -- a real SMTP server on 127.0.0.1 ----------------------------------------------------------------
+# -- a real SMTP server on 127.0.0.1 ---------------------------------------------------------------
 
 
 class Received:
@@ -111,7 +111,7 @@ def join_mail(address: str, key: str, match: str) -> EmailMessage:
                    f"#key {key}\n#join {hashlib.sha256(address.encode()).hexdigest()[:32]}\n")
 
 
-# -- Maildir and mbox in ----------------------------------------------------------------------------
+# -- Maildir and mbox in ---------------------------------------------------------------------------
 
 
 def test_every_new_maildir_message_is_applied_once_and_filed_as_seen(
@@ -170,7 +170,7 @@ def test_not_a_maildir_is_one_clear_line(tmp_path: Path) -> None:
     assert both.exit_code == 2
 
 
-# -- sendmail and SMTP out ----------------------------------------------------------------------------
+# -- sendmail and SMTP out -------------------------------------------------------------------------
 
 FAKE_SENDMAIL = """
 import sys
@@ -251,6 +251,38 @@ def test_smtp_login_comes_from_the_environment_or_netrc(
             netrc.chmod(0o600)
         accepted = RUNNER.invoke(cli, args)
         assert accepted.exit_code == 0, accepted.output
+        assert auth.users == ["referee"] and len(handler.messages) == 2
+    finally:
+        controller.stop()
+
+
+def test_starttls_is_used_when_offered_and_the_login_goes_over_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+    import ssl
+
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl program to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+                    str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
+                   check=True, capture_output=True)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(cert), str(key))
+    handler, auth = Received(), Authenticator()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
+                            tls_context=context, require_starttls=True, authenticator=auth,
+                            auth_required=True)
+    controller.start()
+    try:
+        new_game(tmp_path)
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # the client trusts this server only
+        monkeypatch.setenv("GAMETOOL_SMTP_USER", "referee")
+        monkeypatch.setenv("GAMETOOL_SMTP_PASSWORD", "s3cret")
+        result = RUNNER.invoke(cli, ["referee", "send", "--outbox", str(tmp_path / "outbox"),
+                                     "--smtp", f"127.0.0.1:{controller.port}"])
+        assert result.exit_code == 0, result.output
         assert auth.users == ["referee"] and len(handler.messages) == 2
     finally:
         controller.stop()
