@@ -375,7 +375,7 @@ def killed_run(args: list[str], delay: float) -> bool:
 
 
 def test_a_three_player_game_by_smtp_and_maildir_survives_sixty_kills(
-        tmp_path: Path, smtp_server: tuple[Received, str]) -> None:
+        tmp_path: Path, smtp_server: tuple[Received, str], record_property: Any) -> None:
     received, address = smtp_server
     maildir = tmp_path / "Maildir"
     match, folders = new_game(tmp_path, "johari-bones", ADDRESSES, ("--smtp", address))
@@ -420,6 +420,11 @@ def test_a_three_player_game_by_smtp_and_maildir_survives_sixty_kills(
     lost = written - players.seen_ids
     assert list((tmp_path / "outbox").glob("*.eml")) == [] and not lost
     assert list((tmp_path / "outbox" / ".journal").glob("*.json")) == []
+    for name, count in (("messages (player mails and referee mails)", players.sent + len(written)),
+                        ("referee kills (SIGKILL)", kills), ("kills in mid-run", interrupted),
+                        ("messages lost", len(lost)), ("mails applied twice", duplicates_applied),
+                        ("deliveries repeated with the same Message-ID", players.duplicates)):
+        record_property(f"count:SMTP + Maildir game, {name}", count)
     print(f"\nSMTP + Maildir game: {players.sent} player mails, {len(written)} referee mails, "
           f"{len(players.seen_ids) + players.duplicates} deliveries; kills {kills} "
           f"({interrupted} mid-run); losses {len(lost)}; duplicates applied "
