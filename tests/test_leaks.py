@@ -30,7 +30,7 @@ LEAK_GAMES = [gid for gid in PLAYABLE
 WORLDS = 3
 POSITIONS = 10
 FOLLOWERS = 4
-COUNT_KEY = f"count:leak probes (submissions, each answered in {WORLDS} worlds)"
+COUNT_KEY = "count:leak probes (submissions checked for answers that depend on hidden values)"
 
 
 def fork(session: Session, state: Any, seed: str | None) -> Session:
@@ -177,3 +177,33 @@ def _load(path: Any) -> Session:
     from gametool.record import load_one
 
     return load_one(path.read_text(), str(path))
+
+
+def test_a_mailed_trade_then_a_second_trade_is_refused_naming_no_drawn_card(
+        tmp_path: Any, record_property: Any) -> None:
+    from test_referee import ANN, BEN, compose, join_all, keys_of
+
+    from gametool.referee import Referee
+
+    games_dir = tmp_path / "games"
+    ref = Referee(games_dir, tmp_path / "outbox")
+    match, opening = ref.new("space-cards", [ANN, BEN], seed="peek-by-mail", weak_seed_ok=True)
+    keys = keys_of(opening)
+    join_all(ref, match, keys)
+    master = games_dir / f"{match}.gtn"
+    before = master.read_bytes()
+    session = _load(master)
+    held = session.game.view(session.state, 0)["hand"]
+    trade = f"trade {' '.join(held[:3])}"
+    guard = f"#key {keys[ANN]}\n#ply {session.ply + 1}\n"
+    receipt = ref.receive(compose(ANN, f"Re: [gametool {match}] ply", guard + f"{trade}\n"
+                                  "trade 7T\n"))
+    assert not receipt.applied and master.read_bytes() == before
+    reply = "\n".join(m.body for m in receipt.messages)
+    assert "trade 7T" in (receipt.reason or "") + reply
+    # The trade mailed alone is applied, and none of the cards it draws was named before.
+    assert ref.receive(compose(ANN, f"Re: [gametool {match}] ply", guard + f"{trade}\n")).applied
+    drawn = _load(master).steps[-1].text.split(":")[1].split()
+    assert len(drawn) == 3
+    assert not any(card in reply for card in drawn)
+    record_property(COUNT_KEY, 1)
