@@ -161,6 +161,40 @@ def test_an_mbox_is_applied_once_and_emptied(tmp_path: Path) -> None:
                                *folders]).exit_code == 0
 
 
+def test_an_mbox_run_that_dies_after_applying_a_mail_is_finished_not_repeated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gametool.referee import Referee
+
+    match, folders = new_game(tmp_path)
+    keys = opening_keys(tmp_path / "outbox")
+    box = mailbox.mbox(str(tmp_path / "inbox.mbox"))
+    for a in ADDRESSES[:2]:
+        box.add(join_mail(a, keys[a], match))
+    box.flush()
+    master = tmp_path / "games" / f"{match}.gtn"
+    real = Referee.write_files
+
+    def dies(self: Referee, files: list[tuple[str, str]]) -> list[Path]:
+        raise OSError(28, "No space left on device")  # after the record, before the replies
+
+    monkeypatch.setattr(Referee, "write_files", dies)
+    args = ["referee", "inbox", "--mbox", str(tmp_path / "inbox.mbox"), *folders]
+    crashed = RUNNER.invoke(cli, args)
+    assert crashed.exit_code != 0
+    assert load_one(master.read_text()).waiting_for() == [ADDRESSES[1]]  # ann's mail applied
+    assert len(list((tmp_path / "outbox").glob("*.eml"))) == 2  # only the opening messages
+    monkeypatch.setattr(Referee, "write_files", real)
+    finished = RUNNER.invoke(cli, args)
+    assert finished.exit_code == 0, finished.output
+    session = load_one(master.read_text())
+    assert session.waiting_for() == [] and session.ply == 2  # ann's mail not applied again
+    bodies = [parse(p.read_bytes()).get_content() for p in (tmp_path / "outbox").glob("*.eml")]
+    assert sum("contribution to the seed is recorded" in b for b in bodies) == 1
+    assert sum("You are to move" in b for b in bodies) == 1
+    assert (tmp_path / "inbox.mbox").read_bytes() == b""
+    assert list((tmp_path / "outbox" / ".journal").glob("*.json")) == []
+
+
 def test_not_a_maildir_is_one_clear_line(tmp_path: Path) -> None:
     result = RUNNER.invoke(cli, ["referee", "inbox", "--maildir", str(tmp_path), "--game-dir",
                                  str(tmp_path / "g"), "--outbox", str(tmp_path / "o")])
