@@ -46,8 +46,7 @@ def take_back(session: Session, plies: int) -> Session:
     """
     check_local(session)
     if plies < 1:
-        raise GameError("nothing to take back: the record has no turn yet"
-                        if session.ply == 0 else "--plies must be at least 1")
+        raise GameError("nothing to take back: no player has played yet")
     keep = session.ply - plies
     if keep < 0:
         raise GameError(f"the record has only {session.ply} plies; cannot take back {plies}")

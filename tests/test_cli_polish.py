@@ -351,3 +351,11 @@ def test_pip_install_puts_the_pages_where_man_finds_them(tmp_path: Path) -> None
     for page in ("gametool", "gametool-play", "gametool-belemmer"):
         found = subprocess.run(["man", "-w", page], env=env, capture_output=True, text=True)
         assert found.stdout.strip().startswith(str(prefix)), (page, found.stdout, found.stderr)
+
+
+def test_undo_before_any_player_has_played_says_so(tmp_path: Path) -> None:
+    path = start(tmp_path, "belemmer", "--seed", "u3")
+    before = path.read_bytes()
+    code, _out, err = run("undo", str(path))
+    assert code == 1 and "no player has played yet" in err
+    assert path.read_bytes() == before
