@@ -1036,6 +1036,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     raw, size = _read_mail(message or "-", max_bytes)
     journal = mailtransport.Journal(ref.outbox)
     with journal.locked():
+        mailtransport.finish_orphans(ref, journal, {mailtransport.digest(raw)})
         outcome = mailtransport.apply_once(ref, journal, raw, size)
         journal.remove(mailtransport.digest(raw))
     send_outbox(outbox, sendmail, smtp)

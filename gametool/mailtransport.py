@@ -116,6 +116,21 @@ class Outcome:
     recovered: bool = False
 
 
+def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> None:
+    """Finish the entries of messages that will not come again (a piped message whose run was
+    killed): where the record holds the outcome, write the replies; then forget the entry.
+    Entries of messages still ``waiting`` to be read are left to ``apply_once``."""
+    for key in journal.keys():
+        if len(key) != 64 or key in waiting:
+            continue
+        entry = journal.read(key)
+        if entry is not None:
+            record = entry.get("record")
+            if record is None or _text_digest(record) == entry.get("after"):
+                ref.write_files([tuple(item) for item in entry["files"]])
+        journal.remove(key)
+
+
 def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = None) -> Outcome:
     """Apply one message exactly once, writing its replies to the outbox (see the module's
     docstring); the caller files the message and then calls ``journal.remove``."""
@@ -174,6 +189,7 @@ def _read_maildir(ref: Referee, root: Path, max_bytes: int) -> RunReport:
     with journal.locked():
         fresh = sorted((entry.stat().st_mtime_ns, entry.name)
                         for entry in os.scandir(root / "new") if entry.is_file())
+        finish_orphans(ref, journal, _waiting(root, max_bytes))
         for _mtime, name in fresh:
             path = root / "new" / name
             try:
@@ -185,21 +201,18 @@ def _read_maildir(ref: Referee, root: Path, max_bytes: int) -> RunReport:
             unique = name.split(box.colon)[0]
             os.replace(path, root / "cur" / f"{unique}{box.colon}2,S")
             journal.remove(digest(raw))
-        _forget_filed(journal, root)
     return report
 
 
-def _forget_filed(journal: Journal, root: Path) -> None:
-    """Entries left by a run killed after filing its message: the work is done."""
-    waiting = set()
+def _waiting(root: Path, max_bytes: int) -> set[str]:
+    """The keys of the messages in the Maildir's new/, as ``apply_once`` computes them."""
+    keys = set()
     for entry in os.scandir(root / "new"):
         try:
-            waiting.add(digest(Path(entry.path).read_bytes()))
+            keys.add(digest(_read_bounded(Path(entry.path), max_bytes)[0]))
         except OSError:
             continue
-    for key in journal.keys():
-        if len(key) == 64 and key not in waiting:
-            journal.remove(key)
+    return keys
 
 
 def read_mbox(ref: Referee, file: str | Path, max_bytes: int) -> RunReport:
@@ -222,6 +235,8 @@ def _read_mbox(ref: Referee, path: Path, max_bytes: int) -> RunReport:
         box.lock()
         try:
             done = journal.read("mbox-done") or {"keys": []}
+            finish_orphans(ref, journal, {digest(box.get_bytes(k)[:max_bytes + 1])
+                                          for k in box.keys()})
             for key in list(box.keys()):
                 raw = box.get_bytes(key)
                 size = len(raw)

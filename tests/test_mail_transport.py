@@ -195,6 +195,36 @@ def test_an_mbox_run_that_dies_after_applying_a_mail_is_finished_not_repeated(
     assert list((tmp_path / "outbox" / ".journal").glob("*.json")) == []
 
 
+def test_a_piped_mail_whose_run_died_has_its_replies_written_by_the_next_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A mail filter does not hand the mail over again: the next run, whatever it reads,
+    # writes the replies the dead one had computed.
+    from gametool.referee import Referee
+
+    match, folders = new_game(tmp_path)
+    keys = opening_keys(tmp_path / "outbox")
+    message = tmp_path / "in.eml"
+    message.write_bytes(bytes(join_mail(ADDRESSES[0], keys[ADDRESSES[0]], match)))
+    real = Referee.write_files
+
+    def dies(self: Referee, files: list[tuple[str, str]]) -> list[Path]:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Referee, "write_files", dies)
+    assert RUNNER.invoke(cli, ["referee", "inbox", str(message), *folders]).exit_code != 0
+    monkeypatch.setattr(Referee, "write_files", real)
+    assert len(list((tmp_path / "outbox").glob("*.eml"))) == 2
+    (tmp_path / "Maildir").mkdir()
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / "Maildir" / sub).mkdir()
+    result = RUNNER.invoke(cli, ["referee", "inbox", "--maildir", str(tmp_path / "Maildir"),
+                                 *folders])
+    assert result.exit_code == 0, result.output
+    bodies = [parse(p.read_bytes()).get_content() for p in (tmp_path / "outbox").glob("*.eml")]
+    assert sum("contribution to the seed is recorded" in b for b in bodies) == 1
+    assert list((tmp_path / "outbox" / ".journal").glob("*.json")) == []
+
+
 def test_not_a_maildir_is_one_clear_line(tmp_path: Path) -> None:
     result = RUNNER.invoke(cli, ["referee", "inbox", "--maildir", str(tmp_path), "--game-dir",
                                  str(tmp_path / "g"), "--outbox", str(tmp_path / "o")])
