@@ -45,3 +45,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for name, count in COUNTS.items():
         terminalreporter.write_line(f"{name}: {count}")
+
+
+def svg_words(svg: str) -> str:
+    """The text a reader sees in an SVG picture (text and titles), one item a line, for the
+    leak scans: attributes such as colours and paths are left out."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    return "\n".join(" ".join(node.itertext()) for node in root.iter()
+                     if node.tag.rsplit("}", 1)[-1] in ("text", "title"))

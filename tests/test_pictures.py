@@ -381,3 +381,21 @@ def test_replay_page_of_a_file_of_several_records_names_record(tmp_path: Path) -
     chosen = run("export", str(records), "--html", "--record", "2")
     assert chosen.returncode == 0, chosen.stderr
     assert "ann: d4" in chosen.stdout and "ann: e4" not in chosen.stdout
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE
+                                 if g in ("two-headed-dragon", "johari-bones", "western-mahjong",
+                                          "belemmer", "special-salvo")])
+def test_a_seat_file_draws_the_same_pictures_as_the_master(gid: str) -> None:
+    """The record exported for a seat holds what that seat sees, and no less: its pictures are
+    the master's pictures for that seat, ply by ply."""
+    from gametool.auto import random_game
+    from gametool.record import load_one
+    from notation import record as gtn
+
+    master = random_game(gid, "pictures-export", max_plies=60)
+    for seat, name in enumerate(master.names):
+        own = load_one(gtn.write(master.exported(seat)))
+        assert own.ply == master.ply
+        for ply in plies_of(master, 8):
+            assert render.show_svg(own, ply, name) == render.show_svg(master, ply, name), ply
