@@ -1071,7 +1071,9 @@ def referee_send(outbox: str, sendmail: str | None, smtp: str | None) -> None:
 @game_dir_option
 @outbox_option
 @from_option
-def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: str) -> None:
+@sending_options
+def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: str,
+                  sendmail: str | None, smtp: str | None) -> None:
     """Give SEAT of game MATCH a new key, for a player who lost theirs.
 
     The old key stops working at once. The new key goes only to the seat's registered address,
@@ -1090,6 +1092,7 @@ def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: st
     except GameError as exc:
         raise fail(exc) from None
     ref.write(messages)
+    send_outbox(outbox, sendmail, smtp)
 
 
 for _command in hooks.commands() + corpus_commands.COMMANDS:

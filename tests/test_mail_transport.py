@@ -264,6 +264,19 @@ def test_sendmail_failure_keeps_the_outbox_and_the_next_run_sends_it(tmp_path: P
     assert sorted(str(parse(m)["To"]) for m in delivered) == sorted(ADDRESSES[:2])
 
 
+def test_rekey_sends_the_new_key_at_once(tmp_path: Path,
+                                         smtp_server: tuple[Received, str]) -> None:
+    received, address = smtp_server
+    match, folders = new_game(tmp_path, extra=("--smtp", address))
+    assert len(received.since(0)) == 2
+    result = RUNNER.invoke(cli, ["referee", "rekey", match, ADDRESSES[1], *folders,
+                                 "--smtp", address])
+    assert result.exit_code == 0, result.output
+    ((to, raw),) = received.since(2)
+    assert to == [ADDRESSES[1]] and b"no longer works" in raw
+    assert list((tmp_path / "outbox").glob("*.eml")) == []
+
+
 def test_an_smtp_server_that_is_down_leaves_the_outbox_for_later(
         tmp_path: Path, smtp_server: tuple[Received, str]) -> None:
     received, address = smtp_server
