@@ -598,8 +598,8 @@ def leak_check(session: Session, seat: int | None) -> int:
     """Check every ply of ``session`` for ``seat``; return the number of outputs checked.
 
     At each ply the seat may see the faces in its own hand now, on the table now, in the
-    round's discards and in the last action if a player made it (player actions are public);
-    any other face in ``show``/``moves`` output for that ply is a leak. ``export`` may show
+    round's discards and in every player action so far (player actions are public), and what it
+    saw at an earlier ply; any other face in ``show``/``moves`` output for that ply is a leak. ``export`` may show
     every face the seat has seen at some ply.
     """
     game = session.game
@@ -613,9 +613,12 @@ def leak_check(session: Session, seat: int | None) -> int:
             known |= {NAMES[f] for f in range(34) if state.hands[seat][f]}
         known |= {NAMES[f] for _o, tiles in state.melds for f in tiles}
         known |= {NAMES[f] for _s, f, _t in state.pile}
-        if ply and session.steps[ply - 1].seat != CHANCE:
-            step = session.steps[ply - 1]
-            known |= set(TILE.findall(game.format_action(session.states[ply - 1], step.action)))
+        # Player actions are public, with the notes shown beside them (a discard taken): show
+        # names the last turns of every seat, so every player action so far may be seen.
+        for before, step in zip(session.states[:ply], session.steps[:ply], strict=True):
+            if step.seat != CHANCE:
+                known |= set(TILE.findall(game.format_action(before, step.action)))
+                known |= set(TILE.findall(game.describe_action(before, step.action) or ""))
         ever |= known
         texts = [render.show_text(session, ply, name),
                  json.dumps(render.show_data(session, ply, name))]
@@ -624,7 +627,9 @@ def leak_check(session: Session, seat: int | None) -> int:
         if seat is not None and game.to_move(state) == seat:
             texts += [game.format_action(state, a) for a in game.legal_actions(state)]
         for text in texts:
-            leaked = set(TILE.findall(text)) - known
+            # The last turns that show names may hold a tile the seat saw then (its own draw)
+            # and no longer holds: what it has seen so far is what it may read.
+            leaked = set(TILE.findall(text)) - ever
             assert not leaked, f"ply {ply}: {name} sees {leaked} in {text[:300]!r}"
         checked += len(texts)
     known = ever
