@@ -56,6 +56,10 @@ HIGHLIGHT_FILL, HIGHLIGHT_LINE = "#F0E442", "#0072B2"
 BACK_FILL, BACK_LINE = "#0072B2", "#ffffff"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
+CARD_STYLE = (".cf{stroke:#000000;stroke-width:1.2}"
+              f".cb{{fill:{BACK_FILL};stroke:#000000;stroke-width:1}}"
+              ".cl{font-weight:bold;text-anchor:middle}")
+
 CELL = 40
 MARGIN = 24
 GAP = 16
@@ -375,26 +379,22 @@ class Renderer:
                     fill="#ffffff", stroke="#000000", stroke_width=0.8)
         item = _el(g, "g", **{"class": "item " + ("face" if card.face_up else "back")})
         if not card.face_up:
-            _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=BACK_FILL,
-                stroke="#000000", stroke_width=1)
+            _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, **{"class": "cb"})
             _el(item, "rect", x=x + 3, y=y + 3, width=w - 6, height=h - 6, rx=3,
                 fill=f"url(#{self.ids}back)", stroke=BACK_LINE, stroke_width=1)
         else:
             fill = "#fffbe6" if card.kind == "tile" else "#ffffff"
-            _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=fill, stroke="#000000",
-                stroke_width=1.2)
+            _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=fill, **{"class": "cf"})
             ink = INK.get(card.style, "#000000")
             if card.kind == "domino":
                 halves = card.label.split("-", 1) + [""]
                 _el(item, "line", x1=x + w / 2, x2=x + w / 2, y1=y + 4, y2=y + h - 4,
                     stroke="#000000", stroke_width=1)
-                _text(item, x + w / 4, y + h / 2 + 6, halves[0], size=17, anchor="middle",
-                      weight="bold")
-                _text(item, x + 3 * w / 4, y + h / 2 + 6, halves[1], size=17, anchor="middle",
-                      weight="bold")
+                _text(item, x + w / 4, y + h / 2 + 6, halves[0], size=17, cls="cl")
+                _text(item, x + 3 * w / 4, y + h / 2 + 6, halves[1], size=17, cls="cl")
             else:
                 _text(item, x + w / 2, y + 20, card.label, size=15 if len(card.label) < 3
-                      else 12, anchor="middle", fill=ink, weight="bold")
+                      else 12, fill=ink, cls="cl")
                 if card.symbol:
                     _text(item, x + w / 2, y + h - 10, card.symbol, size=20, anchor="middle",
                           fill=ink)
@@ -467,6 +467,8 @@ def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
     })
     if title:
         ET.SubElement(root, "title").text = title
+    # card faces, backs and labels are many in a long game's page: styled once, by class
+    ET.SubElement(root, "style").text = CARD_STYLE
     _defs(root, renderer.ids)
     _el(root, "rect", width=f"{width:g}", height=f"{height:g}", fill="#ffffff")
     body.group.set("transform", f"translate({GAP},{GAP})")
