@@ -30,11 +30,13 @@ from notation import record as gtn
 from notation.errors import NotationError
 
 CHANCE_NAME = "chance"
-RESYNC_LOOKAHEAD = 8
+RESYNC_LOOKAHEAD = 16
 """Written actions tried after a guessed completion of a rejected turn (validate --all)."""
 RESYNC_DEPTH = 2
 RESYNC_BREADTH = 400
 """At most this many actions (over at most two per completion) are tried in place of one."""
+RESYNC_TURN = 50
+"""A turn is completed action by action (the first legal one) up to this many actions."""
 OFF_THE_BOARD = "ended off the board"
 """The termination of an ending off the board whose reason the record does not give."""
 
@@ -410,19 +412,24 @@ class Session:
                                                      self._upcoming(lines[number:]))
                 offset -= played
                 implied += forced
+            failed = False
             for done, written in enumerate(line.actions):
                 where = Where(self.file, line.line, written.column, self.ply + 1 + offset)
                 try:
                     self._apply_text(written.text, seat, line.line, written.column)
                 except GameError as exc:
+                    if failed:
+                        # One typo, one error: after an error the rest of its line is read as
+                        # far as it goes, and the first action that does not apply ends it.
+                        offset += len(line.actions) - done
+                        break
                     report(exc.located(**where.__dict__))
                     if isinstance(exc, GameOver):
                         self.record.body = body
                         return
-                    # One typo, one error: the rest of the line is not read.
-                    offset += len(line.actions) - done
+                    failed = True
+                    offset += 1
                     resync, rejected = True, written.text
-                    break
         # At the end, only a record that says the game is over lacks its last forced action; an
         # unfinished one waits for it to be typed or drawn.
         if (self.record.get("Result") or "*").strip() != "*":
@@ -470,6 +477,8 @@ class Session:
             following = []
             for state, path in frontier:
                 mover = game.to_move(state)
+                if budget <= 0:
+                    break
                 if mover is None or mover == CHANCE:
                     continue
                 for action in game.legal_actions(state)[:budget]:
@@ -493,11 +502,39 @@ class Session:
             if best:
                 break
             frontier = following
+        if not best:
+            best = self._complete_turns(seat)
         for mover, action in best:
             self._push(mover, action, game.format_action(self.state, action))
         self.guessed += len(best)
         chance = sum(1 for mover, _a in best if mover == CHANCE)
         return len(best) - chance, chance
+
+    def _complete_turns(self, seat: int) -> list[tuple[int, Any]]:
+        """The first legal actions, one after another, until ``seat`` is to move (a long turn
+        that lost several actions); none if that takes more than RESYNC_TURN actions."""
+        game = self.game
+        state = self.state
+        steps: list[tuple[int, Any]] = []
+        while len(steps) < RESYNC_TURN:
+            mover = game.to_move(state)
+            if mover == seat:
+                return steps
+            if mover is None:
+                return []
+            if mover == CHANCE:
+                outcomes = game.chance_outcomes(state)
+                if outcomes is None or len(outcomes) != 1:
+                    return []
+                action = outcomes[0]
+            else:
+                actions = game.legal_actions(state)
+                if not actions:
+                    return []
+                action = actions[0]
+            steps.append((mover, action))
+            state = game.apply(state, action)
+        return []
 
     def _forced_before(self, text: str, seat: int | None) -> None:
         """Add the forced chance actions due before a player's typed action (as the reader

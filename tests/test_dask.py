@@ -152,3 +152,27 @@ def test_import_in_parts_gives_the_whole_file_s_report(
     assert len(distribute.split(str(collection), collection.read_text())) > 4
     assert run("import", str(collection), "--jobs", "2") == whole
     assert run("import", str(collection), "--scheduler", cluster) == whole
+
+
+def test_a_progress_bar_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    assert list(distribute.run(abs, [-1, -2, -3], label="checking")) == [1, 2, 3]
+    assert "checking" in screen.getvalue()
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    assert list(distribute.run(abs, [-1, -2, -3], label="checking")) == [1, 2, 3]
+    assert pipe.getvalue() == ""
+
+
+def test_record_starts_never_cut_inside_a_comment() -> None:
+    lines = ["[Event \"a\"]\n", "1. e4 { a comment\n", "[not a tag] still the comment }\n",
+             "1-0\n", "[Event \"b\"]\n", "1. d4 *\n"]
+    assert distribute.record_starts(lines) == [4]
