@@ -181,8 +181,9 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
                 seen.add(turns[-1][0])
             turns.append((step.seat, [text]))
         n -= 1
-        if step.seat == CHANCE and not text.startswith(whole):
-            break  # a deal or shuffle, partly hidden: a new hand or round begins there
+        if step.seat == CHANCE and (not text.startswith(whole) or game.mask_action(
+                before, step.action, state, None) != whole):
+            break  # a deal or shuffle, hidden from some seat: a new hand or round begins there
     return [f"{session.seat_name(who)}: {' | '.join(texts)}" for who, texts in reversed(turns)]
 
 
