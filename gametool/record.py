@@ -760,12 +760,17 @@ class Session:
         self.steps.append(Step(seat, action, text, line, column))
 
     def draw_chance(self) -> list[Step]:
-        """With a seed, play every chance action that is due now; return them."""
+        """Play every chance action that is due now: drawn from the seed, or without a seed
+        only those with one possible outcome (a forced referee's report); return them."""
         drawn = []
-        if self.seed is None:
-            return drawn
         while self.game.to_move(self.state) == CHANCE:
-            action = self.game.sample_chance(self.state, SeedRng(self.seed, self.ply + 1))
+            if self.seed is None:
+                outcomes = self.game.chance_outcomes(self.state)
+                if outcomes is None or len(outcomes) != 1:
+                    break
+                action = outcomes[0]
+            else:
+                action = self.game.sample_chance(self.state, SeedRng(self.seed, self.ply + 1))
             text = self.game.format_action(self.state, action)
             self._push(CHANCE, action, text)
             self._append_to_body(self.steps[-1])

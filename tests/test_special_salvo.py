@@ -292,16 +292,24 @@ def test_a_wrong_call_is_rejected_on_replay() -> None:
     assert "wrong call c10 hit" in str(verdict.errors[0])
 
 
-def test_without_a_seed_the_reports_are_typed_and_checked() -> None:
+def test_without_a_seed_the_forced_report_is_written_at_once(tmp_path: Path) -> None:
     session = Session.start("special-salvo")
     session.play([f"place {FLEET1}", f"place {FLEET2}", MISSES])
-    assert session.to_move() == CHANCE
-    with pytest.raises(IllegalAction, match="wrong call a10 hit"):
-        session.play(["report a10 hit, b10 miss, c10 miss, d10 miss, e10 miss"])
-    with pytest.raises(IllegalAction, match="in that order"):
-        session.play(["report b10 miss, a10 miss, c10 miss, d10 miss, e10 miss"])
-    session.play(["report a10 miss, b10 miss, c10 miss, d10 miss, e10 miss"])
-    assert session.to_move() == 1
+    assert session.to_move() == 1  # the report has one possible outcome: it is written now
+    assert session.steps[-1].text == "report a10 miss, b10 miss, c10 miss, d10 miss, e10 miss"
+    path = tmp_path / "s.gtn"
+    assert RUNNER.invoke(cli, ["start", "special-salvo", "--no-seed", "--players", "ann,ben",
+                               "-o", str(path)]).exit_code == 0
+    for action in (f"place {FLEET1}", f"place {FLEET2}", MISSES):
+        assert RUNNER.invoke(cli, ["move", str(path), action]).exit_code == 0
+    assert path.read_text().endswith(
+        "4. chance: report a10 miss, b10 miss, c10 miss, d10 miss, e10 miss\n")
+    shown = RUNNER.invoke(cli, ["show", str(path)]).output
+    assert "to report" not in shown and "ben" in shown
+    # A record typed at a real table still carries the calls, and a wrong one is caught.
+    wrong = path.read_text().replace("a10 miss", "a10 hit")
+    (verdict,) = check_text(wrong, "s.gtn")
+    assert "wrong call a10 hit" in str(verdict.errors[0])
 
 
 # -- endings (D10) ------------------------------------------------------------------------------
@@ -996,7 +1004,8 @@ def test_a_record_without_reports_validates_and_moves_through_the_cli(tmp_path: 
     written = path.read_text()
     assert "4. chance: report j6 miss, h4 miss, g3 miss, e2 miss, g8 miss" in written
     assert "7. ann: fire a1 b1 c1 d1 e1" in written
-    assert "6. chance: report" in written and "8. chance" not in written
+    assert "6. chance: report" in written
+    assert "8. chance: report a1 miss, b1 hit, c1 miss, d1 miss, e1 miss" in written  # at once
     assert run("validate", str(path))[0] == 0
     lie = written.replace("4. chance: report j6 miss", "4. chance: report j6 hit")
     path.write_text(lie)
