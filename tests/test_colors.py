@@ -87,6 +87,26 @@ def test_full_board_example_scores_90_and_33_and_player_1_wins() -> None:
     assert [r.score for r in outcome.results] == [90, 33]
 
 
+def test_option_runs_longest_scores_one_run_per_player() -> None:
+    """D1, runs=longest: rows 7, 5, 3 and 2 have runs of 3, 4, 5 and 3, so Player 1's run
+    points are V(5) = 15, not 37; the columns' longest run is 2 (b, d, e, g), so V(2) = 3."""
+    game = Colors({"runs": "longest"})
+    state = board_state(game, EXAMPLE_7)
+    p1, p2 = game.breakdown(state.board)
+    assert (p1.runs, p1.colours, p1.total) == (15, 53, 68)
+    assert (p2.runs, p2.colours, p2.total) == (3, 21, 24)
+    assert game.scores(state) == [68, 24]
+    red = board_state(game, "\n".join(["R R R R R R R"] * 7))
+    assert game.scores(red) == [28 + 28, 28 + 28]  # seven tied rows count once
+    assert Colors().settings["runs"] == "each-row" and Colors().scores(state) == [90, 33]
+    assert game.non_default_options() == [("runs", "longest")]
+
+
+def test_option_runs_is_not_offered_by_8x8_colors() -> None:
+    with pytest.raises(GameError, match="no option 'runs'"):
+        Colors8x8({"runs": "longest"})
+
+
 def test_running_score_example_ply_by_ply() -> None:
     game = Colors()
     state = game.initial_state(2)

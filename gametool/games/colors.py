@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
 
-from gametool.engine import RESIGN, Game, Outcome, expect_word
+from gametool.engine import RESIGN, Game, Option, Outcome, expect_word
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
@@ -80,6 +80,11 @@ class Colors(Game[ColorsState, Any]):
     no_pass_rule: ClassVar[str] = "D7"
     """The decision that forbids passing (D7 in colors.md, D8 in colors-8x8.md)."""
     max_plies = 49
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("runs", "each-row", ("each-row", "longest"),
+               help="each-row: every line scores its own longest run; longest: a player "
+                    "scores only the single longest run in any of their lines"),
+    )
     summary = """\
 Two players take turns putting one disc, in any of the five colours B (blue), R (red),
 G (green), Y (yellow) or P (pink), on any empty square of a 7x7 board (files a-g, ranks 1-7).
@@ -92,7 +97,8 @@ for each of their lines, V of the longest unbroken run of one colour in that lin
 each colour, V of the largest number of discs of that colour in any one of their lines (the
 discs need not touch; lines tied for best count once). Empty squares break runs and count
 nothing, so the score is defined, and shown, after every placement. The higher total wins;
-equal totals draw. 'resign' loses at once."""
+equal totals draw. 'resign' loses at once. With runs=longest a player's run points are V of
+the single longest run in any of their lines (ties count once), not one run per line."""
     notation = """\
 action = place | "resign" ;
 place  = square "=" colour ;      e.g. d4=R, a1=P, g7=Y
@@ -100,6 +106,11 @@ square = file rank ;              files a-g, ranks 1-7
 colour = "B" | "R" | "G" | "Y" | "P" ;
 Read in any case with blanks around but none inside (D4=r is d4=R); written as lower-case
 square, '=', upper-case colour."""
+
+    @cached_property
+    def single_run(self) -> bool:
+        """D1: with runs=longest a side scores one run, the longest in any of its lines."""
+        return self.settings.get("runs") == "longest"
 
     # -- geometry -------------------------------------------------------------------------------
 
@@ -190,6 +201,9 @@ square, '=', upper-case colour."""
             line_points = list(map(points.get, lines))
         # D2: per colour only the best line counts (ties once); D3: VALUES[0] = VALUES[1] = 0.
         best = map(max, zip(*map(counts.get, lines), strict=True))
+        if self.single_run:  # D1, runs=longest: one run for the whole side (no palindromes)
+            return (max(self._memo[2][line][0] for line in lines)
+                    + sum(map(VALUES.__getitem__, best)))
         return sum(line_points) + sum(map(VALUES.__getitem__, best))
 
     def breakdown(self, board: Sequence[int]) -> tuple[Breakdown, Breakdown]:
@@ -197,7 +211,8 @@ square, '=', upper-case colour."""
         out = []
         for lines in self._line_discs(tuple(board)):
             total = self._side_total(lines)
-            runs = sum(self._memo[2][line][0] for line in lines)
+            line_runs = [self._memo[2][line][0] for line in lines]
+            runs = max(line_runs) if self.single_run else sum(line_runs)
             pals = sum(self._memo[2][line][1] for line in lines)
             out.append(Breakdown(runs, total - runs - pals, pals))
         return out[0], out[1]
@@ -316,6 +331,7 @@ class Colors8x8(Colors):
     size = 8
     colour_letters = "BRGYPO"
     palindromes = True
+    options: ClassVar[tuple[Option, ...]] = ()  # D1: every line its own run, not configurable
     no_pass_rule = "D8"
     max_plies = 64
     summary = """\
