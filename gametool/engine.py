@@ -229,6 +229,9 @@ class Game(Generic[S, A]):
     board_in_text: ClassVar[bool] = False
     """True where ``show`` draws the text board from :meth:`diagram` (turned for the second
     seat like the picture) and :meth:`render` gives only what follows the board."""
+    scores_in_render: ClassVar[bool] = False
+    """True where :meth:`render` already draws every seat's score (a score sheet with totals),
+    so that ``show`` adds no table of scores of its own."""
 
     def __init__(self, options: Mapping[str, Any] | None = None) -> None:
         self.settings: dict[str, Any] = self.resolve_options(options or {})

@@ -266,7 +266,7 @@ def show_text(session: Session, ply: int | None = None, as_seat: str | None = No
             if isinstance(part, Grid):
                 lines += ["", grid_text(part, turned)]
     lines += ["", game.render(state, seat, session.names).rstrip("\n")]
-    scores = _scores(session, state, seat, data)
+    scores = None if game.scores_in_render else _scores(session, state, seat, data)
     if scores is not None:
         lines += ["", table(*scores)]
     if data["result"] is not None:

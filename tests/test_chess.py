@@ -596,3 +596,18 @@ def test_cli_perft_of_kiwipete(tmp_path: Path) -> None:
     runner = CliRunner()
     runner.invoke(cli, ["start", "chess", "--position", PERFT[1][0], "-o", str(record)])
     assert runner.invoke(cli, ["perft", str(record), "2"]).output.strip() == "2039"
+
+
+def test_show_after_mate_names_no_seat_to_move(tmp_path: Path) -> None:
+    record = tmp_path / "m.gtn"
+    runner = CliRunner()
+    runner.invoke(cli, ["start", "chess", "--players", "ann,bob", "-o", str(record)])
+    runner.invoke(cli, ["move", str(record), "f3", "e5", "g4", "Qh4"])
+    out = runner.invoke(cli, ["show", str(record)]).output
+    assert "to move" not in out and "in check" not in out
+    assert "game over: ann (White) is checkmated" in out
+    stale = tmp_path / "s.gtn"
+    runner.invoke(cli, ["start", "chess", "--position", "7k/8/6K1/8/8/8/5Q2/8 w - - 0 1", "-o",
+                        str(stale)])
+    runner.invoke(cli, ["move", str(stale), "Qf7"])
+    assert "game over: stalemate" in runner.invoke(cli, ["show", str(stale)]).output

@@ -676,3 +676,12 @@ def test_sample_records_validate_and_are_complete() -> None:
         assert outcome is not None
         terminations.add(outcome.termination)
     assert terminations == {"10 hands", "resignation"}  # each way the game can end
+
+
+def test_show_prints_the_scores_once(tmp_path: Path) -> None:
+    path = tmp_path / "j.gtn"
+    runner = CliRunner()
+    runner.invoke(cli, ["start", "johari-bones", "--players", "ann,ben,cy", "--seed", "1",
+                        "-o", str(path)])
+    out = runner.invoke(cli, ["show", str(path)]).output
+    assert out.count("total") == 1 and "score" not in out

@@ -489,3 +489,12 @@ def test_state_is_never_mutated_by_apply() -> None:
     for action in game.legal_actions(state):
         game.apply(state, action)
     assert state == copy
+
+
+def test_show_prints_the_scores_once(tmp_path: Path) -> None:
+    path = tmp_path / "s.gtn"
+    runner = CliRunner()
+    runner.invoke(cli, ["start", "space-cards", "--players", "ann,ben", "--seed", "1", "-o",
+                        str(path)])
+    out = runner.invoke(cli, ["show", str(path)]).output
+    assert out.count("total") == 1 and "score" not in out.replace("score card", "")

@@ -622,3 +622,13 @@ def test_evaluate_of_a_finished_game_follows_the_result(game: TwoHeadedDragon) -
     over = game.initial_state(3)._replace(totals=(10, 30, 20), result=("ten hands", None))
     assert game.evaluate(over, 0) == 1e9
     assert game.evaluate(over, 1) == game.evaluate(over, 2) == -1e9
+
+
+def test_the_rules_text_offers_only_options_that_exist() -> None:
+    out = CliRunner().invoke(cli, ["rules", "two-headed-dragon"]).output
+    assert "players=" not in out
+    declared = {o.name for o in TwoHeadedDragon.options}
+    for name in re.findall(r"\b([a-z_]+)=", out):
+        assert name in declared, name
+    three = CliRunner().invoke(cli, ["start", "two-headed-dragon", "--players", "a,b,c"])
+    assert three.exit_code == 0

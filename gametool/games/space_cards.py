@@ -434,6 +434,8 @@ upper case in run order."""
         parts.append(Panel(("category", *names), (*rows, totals), "score cards (- open)"))
         return Diagram(tuple(parts))
 
+    scores_in_render = True  # the score sheet ends with the totals
+
     def render(self, state: SpaceState, seat: int | None, names: Sequence[str]) -> str:
         lines = []
         if state.phase != OVER:

@@ -149,9 +149,10 @@ def _read(text: str) -> tuple[str, Any]:
 
 
 SUMMARY = """\
-Three or four players (option players=3|4, default 4) play 10 hands with a double-six domino
-set: with 4 players all 28 tiles, with 3 the 21 tiles without a blank half. Every hand each
-player is dealt 7 tiles; chance names the leader of hand 1.
+Three or four players (as many as the seats named: start --players A,B,C; default 4) play
+10 hands with a double-six domino set: with 4 players all 28 tiles, with 3 the 21 tiles
+without a blank half. Every hand each player is dealt 7 tiles; chance names the leader of
+hand 1.
 
 The leader plays any tile and names one of its values: that end of the chain is open, the other
 closed. Then, in seat order from the leader, each player must play a tile showing the open

@@ -342,7 +342,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     board_in_text = True
 
     def render(self, state: Position, seat: int | None, names: Sequence[str]) -> str:
-        return render_board(state, names, extra=[])
+        return render_board(state, names, extra=[], outcome=self.outcome(state))
 
     def diagram(self, state: Position, seat: int | None, names: Sequence[str]) -> Diagram:
         """The board from White's side (Black's for the second seat), then the status lines."""
@@ -387,12 +387,20 @@ def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str],
                    flipped=seat == 1, legend=legend)
 
 
-def render_board(state: Position, names: Sequence[str], extra: list[str]) -> str:
-    """The status lines under the board (the board itself is drawn from the diagram)."""
+def render_board(state: Position, names: Sequence[str], extra: list[str],
+                 outcome: Outcome | None = None) -> str:
+    """The status lines under the board (the board itself is drawn from the diagram): who is
+    to move, or how the game ended."""
     side = names[0] if state.white else names[1]
     colour = "White" if state.white else "Black"
+    if outcome is None:
+        status = f"to move: {side} ({colour}){'  - in check' if state.in_check() else ''}"
+    elif outcome.termination == CHECKMATE:
+        status = f"game over: {side} ({colour}) is checkmated"
+    else:
+        status = f"game over: {outcome.termination}"
     lines = [
-        f"to move: {side} ({colour}){'  - in check' if state.in_check() else ''}",
+        status,
         f"castling: {castling_text(state.castling)}   en passant: "
         f"{SQUARE_NAMES[state.ep] if state.ep >= 0 else '-'}   halfmove clock: "
         f"{state.halfmove}   move: {state.fullmove}",

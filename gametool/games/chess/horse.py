@@ -537,7 +537,8 @@ lower-case file (h4); a horse move with an upper-case H.
         else:
             line = f"horses (*): {counts['neutral']} on the board, at most {CAP}"
         return render_board(state, names, extra=[line, f"turn {state.ply} of at most "
-                                                       f"{self.max_plies}"])
+                                                       f"{self.max_plies}"],
+                            outcome=self.outcome(state))
 
     def decode_position(self, text: str, nseats: int) -> Position:
         return read_fen(text.strip(), self.horse_symbols)

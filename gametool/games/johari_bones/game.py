@@ -426,6 +426,8 @@ see are written ?, and so is every drawn bone but its own.
     def diagram(self, state: JohariState, seat: int | None, names: Sequence[str]) -> Diagram:
         return views.diagram(self.view(state, seat), state, names)
 
+    scores_in_render = True  # the score sheet ends with the totals
+
     def render(self, state: JohariState, seat: int | None, names: Sequence[str]) -> str:
         return views.render(self.view(state, seat), state, names)
 
