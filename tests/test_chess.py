@@ -611,3 +611,43 @@ def test_show_after_mate_names_no_seat_to_move(tmp_path: Path) -> None:
                         str(stale)])
     runner.invoke(cli, ["move", str(stale), "Qf7"])
     assert "game over: stalemate" in runner.invoke(cli, ["show", str(stale)]).output
+
+
+# -- strict SAN in records, lenient import -------------------------------------------------------
+
+CASTLES = "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"
+
+
+@pytest.mark.parametrize("text", ["Kg1", "Kc1", "Kxg1", "Kxc1", "Kg1+"])
+def test_castling_is_not_written_as_a_king_move(text: str) -> None:
+    with pytest.raises(IllegalAction, match="castling is written"):
+        G.parse_action(pos(CASTLES), text)
+    board = pychess.Board(CASTLES)
+    with pytest.raises(ValueError):
+        board.parse_san(text)  # python-chess refuses it too
+
+
+@pytest.mark.parametrize(("fen", "text"), [(START, "Nxf3"), (START, "e2xe4"), (START, "Ng1xf3"),
+                                           (CASTLES, "Kxf1"), (CASTLES, "Rxa8")])
+def test_an_x_with_nothing_taken_is_illegal(fen: str, text: str) -> None:
+    with pytest.raises(IllegalAction, match="nothing is taken"):
+        G.parse_action(pos(fen), text)
+
+
+def test_strict_reading_keeps_every_legal_spelling() -> None:
+    assert fmt(pos(CASTLES), "O-O") == fmt(pos(CASTLES), "e1g1") == "O-O"
+    assert fmt(pos(CASTLES), "Ke1g1") == "O-O"  # long form: castling as the king's move
+    ep = pos("rnbqkbnr/pppp1ppp/8/3Pp3/8/8/PPP1PPPP/RNBQKBNR w KQkq e6 0 3")
+    assert fmt(ep, "dxe6") == fmt(ep, "d5xe6") == fmt(ep, "de6") == "dxe6"  # en passant takes
+    assert fmt(pos(), "Nf3") == "Nf3"
+
+
+def test_a_record_with_lax_san_is_rejected_and_import_reads_it(tmp_path: Path) -> None:
+    text = '[Game "chess"]\n[Players "a; b"]\n\n1. a: Nxf3\n'
+    (verdict,) = check_text(text, "lax.gtn")
+    assert not verdict.ok and "nothing is taken" in str(verdict.errors[0])
+    pgn = '[Event "x"]\n[FEN "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"]\n\n1. Kg1 Kd7 2. Nxf3 *\n'
+    session = import_pgn('[Event "x"]\n\n1. Nxf3 e5 *\n')[0]
+    assert [step.text for step in session.steps] == ["Nf3", "e5"]  # canonical SAN
+    castled = import_pgn(pgn.replace(" 2. Nxf3", ""))[0]
+    assert castled.steps[0].text == "O-O"

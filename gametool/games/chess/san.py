@@ -38,6 +38,7 @@ class MoveText(NamedTuple):
     to: int | None
     promo: int  # 0: none named; 1-4: N, B, R, Q
     kingside: bool = False
+    capture: bool = False  # an 'x' was written
 
 
 def _square(t: tokens.Square) -> int:
@@ -71,7 +72,8 @@ def _build(parts: pp.ParseResults, kind: str) -> MoveText:
     piece = parts.get("piece")
     if kind == "pawn":
         piece = "P"
-    return MoveText(kind, piece, ff, fr, to, promo)
+    capture = str(parts.get("cap", "")).lower() == "x"
+    return MoveText(kind, piece, ff, fr, to, promo, capture=capture)
 
 
 def _builder(kind: str):  # noqa: ANN202
@@ -89,10 +91,10 @@ def _castle(parts: pp.ParseResults) -> MoveText:
 def move_grammar() -> pp.ParserElement:
     """One chess move with optional check and annotation marks (ignored)."""
     piece = _char("KQRBN", "piece letter", adjacent=False)("piece")
-    capture = pp.Opt(_char("xX", "'x'"))
+    capture = pp.Opt(_char("xX", "'x'")("cap"))
     # The first character decides: an upper-case K Q R B N is always a piece letter.
     not_piece = pp.NotAny(pp.Char("KQRBN"))
-    sep = pp.Opt(_char("-xX", "'-' or 'x'"))
+    sep = pp.Opt(_char("-xX", "'-' or 'x'")("cap"))
     castle = pp.Regex(r"(O-O-O|O-O|0-0-0|0-0|o-o-o|o-o)(?![-\w])").set_name("castling")
     castle.set_parse_action(_castle)
     forms = [
@@ -121,10 +123,10 @@ _KINGSIDE = ("O-O", "0-0", "o-o")
 _PROMO = r"(?:=?(?P<{}>[QRBNqrbn]))?"
 _COMMON = (
     r"(?:(?P<castle>O-O-O|O-O|0-0-0|0-0|o-o-o|o-o)"
-    r"|(?P<lp>[KQRBN])(?P<lf>[a-h][1-8])[-xX]?(?P<lt>[a-h][1-8])"
-    r"|(?P<piece>[KQRBN])(?:(?P<ff>[a-h])|(?P<fr>[1-8]))?[xX]?(?P<pt>[a-h][1-8])"
-    r"|(?P<uf>[a-h][1-8])[-xX]?(?P<ut>[a-h][1-8])" + _PROMO.format("up") +
-    r"|(?P<cf>[a-h])[xX]?(?P<ct>[a-h][1-8])" + _PROMO.format("cp") +
+    r"|(?P<lp>[KQRBN])(?P<lf>[a-h][1-8])(?P<lx>[-xX])?(?P<lt>[a-h][1-8])"
+    r"|(?P<piece>[KQRBN])(?:(?P<ff>[a-h])|(?P<fr>[1-8]))?(?P<px>[xX])?(?P<pt>[a-h][1-8])"
+    r"|(?P<uf>[a-h][1-8])(?P<ux>[-xX])?(?P<ut>[a-h][1-8])" + _PROMO.format("up") +
+    r"|(?P<cf>[a-h])(?P<cx>[xX])?(?P<ct>[a-h][1-8])" + _PROMO.format("cp") +
     r"|(?P<to>[a-h][1-8])" + _PROMO.format("tp") +
     r")(?:[+#]+[!?]*|[!?]+)?(?![^ \t\r\n])"
 )
@@ -144,17 +146,20 @@ def _common(parts: pp.ParseResults) -> MoveText:
         return MoveText("castle", "K", None, None, None, 0, kingside=g("castle") in _KINGSIDE)
     if g("lp"):
         frm = _index(g("lf"))
-        return MoveText("long", g("lp"), frm & 7, frm >> 3, _index(g("lt")), 0)
+        return MoveText("long", g("lp"), frm & 7, frm >> 3, _index(g("lt")), 0,
+                        capture=g("lx") in ("x", "X"))
     if g("piece"):
         ff, fr = g("ff"), g("fr")
         return MoveText("piece", g("piece"), None if ff is None else ord(ff) - 97,
-                        None if fr is None else int(fr) - 1, _index(g("pt")), 0)
+                        None if fr is None else int(fr) - 1, _index(g("pt")), 0,
+                        capture=g("px") is not None)
     if g("uf"):
         frm = _index(g("uf"))
-        return MoveText("long", None, frm & 7, frm >> 3, _index(g("ut")), _promo_index(g("up")))
+        return MoveText("long", None, frm & 7, frm >> 3, _index(g("ut")), _promo_index(g("up")),
+                        capture=g("ux") in ("x", "X"))
     if g("cf"):
         return MoveText("pawn", "P", ord(g("cf")) - 97, None, _index(g("ct")),
-                        _promo_index(g("cp")))
+                        _promo_index(g("cp")), capture=g("cx") is not None)
     return MoveText("pawn", "P", None, None, _index(g("to")), _promo_index(g("tp")))
 
 
@@ -239,8 +244,12 @@ def san(pos: Position, m: int) -> str:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def resolve(pos: Position, mt: MoveText, text: str) -> int:
-    """The one legal move ``mt`` names; IllegalAction or AmbiguousAction otherwise."""
+def resolve(pos: Position, mt: MoveText, text: str, strict: bool = True) -> int:
+    """The one legal move ``mt`` names; IllegalAction or AmbiguousAction otherwise.
+
+    ``strict`` (records) refuses what python-chess refuses: castling written as a king move in
+    SAN (Kg1 for O-O) and an 'x' where nothing is taken. ``strict=False`` accepts both, for
+    reading other tools' games."""
     board, moves = pos.board, pos.moves
     side = "White" if pos.white else "Black"
     quoted = repr(text.strip())
@@ -255,11 +264,15 @@ def resolve(pos: Position, mt: MoveText, text: str) -> int:
             "and rook unmoved, the squares between them empty, and the king not in check, not "
             "passing through or landing on an attacked square)")
     cands = []
+    castles = 0
     for m in moves:
         f = m & 63
         if (m >> 6) & 63 != mt.to:
             continue
         kind = board[f].upper()
+        if strict and mt.kind == "piece" and kind == "K" and abs(mt.to - f) == 2:
+            castles += 1  # SAN writes castling O-O or O-O-O, never as the king's move
+            continue
         if mt.kind == "long":
             if f & 7 != mt.from_file or f >> 3 != mt.from_rank:
                 continue
@@ -283,8 +296,15 @@ def resolve(pos: Position, mt: MoveText, text: str) -> int:
     elif cands and mt.promo:
         raise IllegalAction(f"illegal move {quoted}: only a pawn reaching the last rank "
                             "promotes")
+    if strict and mt.capture and cands and not any(_takes(board, m) for m in cands):
+        raise IllegalAction(f"illegal move {quoted}: 'x' marks a capture, and nothing is taken "
+                            f"on {SQUARE_NAMES[mt.to or 0]}")
     if len(cands) == 1:
         return cands[0]
+    if not cands and castles:
+        raise IllegalAction(f"illegal move {quoted}: castling is written "
+                            f"{'O-O' if (mt.to or 0) & 7 == 6 else 'O-O-O'}, not as the king's "
+                            "move")
     if not cands:
         what = PIECE_NAMES.get(mt.piece or "", "piece")
         if mt.kind == "long":
@@ -296,6 +316,12 @@ def resolve(pos: Position, mt: MoveText, text: str) -> int:
                             f"to {SQUARE_NAMES[mt.to or 0]}{why}{check}")
     options = sorted(san(pos, m) for m in cands)
     raise AmbiguousAction(f"ambiguous move {quoted}: it fits {', '.join(options)}", options)
+
+
+def _takes(board: str, m: int) -> bool:
+    """Whether the legal move ``m`` captures (en passant included: a pawn moving sideways)."""
+    f, t = m & 63, (m >> 6) & 63
+    return board[t] != EMPTY or (board[f] in "Pp" and bool((f ^ t) & 7))
 
 
 def _pseudo_reaches(pos: Position, mt: MoveText) -> bool:
