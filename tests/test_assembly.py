@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -458,3 +459,48 @@ def test_sample_records_are_valid_and_complete() -> None:
 
 def test_square_names() -> None:
     assert sq_name(square("i9")) == "i9" and sq_name(0) == "a1"
+
+
+# -- errors never suggest an illegal spelling -------------------------------------------------
+
+
+def test_a_suggested_spelling_is_always_a_legal_move() -> None:
+    """Line, distance, sight and path are checked before the separator: 'b1-a2' onto an enemy
+    out of sight must not answer 'write b1xa2' when b1xa2 is refused in turn."""
+    import random
+
+    rng = random.Random(7)
+    suggested = 0
+    for upto in ("exact", "upto"):
+        game = Assembly({"distance": upto})
+        state = game.initial_state(2)
+        for _ply in range(30):
+            legal = texts(game, state)
+            mine = [s for s in range(81) if state.cells[s] == state.seat + 1]
+            for frm in mine:
+                for to in range(81):
+                    for sep in "-x":
+                        text = f"{'abcdefghi'[frm % 9]}{frm // 9 + 1}{sep}" \
+                               f"{'abcdefghi'[to % 9]}{to // 9 + 1}"
+                        try:
+                            game.parse_action(state, text)
+                        except IllegalAction as exc:
+                            hint = re.search(r"(?:written|write) ([a-i]\d[-x][a-i]\d)", str(exc))
+                            if hint:
+                                suggested += 1
+                                assert hint.group(1) in legal, (text, str(exc))
+            actions = game.legal_actions(state)
+            if not actions or game.is_over(state):
+                break
+            state = game.apply(state, rng.choice(actions))
+    assert suggested > 100
+
+
+@pytest.mark.parametrize("text", ["b1 - b3", "b1- b3", "b1 -b3", "b1 x b3"])
+def test_no_blanks_inside_an_action(text: str) -> None:
+    """One rule for every game (as Colors and Desdemona): blanks around, never inside."""
+    game = Assembly()
+    state = game.initial_state(2)
+    with pytest.raises(MalformedAction, match="found a blank"):
+        game.parse_action(state, text)
+    assert game.format_action(state, game.parse_action(state, "  b1-b3 ")) == "b1-b3"

@@ -564,3 +564,13 @@ def test_sample_records_are_valid_and_one_ends_in_starvation() -> None:
         session = load_one(text)
         terminations.append(session.game.outcome(session.state).termination)
     assert "starvation" in terminations
+
+
+@pytest.mark.parametrize("text", ["d2 - d4 + c5", "d2-d4 +c5", "d2- d4+c5", "d2 -d4+c5"])
+def test_no_blanks_inside_an_action(text: str) -> None:
+    """One rule for every game (as Colors and Desdemona): blanks around, never inside."""
+    game = Sapos()
+    state = game.initial_state(2)
+    with pytest.raises(MalformedAction):
+        game.parse_action(state, text)
+    assert game.format_action(state, game.parse_action(state, " d2-d4+c5  ")) == "d2-d4+c5"

@@ -45,8 +45,10 @@ if TYPE_CHECKING:
 __all__ = ["PASS", "Assembly", "AssemblyState", "sq_name"]
 
 _g = tokens.square()
-_SEP = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'")
-MOVE_GRAMMAR = (_g + _SEP + _g).set_name("move")
+# No blanks inside an action (the rule of every game): the separator and the square after it
+# follow without a gap.
+_SEP = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_whitespace()
+MOVE_GRAMMAR = (_g + _SEP + _g.copy().leave_whitespace()).set_name("move")
 PASS_GRAMMAR = tokens.keyword("pass")
 ACTION_GRAMMAR = (PASS_GRAMMAR | MOVE_GRAMMAR).set_name("move or pass")
 
@@ -277,13 +279,6 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
             raise IllegalAction(f"{text!r}: a move must leave its square")
         if cells[to] == mine:
             raise IllegalAction(f"{text!r}: {sq_name(to)} holds a friendly figure (D5)")
-        captures = cells[to] != EMPTY
-        if captures and sep != "x":
-            raise IllegalAction(f"{text!r}: {sq_name(to)} holds an enemy, the capture must be "
-                                f"written {sq_name(frm)}x{sq_name(to)} (D10)")
-        if not captures and sep == "x":
-            raise IllegalAction(f"{text!r}: {sq_name(to)} is empty, write "
-                                f"{sq_name(frm)}-{sq_name(to)} (D10)")
         df, dr = to % N - frm % N, to // N - frm // N
         if not (df == 0 or dr == 0 or abs(df) == abs(dr)):
             raise IllegalAction(f"{text!r}: a figure moves in a straight line (8 directions)")
@@ -302,6 +297,14 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
             s = frm + step * k
             if cells[s] not in (EMPTY, mine):
                 raise IllegalAction(f"{text!r}: the path crosses the enemy on {sq_name(s)} (D5)")
+        # The spelling comes last: never suggest a spelling of a move that is illegal anyway.
+        captures = cells[to] != EMPTY
+        if captures and sep != "x":
+            raise IllegalAction(f"{text!r}: {sq_name(to)} holds an enemy, the capture must be "
+                                f"written {sq_name(frm)}x{sq_name(to)} (D10)")
+        if not captures and sep == "x":
+            raise IllegalAction(f"{text!r}: {sq_name(to)} is empty, write "
+                                f"{sq_name(frm)}-{sq_name(to)} (D10)")
 
     # -- presentation -----------------------------------------------------------------------
 

@@ -44,9 +44,12 @@ __all__ = ["Sapos", "SaposState", "knot_pieces", "sequences"]
 
 
 _square = tokens.square()
-_sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'")
-_spawn = (pp.Literal("+") + _square).set_name("'+' spawn square")
-SEQUENCE = pp.Group(_square + pp.OneOrMore(_sep + _square) + pp.Optional(_spawn)).set_name(
+# No blanks inside an action (the rule of every game): each separator and the square after it
+# follow without a gap.
+_next = _square.copy().leave_whitespace()
+_sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_whitespace()
+_spawn = (pp.Literal("+").leave_whitespace() + _next).set_name("'+' spawn square")
+SEQUENCE = pp.Group(_square + pp.OneOrMore(_sep + _next) + pp.Optional(_spawn)).set_name(
     "sequence")
 _PARSED: dict[str, Action] = {}
 """Sequences already read, by their text."""
