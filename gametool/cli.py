@@ -45,7 +45,8 @@ class Rejected(click.ClickException):
     exit_code = 1
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"gametool: {self.format_message()}", err=True)
+        # Decision numbers ("(D7)") are for the rules files' readers, not for players.
+        click.echo(f"gametool: {render.without_decisions(self.format_message())}", err=True)
 
 
 def fail(exc: GameError) -> Rejected:
@@ -546,7 +547,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     for item in reports:
         if not as_json:
             for line in item.errors:
-                click.echo(line, err=True)
+                click.echo(render.without_decisions(line), err=True)
             for line in item.lines:
                 click.echo(line)
     if as_json:

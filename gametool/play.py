@@ -90,7 +90,7 @@ class Table:
         self.write(self.paint(text, fg="yellow"))
 
     def complain(self, text: str) -> None:
-        self.write(self.paint(text, fg="red"))
+        self.write(self.paint(render.without_decisions(text), fg="red"))
 
     # -- the record ----------------------------------------------------------------------------
 

@@ -387,4 +387,7 @@ def _prompt(ply: int) -> str:
 
 
 def _short(reason: str) -> str:
+    from gametool.render import without_decisions
+
+    reason = without_decisions(reason)
     return reason if len(reason) <= MAX_REASON else reason[:MAX_REASON] + " ..."

@@ -51,11 +51,12 @@ def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
     ]
 
 
+_D = r"(?:[A-Z][a-z]+ )?D\d+"  # "D7", or another game's decision: "Tawula D5"
 _DECISIONS = (
-    (re.compile(r"\s*\(D\d+(?:,\s*D\d+)*\)"), ""),            # "(D7)", "(D1, D2)"
-    (re.compile(r"\(D\d+(?:,\s*D\d+)*[;:,]\s*"), "("),          # "(D2; more" -> "(more"
-    (re.compile(r"[,;:]?\s*\bD\d+(?=\))"), ""),                 # "(more, D12)" -> "(more)"
-    (re.compile(r"\bD\d+:\s+"), ""),                              # "D1: a figure" -> "a figure"
+    (re.compile(rf"\s*\({_D}(?:,\s*{_D})*\)"), ""),            # "(D7)", "(D1, D2)"
+    (re.compile(rf"\({_D}(?:,\s*{_D})*[;:,]\s*"), "("),          # "(D2; more" -> "(more"
+    (re.compile(rf"[,;:]?\s*\b{_D}(?=\))"), ""),                 # "(more, D12)" -> "(more)"
+    (re.compile(rf"\b{_D}:\s+"), ""),                              # "D1: a figure" -> "a figure"
 )
 
 

@@ -29,6 +29,7 @@ from gametool.auto import random_game
 from gametool.cli import cli
 
 RUNNER = CliRunner()
+DECISION = re.compile(r"\((?:[A-Z][a-z]+ )?D\d+[),;:]")
 EXAMPLES = int(os.environ.get("GAMETOOL_FUZZ_EXAMPLES", "200"))
 PLIES = 24
 
@@ -152,6 +153,8 @@ def run(args: list[str], input: bytes | None = None) -> str | None:
     output = result.stdout + result.stderr
     assert "internal error" not in output, f"gametool {shown}: {result.stderr}"
     assert "Traceback" not in output, f"gametool {shown}: {output[-2000:]}"
+    # The rule is named in words: decision numbers ("(D7)") are for the rules files only.
+    assert not DECISION.search(result.stderr), f"gametool {shown}: {result.stderr[:300]}"
     if result.exit_code == 1 and args[0] != "validate":
         assert len(result.stderr.strip().splitlines()) == 1, \
             f"gametool {shown}: not one line: {result.stderr[:500]!r}"

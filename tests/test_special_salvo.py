@@ -885,8 +885,8 @@ def test_no_fleet_leaks_to_the_other_seat_before_the_reveal_commit_reveal(
 
 
 @pytest.mark.parametrize(("fleet", "reason"), [
-    ("cv a1 e, bb j10 s, cr c3 s, sub f8 se, pt a10 s", "overlaps another ship on c1 (D3)"),
-    ("cv a1 e, bb j10 s, cr c5 e, sub d4 e, pt a10 s", "the submarine runs diagonally (D2"),
+    ("cv a1 e, bb j10 s, cr c3 s, sub f8 se, pt a10 s", "overlaps another ship on c1"),
+    ("cv a1 e, bb j10 s, cr c5 e, sub d4 e, pt a10 s", "the submarine runs diagonally"),
     ("cv g1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s", "runs off the ocean to 'k1'"),
 ])
 def test_validate_catches_an_illegal_placement_in_a_referee_record(
@@ -925,7 +925,7 @@ def test_validate_catches_a_committed_fleet_that_breaks_the_rules(tmp_path: Path
     code, _out, err = run("validate", str(path))
     assert code == 1
     assert "player 1 lied: the committed fleet breaks the placement rules" in err
-    assert "sub d4 e: the submarine runs diagonally (D2, fleet=special)" in err
+    assert "sub d4 e: the submarine runs diagonally (fleet=special)" in err
 
 
 def nt_read_fleet(text: str) -> tuple[fl.Placement, ...]:
@@ -1010,4 +1010,4 @@ def test_a_record_without_reports_validates_and_moves_through_the_cli(tmp_path: 
     lie = written.replace("4. chance: report j6 miss", "4. chance: report j6 hit")
     path.write_text(lie)
     code, _out, err = run("validate", str(path))
-    assert code == 1 and "wrong call j6 hit; the fleet gives j6 miss (D11)" in err
+    assert code == 1 and "wrong call j6 hit; the fleet gives j6 miss" in err and "D11" not in err

@@ -511,7 +511,8 @@ def test_validate_rejects_an_unforced_sub_move(tmp_path: Path) -> None:
                  "1. chance: roll 6-6\n2. Black: B: h/7\n3. chance: roll 6-5\n4. Green: G: h/19\n")
     result = CliRunner().invoke(cli, ["validate", str(f)])
     assert result.exit_code == 1
-    assert ":8:11: ply 4:" in result.output and "D5" in result.output
+    assert ":8:11: ply 4:" in result.output and "use as many dice" in result.output
+    assert "D5" not in result.output
 
 
 def test_doubles_with_a_special_space_freed_and_refilled() -> None:
