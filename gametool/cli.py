@@ -964,7 +964,8 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
 
 
 def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
-    """At most ``limit + 1`` bytes of the mail, and its whole size (the rest is read and dropped)."""
+    """At most ``limit + 1`` bytes of the mail, and its whole size (the rest is read and
+    dropped)."""
     try:
         handle = sys.stdin.buffer if message == "-" else open(message, "rb")  # noqa: SIM115
     except OSError as exc:

@@ -329,7 +329,7 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
     if len(before) != len(after):
         return after
     out = []
-    for old, new in zip(before, after):
+    for old, new in zip(before, after, strict=True):
         if isinstance(new, Beside) and isinstance(old, Beside):
             new = Beside(_mark_changes(old.parts, new.parts))
         elif (isinstance(new, Grid) and isinstance(old, Grid)
@@ -340,8 +340,8 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
         elif (isinstance(new, Track) and isinstance(old, Track)
               and [len(r) for r in old.rows] == [len(r) for r in new.rows]):
             rows = tuple(tuple(replace(p, highlight=p.pieces != q.pieces)
-                               for p, q in zip(row, old_row))
-                         for row, old_row in zip(new.rows, old.rows))
+                               for p, q in zip(row, old_row, strict=True))
+                         for row, old_row in zip(new.rows, old.rows, strict=True))
             new = replace(new, rows=rows)
         out.append(new)
     return tuple(out)

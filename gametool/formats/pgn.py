@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gametool.errors import GameError, GameOver, RecordError, Where
+from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
 

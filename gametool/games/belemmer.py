@@ -23,7 +23,6 @@ import pyparsing as pp
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
-from gametool.tables import tabulate
 from notation import tokens
 from notation.errors import NotationError
 
