@@ -423,12 +423,15 @@ def moves(file: str, as_seat: str | None, as_json: bool, number: int | None) -> 
         texts = [game.format_action(state, a) for a in outcomes]
     elif to_move is not None:
         texts = [game.format_action(state, a) for a in game.legal_actions(state)]
+    hint = game.next_step(state) if to_move not in (None, CHANCE) else None
     if as_json:
         emit_json({"to_move": session.seat_name(to_move), "ply": session.ply + 1,
-                   "actions": texts})
+                   "actions": texts, **({"next": hint} if hint else {})})
     else:
         for text in texts:
             click.echo(text)
+        if hint and not texts:
+            click.echo(f"gametool: {hint}", err=True)  # stdout stays a list of actions
 
 
 flip_option = click.option("--flip/--no-flip", default=None,

@@ -379,6 +379,11 @@ class Game(Generic[S, A]):
         with a faster counter of its own replaces; tests compare the two."""
         return walk_perft(self, state, depth)
 
+    def next_step(self, state: S) -> str | None:
+        """What the seat to move must do when it has no action to list here (a step taken
+        with another command, such as a commitment from a private file); None: nothing."""
+        return None
+
     def describe_action(self, state: S, action: A) -> str | None:
         """A short note on what an action did, e.g. a card revealed; None for nothing to add.
 

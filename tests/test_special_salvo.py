@@ -1011,3 +1011,18 @@ def test_a_record_without_reports_validates_and_moves_through_the_cli(tmp_path: 
     path.write_text(lie)
     code, _out, err = run("validate", str(path))
     assert code == 1 and "wrong call j6 hit; the fleet gives j6 miss" in err and "D11" not in err
+
+
+def test_in_commit_reveal_moves_says_what_the_seat_must_do_next(tmp_path: Path) -> None:
+    path = tmp_path / "cr.gtn"
+    assert RUNNER.invoke(cli, ["start", "special-salvo", "--option", "referee=off",
+                               "--players", "ann,ben", "-o", str(path)]).exit_code == 0
+    result = RUNNER.invoke(cli, ["moves", str(path)])
+    assert result.exit_code == 0 and result.stdout == ""  # still no action to list
+    assert "commits to a fleet: gametool commit" in result.stderr
+    data = json.loads(RUNNER.invoke(cli, ["moves", str(path), "--json"]).stdout)
+    assert data["actions"] == [] and "gametool commit" in data["next"]
+    game = SpecialSalvo({"referee": "off"})
+    reveal = replace(game.initial_state(2), phase="reveal", turn=1)
+    assert "player 2 reveals the fleet and salt: gametool answer" in game.next_step(reveal)
+    assert GAME.next_step(GAME.initial_state(2)) is None  # the referee mode lists its actions

@@ -111,6 +111,22 @@ class SpecialSalvo(Game[SalvoState, Action]):
                     for code in self._claims(state)]
         return []  # commit and reveal come from the seat's private file (gametool commit/answer)
 
+    def next_step(self, state: SalvoState) -> str | None:
+        """Commit-reveal: the commitment and the reveals come from the seat's private file."""
+        if self.referee or state.turn in (None, CHANCE):
+            return None
+        who = f"player {state.turn + 1}"
+        if state.phase == PLACE:
+            return (f"{who} commits to a fleet: gametool commit FILE --as SEAT --private MINE "
+                    '--fleet "cv a1 e, ..."')
+        if state.phase == REPORT:
+            return (f"{who} answers the salvo: gametool answer FILE --as SEAT --private MINE "
+                    "(or type one of the reports listed)")
+        if state.phase == REVEAL:
+            return (f"{who} reveals the fleet and salt: gametool answer FILE --as SEAT "
+                    "--private MINE")
+        return None
+
     def _tally(self, state: SalvoState) -> tuple[int, int, list[int], int]:
         """Commit-reveal, for the next shot of the salvo: the defender's ships reported sunk,
         squares reported hit, hits reported per ship, and the squares the attacker can still
