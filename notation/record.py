@@ -39,13 +39,15 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-
-import pyparsing as pp
+from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 
+if TYPE_CHECKING:
+    import pyparsing as pp
+
 ACTION_SEPARATOR = " | "
-SEAT_CHARS = pp.alphanums + "_-.'+@"
+SEAT_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.'+@"
 """Characters of a seat name: a plain name (``ann``) or an email address (``ann@example.org``)."""
 
 # Limits of what the reader accepts, checked before the work they bound. A record file is
@@ -214,6 +216,8 @@ def escape(value: str) -> str:
 
 
 def _grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
+    import pyparsing as pp  # loaded on first need: lines of the usual shapes never need it
+
     lbrack, rbrack = pp.Suppress("["), pp.Suppress("]")
     tag_name = pp.Word(pp.alphas, pp.alphanums + "_").set_name("tag name")
     tag_value = pp.Regex(r'"(?:[^"\\]|\\.)*"').set_name("quoted tag value")
@@ -285,6 +289,8 @@ def _fast_actions(fast: re.Match[str], indent: int) -> list[Action] | None:
 
 
 def _parse_line(grammar: pp.ParserElement, text: str, lineno: int) -> pp.ParseResults:
+    import pyparsing as pp
+
     try:
         return grammar.parse_string(text, parse_all=True)
     except pp.ParseBaseException as exc:

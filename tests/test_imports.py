@@ -70,6 +70,11 @@ def test_show_of_a_chess_record_loads_no_other_game(tmp_path: Path) -> None:
     assert not other, other
     assert "gametool.games.chess.horse" not in modules
     assert "tabulate" not in modules
+    # Moves in their common spellings are read without the grammars: no pyparsing at all.
+    subprocess.run([sys.executable, "-m", "gametool", "move", str(path), "e4"], check=True)
+    subprocess.run([sys.executable, "-m", "gametool", "move", str(path), "Nf6"], check=True)
+    for command in ("show", "moves", "validate"):
+        assert "pyparsing" not in loaded(command, str(path)), command
 
 
 def test_every_game_module_imports_alone() -> None:

@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import pyparsing as pp
-
 from gametool.engine import RESIGN, Game, Option, Outcome
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
@@ -22,8 +20,7 @@ from gametool.games.chess.board import (
 )
 from gametool.games.chess.board import perft as core_perft
 from gametool.games.chess.position import _UNSET, START_FEN, Position, read_fen, write_fen
-from gametool.games.chess.san import MOVE, MoveText, resolve, san
-from notation import tokens
+from gametool.games.chess.san import COMMON, MoveText, from_match, resolve, san
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
@@ -39,9 +36,6 @@ CHECKMATE, STALEMATE, DEAD = "checkmate", "stalemate", "dead position"
 FIVEFOLD, SEVENTY_FIVE = "fivefold repetition", "75-move rule"
 THREEFOLD, FIFTY, RESIGNATION = "threefold repetition", "50-move rule", "resignation"
 
-CLAIM_WORD = pp.CaselessKeyword("claim-draw").set_name("'claim-draw'")
-CLAIM_WORD.set_parse_action(lambda: "claim")
-ACTION = ((CLAIM_WORD + pp.Opt(MOVE)) | MOVE).set_name("chess action")
 
 
 def castling_text(rights: int) -> str:
@@ -116,6 +110,12 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
 @lru_cache(maxsize=1 << 14)
 def read_action(text: str) -> tuple[bool, MoveText | None]:
     """(claim?, the move or None) from an action's text (memoised: it needs no position)."""
+    match = COMMON.fullmatch(text.strip())
+    if match is not None:  # a plain move in a common spelling: no grammar needed
+        return False, from_match(match)
+    from gametool.games.chess.san_grammar import ACTION
+    from notation import tokens
+
     try:
         parts = tokens.parse_whole(ACTION, text)
     except NotationError as exc:

@@ -13,7 +13,8 @@ import pyparsing as pp
 
 from gametool.errors import MalformedAction
 from gametool.games.chess.horses import HMOVE, NAME_ORDER, PLACES, REMOVE
-from gametool.games.chess.san import MOVE, MoveText, parse_move_text
+from gametool.games.chess.san import MoveText, parse_move_text
+from gametool.games.chess.san_grammar import MOVE
 from notation import tokens
 from notation.errors import NotationError
 
