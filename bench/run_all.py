@@ -148,8 +148,11 @@ def main() -> None:
             print(f"\n{title}\n")
             sys.stdout.flush()
             subprocess.run([sys.executable, str(HERE / script[0]), *script[1:]], check=False,
-                           env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                               filter(None, [str(HERE.parent), os.environ.get("PYTHONPATH")]))})
+                           env={**{k: v for k, v in os.environ.items()
+                                   if k != "PYTHONDONTWRITEBYTECODE"},  # byte code, as installed
+                                "PYTHONPATH": os.pathsep.join(
+                                    filter(None, [str(HERE.parent),
+                                                  os.environ.get("PYTHONPATH")]))})
 
 
 if __name__ == "__main__":
