@@ -154,3 +154,41 @@ def test_race_turns_that_play_every_die_agree_with_the_table(game_id: str,
                 checked += 1
             state = game.apply(state, rng.choice(game.legal_actions(state)))
     assert checked > 500
+
+
+RACE_PIECES = ["h", "bar", "off", "/", "1", "6", "13", "24", "25", "30", "0", "*", "(2)", "(5)",
+               " ", " ", "\t", "B:", "w: ", "H", "Bar", "x"]
+
+
+def test_race_actions_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    """The regular expression that reads usual race actions gives what the grammar gives, on
+    the texts it accepts; the rest it leaves to the grammar."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gametool.errors import GameError
+    from gametool.games.race import notation
+
+    grammar_read = notation.read_action.__wrapped__
+
+    @settings(max_examples=600, deadline=None, database=None)
+    @given(pieces=st.lists(st.sampled_from(RACE_PIECES), max_size=12),
+           spaces=st.sampled_from([24, 30]))
+    def check(pieces: list[str], spaces: int) -> None:
+        text = "".join(pieces)
+        fast = notation._fast_action(text, spaces)
+        if fast is None:
+            return
+        original = notation._fast_action
+        notation._fast_action = lambda _text, _spaces: None
+        try:
+            slow = grammar_read(text, spaces, "space")
+        except GameError as exc:
+            raise AssertionError(f"{text!r}: fast {fast}, grammar refuses: {exc}") from None
+        finally:
+            notation._fast_action = original
+        assert fast == slow, text
+
+    check()
+    assert notation._fast_action("B: 7/11 h/7", 24) is not None
+    assert notation._fast_action("13/7* 8/7(2)", 24) is not None

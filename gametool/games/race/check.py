@@ -7,6 +7,7 @@ positions the generator lists.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gametool.errors import IllegalAction
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from gametool.games.race.state import RaceState
 
 
-def follow(game: RaceGame, state: RaceState, specs: list[Spec]
+def follow(game: RaceGame, state: RaceState, specs: Sequence[Spec]
            ) -> tuple[Key, int, list[int], Turn]:
     """Play typed sub-moves in order; return the reached key, dice used, which dice, and the
     sub-moves as played (the turn as typed, in the generator's form)."""
