@@ -386,17 +386,18 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def play_through_cli(path: Path, private: dict[str, Path] | None = None,
-                     refused_reveal: bool = False, aim: bool = False) -> str:
-    """Play to the end: salvos are the first squares 'moves' lists; reports come from
-    'answer' with the private files (commit-reveal) or from the tool (referee). With
-    ``refused_reveal``, stop at the first reveal the tool refuses and return its error; with
-    ``aim``, fire as :func:`next_salvo` does (ann aims at FLEET_B)."""
+                     aim: bool = False) -> None:
+    """Play to the end: salvos are the first squares 'moves' lists; reports and reveals come
+    from 'answer' with the private files (commit-reveal) or from the tool (referee). With
+    ``aim``, fire as :func:`next_salvo` does (ann aims at FLEET_B). In every position before
+    the end, the seat to move has something to do: 'moves' lists actions or says what to do."""
     for _ in range(500):
         data = json.loads(run("show", str(path), "--json")[1])
         seat, phase = data["to_move"], data["position"]["phase"]
         if seat is None:
-            assert not refused_reveal, "every reveal was accepted"
-            return ""
+            return
+        listed = json.loads(run("moves", str(path), "--json")[1])
+        assert listed["actions"] or listed["next"], f"{seat} is stuck in the {phase} phase"
         if phase == "fire" and aim:
             code, _, err = run("move", str(path), next_salvo(path, data))
         elif phase == "fire":
@@ -408,8 +409,9 @@ def play_through_cli(path: Path, private: dict[str, Path] | None = None,
             assert private is not None, phase
             code, _, err = run("answer", str(path), "--as", seat, "--private",
                                str(private[seat]))
-            if code and refused_reveal and phase == "reveal":
-                return err
+            if code and phase == "report" and listed["actions"]:
+                # A liar's true answer may fit no fleet after its lies: it answers as listed.
+                code, _, err = run("move", str(path), "--as", seat, listed["actions"][0])
         assert code == 0, err
     raise AssertionError("the game did not end")
 
@@ -455,44 +457,128 @@ def test_a_false_miss_is_rejected_naming_the_liar(tmp_path: Path) -> None:
     assert f"a false report by {liar}" in out + err
 
 
-def test_a_false_miss_caught_only_by_the_reveal_names_the_liar(tmp_path: Path) -> None:
-    """ann calls two of her carrier's squares misses (a count no fleet rules out), plays on
-    and loses; her tool refuses her reveal, and a record with it added fails validation."""
+def tags(path: Path) -> dict[str, str]:
+    return dict(re.findall(r'^\[(\w+) "(.*)"\]$', path.read_text(), re.M))
+
+
+def lying_game(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
+    """ann (player 1) calls two of her carrier's squares misses at ply 6, a count no fleet
+    rules out, so the tool takes the report; the game goes on."""
     path, private = commit_reveal_game(tmp_path)
-    assert run("move", str(path), MISSES)[0] == 0
+    assert run("move", str(path), MISSES)[0] == 0  # ply 3
     assert run("answer", str(path), "--as", "ben", "--private", str(private["ben"]))[0] == 0
-    assert run("move", str(path), "fire a1 b1 c1 d1 e1")[0] == 0
+    assert run("move", str(path), "fire a1 b1 c1 d1 e1")[0] == 0  # ply 5
     lie = "report a1 miss, b1 hit, c1 hit, d1 hit, e1 miss"  # truly a1-e1 hit, e1 sunk cv
     code, _, err = run("move", str(path), "--as", "ann", lie)
     assert code == 0, err
-    refusal = play_through_cli(path, private, refused_reveal=True)
-    assert "player 1 lied: reported a1 miss on salvo 1 of player 2, but the revealed fleet " \
-           "gives a1 hit" in refusal
-    secret = dict(line.split(": ", 1) for line in private["ann"].read_text().splitlines()
-                  if ": " in line and not line.startswith("#"))
-    text = path.read_text()
-    ply = len(load_one(text).steps) + 1
-    path.write_text(text + f"{ply}. ann: reveal {secret['Fleet']} salt {secret['Salt']}\n")
-    code, _out, err = run("validate", str(path))
-    assert code == 1
-    assert "player 1 lied: reported a1 miss on salvo 1 of player 2" in err
+    assert "6. ann: " + lie in path.read_text()
+    return path, private
 
 
-def test_a_committed_fleet_that_breaks_the_rules_is_caught_at_the_reveal() -> None:
+def test_a_false_miss_caught_at_the_reveal_loses_the_game(tmp_path: Path) -> None:
+    """The liar's own tool reveals her fleet; the reveal is recorded and ends the game against
+    her, naming the ply of her first false report, and validate agrees."""
+    path, private = lying_game(tmp_path)
+    play_through_cli(path, private)
+    assert tags(path)["Termination"] == "false report by player 1 at ply 6"
+    assert tags(path)["Result"] == "0-1"
+    assert path.read_text().count("reveal ") == 1  # the game ended at ann's reveal
+    session = load_one(path.read_text())
+    assert session.game.outcome(session.state).results[1].result == "win"
+    code, out, err = run("validate", str(path))
+    assert code == 0, err
+    claimed = path.read_text().replace('[Result "0-1"]', '[Result "1-0"]')
+    forged = tmp_path / "forged.gtn"
+    forged.write_text(claimed)
+    code, out, err = run("validate", str(forged))
+    assert code == 1 and "Result tag says '1-0' but the game's result is '0-1'" in err
+    forged.write_text(path.read_text().replace("false report by player 1 at ply 6",
+                                               "fleet sunk"))
+    code, out, err = run("validate", str(forged))
+    assert code == 1 and "'false report by player 1 at ply 6'" in err
+
+
+def test_a_false_report_by_player_2_is_caught_at_player_2s_reveal(tmp_path: Path) -> None:
+    """ben calls two squares of his carrier misses at ply 4 (typed, not from his tool); then
+    play goes on and both reveal: ann's reveal is accepted, ben's ends the game against him."""
+    path, private = commit_reveal_game(tmp_path)
+    assert run("move", str(path), "fire a1 b1 c1 d1 e1")[0] == 0  # ply 3: FLEET2's carrier
+    lie = "report a1 miss, b1 hit, c1 hit, d1 hit, e1 miss"  # truly e1 sunk cv
+    code, _, err = run("move", str(path), "--as", "ben", lie)
+    assert code == 0, err
+    assert "4. ben: " + lie in path.read_text()
+    play_through_cli(path, private)
+    assert tags(path)["Termination"] == "false report by player 2 at ply 4"
+    assert tags(path)["Result"] == "1-0"
+    assert path.read_text().count("reveal ") == 2
+    assert run("validate", str(path))[0] == 0
+
+
+def test_a_reveal_that_breaks_the_commitment_loses(tmp_path: Path) -> None:
+    """ann reveals another fleet than the one she committed to: the reveal is recorded and
+    she loses by a broken commitment at the ply of the reveal."""
+    path, private = commit_reveal_game(tmp_path)
+    assert play_to_reveal(path, private)["to_move"] == "ann"
+    ply = len(load_one(path.read_text()).steps) + 1
+    code, _, err = run("move", str(path), "--as", "ann", f"reveal {FLEET2} salt 00")
+    assert code == 0, err
+    assert tags(path)["Termination"] == f"broken commitment by player 1 at ply {ply}"
+    assert tags(path)["Result"] == "0-1"
+    assert run("validate", str(path))[0] == 0
+
+
+def play_to_reveal(path: Path, private: dict[str, Path]) -> dict[str, object]:
+    """Play as :func:`play_one` until the reveals; the position then, as 'show --json' gives."""
+    for _ in range(500):
+        data = json.loads(run("show", str(path), "--json")[1])
+        if data["position"]["phase"] == "reveal":
+            return data
+        play_one(path, private, data)
+    raise AssertionError("no reveal came")
+
+
+def play_one(path: Path, private: dict[str, Path], data: dict[str, object]) -> None:
+    """One step of :func:`play_through_cli` (the first squares listed, or the seat's tool)."""
+    seat, position = data["to_move"], data["position"]
+    assert isinstance(position, dict) and isinstance(seat, str)
+    if position["phase"] == "fire":
+        listed = run("moves", str(path))[1].split()
+        squares = [w for w in listed if w != "fire"][:position["due"] - len(position["salvo"])]
+        code, _, err = run("move", str(path), "fire " + " ".join(squares))
+    else:
+        code, _, err = run("answer", str(path), "--as", seat, "--private", str(private[seat]))
+    assert code == 0, err
+
+
+def test_resign_is_accepted_in_the_reveal_phase(tmp_path: Path) -> None:
+    """Either seat due to reveal may resign instead, and loses."""
+    path, private = lying_game(tmp_path)
+    data = play_to_reveal(path, private)
+    assert data["to_move"] == "ann"
+    code, _, err = run("move", str(path), "--as", "ann", "resign")
+    assert code == 0, err
+    assert tags(path)["Result"] == "0-1" and tags(path)["Termination"] == "resignation"
+    assert run("validate", str(path))[0] == 0
+
+
+def test_a_committed_fleet_that_breaks_the_rules_loses_at_the_reveal() -> None:
     game = option(referee="off")
     bad = ((0, sq("a1"), 0), (1, sq("a4"), 1), (2, sq("c5"), 0), (3, sq("f8"), 2),
            (4, sq("a10"), 1))  # the battleship a4 a3 a2 a1 overlaps the carrier
     good = GAME.parse_action(GAME.initial_state(2), f"place {FLEET2}")[1]
     state = act(game, game.initial_state(2), f"commit {fl.commitment(bad, 'aa')}",
                 f"commit {fl.commitment(good, 'bb')}")
-    state = replace(state, phase="reveal", turn=0, ending="fleet sunk", winner=1)
-    text = f"reveal {fl.format_fleet(bad)} salt aa"
-    with pytest.raises(IllegalAction, match="player 1 lied: the committed fleet breaks"):
-        game.parse_action(state, text)
-    with pytest.raises(IllegalAction, match="does not match"):
-        game.parse_action(state, f"reveal {fl.format_fleet(bad)} salt ab")
-    with pytest.raises(IllegalAction, match="only the reveals remain"):
-        game.parse_action(state, RESIGN)
+    state = replace(state, phase="reveal", turn=0, ending="fleet sunk", winner=0)
+    over = act(game, state, f"reveal {fl.format_fleet(bad)} salt aa")
+    outcome = game.outcome(over)
+    assert outcome.termination == "fleet against the rules by player 1 at ply 1"
+    assert outcome.result_tag() == "0-1"
+    outcome = game.outcome(act(game, state, f"reveal {fl.format_fleet(bad)} salt ab"))
+    assert outcome.termination == "broken commitment by player 1 at ply 3"
+    outcome = game.outcome(act(game, state, RESIGN))
+    assert outcome.termination == "resignation" and outcome.result_tag() == "0-1"
+    second = act(game, replace(state, turn=1), f"reveal {fl.format_fleet(bad)} salt aa")
+    assert game.outcome(second).termination == "broken commitment by player 2 at ply 3"
 
 
 def test_commit_and_answer_refuse_the_wrong_seat_or_file(tmp_path: Path) -> None:
@@ -898,10 +984,11 @@ def test_validate_catches_an_illegal_placement_in_a_referee_record(
     assert code == 1 and "g.gtn:6:" in err and "ply 2" in err and reason in err
 
 
-def test_validate_catches_a_committed_fleet_that_breaks_the_rules(tmp_path: Path) -> None:
+def test_a_committed_fleet_that_breaks_the_rules_loses_through_the_cli(tmp_path: Path) -> None:
     """ann commits to a fleet with a straight submarine (a hand-made private file and a typed
-    commit), plays to the end answering from it; her reveal is refused, and validate names
-    her. (An overlapping fleet is caught sooner: its answers fit no fleet by counting.)"""
+    commit), plays to the end answering from it; her reveal ends the game against her, naming
+    her commitment, and validate agrees. (An overlapping fleet is caught sooner: its answers
+    fit no fleet by counting.)"""
     bad = "cv a1 e, bb j10 s, cr c5 e, sub d4 e, pt a10 s"  # D2: the submarine is diagonal
     path = tmp_path / "g.gtn"
     run("start", "special-salvo", "--option", "referee=off", "--players", "ann,ben", "-o",
@@ -916,16 +1003,11 @@ def test_validate_catches_a_committed_fleet_that_breaks_the_rules(tmp_path: Path
     theirs = tmp_path / "ben.fleet"
     assert run("commit", str(path), "--as", "ben", "--private", str(theirs), "--fleet",
                FLEET_B)[0] == 0
-    refusal = play_through_cli(path, {"ann": mine, "ben": theirs}, refused_reveal=True,
-                               aim=True)
-    assert "player 1 lied: the committed fleet breaks the placement rules" in refusal
-    text = path.read_text()
-    ply = len(load_one(text).steps) + 1
-    path.write_text(text + f"{ply}. ann: reveal {bad} salt 00ff\n")
+    play_through_cli(path, {"ann": mine, "ben": theirs}, aim=True)
+    assert tags(path)["Termination"] == "fleet against the rules by player 1 at ply 1"
+    assert tags(path)["Result"] == "0-1"
     code, _out, err = run("validate", str(path))
-    assert code == 1
-    assert "player 1 lied: the committed fleet breaks the placement rules" in err
-    assert "sub d4 e: the submarine runs diagonally (fleet=special)" in err
+    assert code == 0, err
 
 
 def nt_read_fleet(text: str) -> tuple[fl.Placement, ...]:

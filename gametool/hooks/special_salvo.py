@@ -178,8 +178,8 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None,
     """Commit-reveal play (special-salvo, referee=off): SEAT answers from its private file.
 
     Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
-    game is decided, SEAT's reveal (fleet and salt), which the tool checks against SEAT's
-    commitment and every report SEAT made.
+    game is decided, SEAT's reveal (fleet and salt). A reveal that breaks SEAT's commitment or
+    contradicts a report SEAT made is recorded too, and SEAT loses.
 
     \b
     Examples:

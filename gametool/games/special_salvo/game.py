@@ -124,7 +124,8 @@ class SpecialSalvo(Game[SalvoState, Action]):
                     "(or type one of the reports listed)")
         if state.phase == REVEAL:
             return (f"{who} reveals the fleet and salt: gametool answer FILE --as SEAT "
-                    "--private MINE")
+                    "--private MINE (a reveal that breaks the commitment or a report loses; "
+                    "resign is accepted too)")
         return None
 
     def _tally(self, state: SalvoState) -> tuple[int, int, list[int], int]:
@@ -166,6 +167,9 @@ class SpecialSalvo(Game[SalvoState, Action]):
     # -- playing -----------------------------------------------------------------------------
 
     def apply(self, state: SalvoState, action: Action) -> SalvoState:
+        return replace(self._apply(state, action), ply=state.ply + 1)
+
+    def _apply(self, state: SalvoState, action: Action) -> SalvoState:
         if action == RESIGN:
             return replace(state, phase=OVER, turn=None, ending="resignation",
                            winner=1 - state.turn)
@@ -177,9 +181,9 @@ class SpecialSalvo(Game[SalvoState, Action]):
             if len(salvo) < state.due:
                 return replace(state, salvo=salvo, fired=fired)
             return replace(state, salvo=salvo, fired=fired, phase=REPORT, attacker=seat,
-                           answers=(), turn=CHANCE if self.referee else 1 - seat)
+                           answers=(), answered=(), turn=CHANCE if self.referee else 1 - seat)
         if kind == "report":
-            return self._report(state, tuple(code for _sq, code in data))
+            return self._report(state, tuple(code for _sq, code in data), state.ply + 1)
         if kind == "place":
             seat = state.turn
             placed = pair_with(state.placed, seat, tuple(sorted(state.placed[seat] + data)))
@@ -193,8 +197,12 @@ class SpecialSalvo(Game[SalvoState, Action]):
             return self._after_placement(replace(state, commits=commits), seat)
         # reveal
         seat = state.turn
+        fault = self.reveal_fault(state, seat, data[0], data[1])
         state = replace(state, placed=pair_with(state.placed, seat, tuple(sorted(data[0]))),
                         revealed=pair_with(state.revealed, seat, True))
+        if fault is not None:  # the lie decides the game, whatever the reports said
+            return replace(state, phase=OVER, turn=None, winner=1 - seat,
+                           ending=f"{fault[0]} by player {seat + 1} at ply {fault[1]}")
         if seat == 0:
             return replace(state, turn=1)
         return replace(state, phase=OVER, turn=None)
@@ -224,10 +232,11 @@ class SpecialSalvo(Game[SalvoState, Action]):
         return replace(state, phase=FIRE, turn=seat, salvo=(), answers=(), due=due,
                        reserve=reserve)
 
-    def _report(self, state: SalvoState, codes: tuple[int, ...]) -> SalvoState:
+    def _report(self, state: SalvoState, codes: tuple[int, ...], ply: int) -> SalvoState:
         answers = state.answers + codes
+        answered = state.answered + (ply,) * len(codes)
         if len(answers) < len(state.salvo):
-            return replace(state, answers=answers)
+            return replace(state, answers=answers, answered=answered)
         attacker, defender = state.attacker, 1 - state.attacker
         hits, sunk = state.hits[defender], state.sunk[defender]
         number = state.salvos[attacker] + 1
@@ -241,6 +250,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
         state = replace(state, hits=pair_with(state.hits, defender, hits),
                         sunk=pair_with(state.sunk, defender, sunk),
                         log=pair_with(state.log, attacker, state.log[attacker] + tuple(entries)),
+                        said=pair_with(state.said, attacker, state.said[attacker] + answered),
                         salvos=pair_with(state.salvos, attacker, number), answers=answers)
         if not self.rounds:
             if sunk == ALL_SUNK:
@@ -291,9 +301,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
         if kind == "resign":
             if state.turn == CHANCE:
                 raise IllegalAction("'resign': the referee is to report, not a player")
-            if state.phase == REVEAL:
-                raise IllegalAction("'resign': the game is decided; only the reveals remain")
-            return RESIGN
+            return RESIGN  # also in the reveal phase: a seat may always give up
         expected = self._expected(state)
         if kind != expected:
             raise IllegalAction(f"{said!r}: {self._why_not(state, kind)}")
@@ -413,29 +421,34 @@ class SpecialSalvo(Game[SalvoState, Action]):
                 "sinks one")
 
     def _parse_reveal(self, state: SalvoState, data: Any) -> Action:
+        """Any reveal is accepted and recorded: one that breaks the commitment, the placement
+        rules or a report ends the game against its seat when played (see reveal_fault)."""
         placements, salt = data
-        seat = state.turn
-        who = f"player {seat + 1}"
-        if fl.commitment(placements, salt) != state.commits[seat]:
-            raise IllegalAction(f"{who}'s reveal does not match {who}'s commitment: the fleet or "
-                                "the salt was changed")
-        try:
-            fl.check_fleet(placements, self.classic)
-        except IllegalAction as exc:
-            raise IllegalAction(f"{who} lied: the committed fleet breaks the placement rules: "
-                                f"{exc.message}") from None
-        self.check_reports(state, seat, placements)
         return ("reveal", (tuple(sorted(placements)), salt))
 
-    def check_reports(self, state: SalvoState, seat: int, placements: Any) -> None:
-        """Raise IllegalAction naming ``seat`` if any report it made contradicts its fleet."""
+    def reveal_fault(self, state: SalvoState, seat: int, placements: Any,
+                     salt: str) -> tuple[str, int] | None:
+        """What is wrong with ``seat``'s reveal, as (the lie, the ply it was told at), or None.
+
+        The commitment is checked first (a reveal that does not open it proves nothing, and
+        the lie is the reveal itself, this ply); then the placement rules (the lie is the
+        commitment); then every report the seat made, in order (the lie is the first false
+        one, at the ply of its report)."""
+        if fl.commitment(placements, salt) != state.commits[seat]:
+            return "broken commitment", state.ply + 1
+        try:
+            fl.check_fleet(placements, self.classic)
+        except IllegalAction:
+            return "fleet against the rules", self._commit_ply(state, seat)
         false = rp.first_false_report(state.log[1 - seat], placements, self.name_hits)
         if false is not None:
-            sq, code, right, number = false
-            raise IllegalAction(
-                f"player {seat + 1} lied: reported {SQUARE_NAMES[sq]} {nt.result_text(code)} "
-                f"on salvo {number} of player {2 - seat}, but the revealed fleet gives "
-                f"{SQUARE_NAMES[sq]} {nt.result_text(right)}")
+            return "false report", state.said[1 - seat][false[0]]
+        return None
+
+    @staticmethod
+    def _commit_ply(state: SalvoState, seat: int) -> int:
+        """The ply of ``seat``'s commitment: Player 1 commits first, Player 2 second."""
+        return seat + 1
 
     def mask_action(self, before: SalvoState, action: Action, final: SalvoState,
                     seat: int | None) -> str:

@@ -37,14 +37,15 @@ def true_results(placements: Sequence[fl.Placement], fired_before: int,
 
 
 def first_false_report(log: Iterable[tuple[int, int, int]], placements: Sequence[fl.Placement],
-                       name_hits: bool) -> tuple[int, int, int, int] | None:
-    """The first (square, reported, true result, salvo number) that the fleet contradicts."""
+                       name_hits: bool) -> tuple[int, int, int, int, int] | None:
+    """The first (index in ``log``, square, reported, true result, salvo number) that the
+    fleet contradicts."""
     masks = fl.fleet_masks(placements)
     hit = 0
-    for sq, code, number in log:
+    for index, (sq, code, number) in enumerate(log):
         right, hit = _answer(masks, hit, sq, name_hits)
         if code != right:
-            return sq, code, right, number
+            return index, sq, code, right, number
     return None
 
 

@@ -17,7 +17,9 @@ class SalvoState:
     ``placed`` holds each seat's ship placements (in commit-reveal mode only once revealed);
     ``hits`` the squares of each seat's ocean reported hit; ``sunk`` the bit set of each seat's
     ships reported sunk; ``fired`` the squares each seat has fired at; ``log`` each seat's shots
-    with their results and salvo number. ``salvo`` and ``answers`` belong to the salvo under way.
+    with their results and salvo number, and ``said`` the ply of the report of each of those
+    results. ``salvo``, ``answers`` and ``answered`` (the ply of each answer) belong to the salvo
+    under way; ``ply`` counts the actions played.
     """
 
     phase: str = PLACE
@@ -29,14 +31,17 @@ class SalvoState:
     sunk: tuple[int, int] = (0, 0)
     fired: tuple[int, int] = (0, 0)
     log: tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]] = ((), ())
+    said: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     salvos: tuple[int, int] = (0, 0)
     attacker: int = 0
     salvo: tuple[int, ...] = ()
     answers: tuple[int, ...] = ()
+    answered: tuple[int, ...] = ()
     due: int = 0
     reserve: int = 0
     ending: str | None = None
     winner: int | None = None
+    ply: int = 0
 
     def occupied(self, seat: int) -> int:
         return fl.mask_of(sq for p in self.placed[seat]

@@ -28,9 +28,13 @@ Commit-reveal mode (referee=off), for two players and no trusted referee: each s
 a random salt in the private file MINE and records only the SHA-256 commitment. The defender
 answers each salvo with 'gametool answer FILE --as SEAT --private MINE', which computes the
 report from the private file; 'gametool show FILE --as SEAT --private MINE' draws SEAT's own
-ships. When the game is decided, 'gametool answer' appends each seat's
-reveal (fleet and salt); the reveal is accepted only if it matches the commitment, obeys the
-placement rules and agrees with every report that seat made, so 'validate' names a seat that lied.
+ships. When the game is decided on the reports, 'gametool answer' appends each seat's
+reveal (fleet and salt), Player 1 first. A reveal that does not open the seat's commitment, a
+fleet against the placement rules, or a fleet that contradicts any report the seat made is still
+recorded, and ends the game at once against that seat, whatever the reports said; the
+termination names the lie and its ply ("false report by player 1 at ply 17", "broken commitment
+by player 2 at ply 80", "fleet against the rules by player 1 at ply 1"). A seat due to reveal
+may resign instead.
 """
 
 NOTATION = """\
