@@ -192,3 +192,29 @@ def test_race_actions_read_without_the_grammar_as_the_grammar_reads_them() -> No
     check()
     assert notation._fast_action("B: 7/11 h/7", 24) is not None
     assert notation._fast_action("13/7* 8/7(2)", 24) is not None
+
+
+def test_belemmer_shuffles_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    from gametool.games import belemmer
+    from notation import tokens
+
+    game = games.playable_class("belemmer")({})
+    state = game.initial_state(2)
+    rng = random.Random(3)
+    for _ in range(40):
+        colour = rng.choice(["red", "black", "RED", "Black"])
+        cards = [f"{r}{s}" for r in tokens.CARD_RANKS for s in ("H", "D", "C", "S")]
+        picked = rng.sample(cards, rng.choice([26, 3]))
+        text = f"shuffle {colour} " + " ".join(c.lower() if rng.random() < 0.2 else c
+                                               for c in picked)
+        fast = belemmer._FAST_SHUFFLE.fullmatch(text)
+        assert fast is not None
+        by_grammar = list(tokens.parse_whole(belemmer._grammar(), text))
+        by_regex = [tokens.Card(c[1].upper(), c[2].upper())
+                    for c in belemmer._CARD.finditer(fast[2])]
+        assert by_grammar[1] == fast[1].lower() and list(by_grammar[2]) == by_regex
+        try:
+            got = game.parse_action(state, text)
+        except Exception as exc:  # noqa: BLE001 - the same refusal either way
+            got = str(exc)
+        assert got is not None

@@ -13,6 +13,7 @@ top card is taken and an unseen card lies below, chance reveals the new top card
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -166,6 +167,12 @@ def _square_name(square: tokens.Square, text: str) -> int:
             f"malformed action {text.strip()!r}: no square {square} on the 4x4 grid "
             "(files a-d, ranks 1-4)")
     return 4 * (square.rank - 1) + square.file
+
+
+# A shuffle as the tool writes it (26 cards for one pile), read by regular expressions.
+_FAST_SHUFFLE = re.compile(r"\s*shuffle\s+(red|black)((?:\s+(?:10|[2-9AJQK])[HDCS])+)\s*",
+                           re.IGNORECASE)
+_CARD = re.compile(r"(10|[2-9AJQK])([HDCS])", re.IGNORECASE)
 
 
 @cache
@@ -405,6 +412,10 @@ class Belemmer(Game[BelemmerState, Action]):
     def parse_action(self, state: BelemmerState, text: str) -> Action:
         if state.turn is None:
             raise GameOver("the game is over: no more actions")
+        fast = _FAST_SHUFFLE.fullmatch(text)
+        if fast is not None:  # a whole pile, as the tool writes it: read without the grammar
+            cards = [tokens.Card(c[1].upper(), c[2].upper()) for c in _CARD.finditer(fast[2])]
+            return self._parse_shuffle(state, text, fast[1].lower(), cards)
         try:
             parsed = tokens.parse_whole(_grammar(), text)
         except NotationError as exc:
