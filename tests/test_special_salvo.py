@@ -561,6 +561,35 @@ def test_resign_is_accepted_in_the_reveal_phase(tmp_path: Path) -> None:
     assert run("validate", str(path))[0] == 0
 
 
+def test_a_seat_that_never_reveals_is_ended_off_the_board(tmp_path: Path) -> None:
+    """ann, who lied, never reveals: the record cannot make her, and ben ends the game with an
+    ending line (as for any game ended off the board); validate takes it."""
+    path, private = lying_game(tmp_path)
+    assert play_to_reveal(path, private)["to_move"] == "ann"
+    text = path.read_text().replace('[Result "*"]', '[Result "1-0"]')
+    path.write_text(text + "end: 1-0 time forfeit\n")
+    code, out, err = run("validate", str(path))
+    assert code == 0, err
+    assert load_one(path.read_text()).outcome().termination == "time forfeit"
+
+
+def test_resign_is_never_refused_to_the_seat_to_move_in_commit_reveal_play() -> None:
+    """In every phase (commit, fire, report, reveal) the seat to move may resign and lose."""
+    game = option(referee="off")
+    good = GAME.parse_action(GAME.initial_state(2), f"place {FLEET2}")[1]
+    state = game.initial_state(2)
+    phases = []
+    for text in (f"commit {fl.commitment(good, 'aa')}", f"commit {fl.commitment(good, 'bb')}",
+                 "fire a1 b1 c1 d1 e1", "report a1 hit, b1 hit, c1 hit, d1 hit, e1 sunk cv"):
+        phases.append(state.phase)
+        over = act(game, state, RESIGN)
+        assert game.outcome(over).result_tag() == ("0-1" if state.turn == 0 else "1-0")
+        state = act(game, state, text)
+    reveal = replace(state, phase="reveal", turn=1, ending="fleet sunk", winner=0)
+    assert game.outcome(act(game, reveal, RESIGN)).result_tag() == "1-0"
+    assert phases == ["place", "place", "fire", "report"]
+
+
 def test_a_committed_fleet_that_breaks_the_rules_loses_at_the_reveal() -> None:
     game = option(referee="off")
     bad = ((0, sq("a1"), 0), (1, sq("a4"), 1), (2, sq("c5"), 0), (3, sq("f8"), 2),
