@@ -476,9 +476,13 @@ def lying_game(tmp_path: Path) -> tuple[Path, dict[str, Path]]:
 
 
 def test_a_false_miss_caught_at_the_reveal_loses_the_game(tmp_path: Path) -> None:
-    """The liar's own tool reveals her fleet; the reveal is recorded and ends the game against
-    her, naming the ply of her first false report, and validate agrees."""
+    """ann's lie wins her the game on the reports; her own tool then reveals her fleet, and the
+    reveal is recorded and ends the game against her, naming the ply of her first false report;
+    validate agrees, and refuses the result the reports gave."""
     path, private = lying_game(tmp_path)
+    assert play_to_reveal(path, private)["to_move"] == "ann"
+    decided = load_one(path.read_text()).state
+    assert (decided.ending, decided.winner) == ("fleet sunk", 0)  # her lie won on the reports
     play_through_cli(path, private)
     assert tags(path)["Termination"] == "false report by player 1 at ply 6"
     assert tags(path)["Result"] == "0-1"
