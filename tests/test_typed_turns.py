@@ -218,3 +218,28 @@ def test_belemmer_shuffles_read_without_the_grammar_as_the_grammar_reads_them() 
         except Exception as exc:  # noqa: BLE001 - the same refusal either way
             got = str(exc)
         assert got is not None
+
+
+def test_desdemona_moves_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gametool.games import desdemona
+    from notation import tokens
+
+    pieces = ["a", "B", "j", "z", "1", "0", "10", "7", "99", "-", "/", "x", "X", " ", "pass"]
+
+    @settings(max_examples=600, deadline=None, database=None)
+    @given(parts=st.lists(st.sampled_from(pieces), max_size=9))
+    def check(parts: list[str]) -> None:
+        text = "".join(parts)
+        fast = desdemona._FAST_MOVE.fullmatch(text)
+        if fast is None:
+            return
+        assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona.GRAMMAR, text))
+
+    check()
+    for text in ("b2-d4/d6", "D4-d5Xd7", "a10-c10", " b2-b3 "):
+        fast = desdemona._FAST_MOVE.fullmatch(text)
+        assert fast is not None
+        assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona.GRAMMAR, text))

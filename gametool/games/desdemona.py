@@ -8,6 +8,7 @@ lists are sliced out of precomputed per-line action tuples (see ``Tables``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -219,6 +220,19 @@ def _grammar() -> pp.ParserElement:
 
 
 GRAMMAR = _grammar()
+# A move of the usual shape, read without the grammar (the same tokens; anything else is left
+# to the grammar, which names the error).
+_FAST_MOVE = re.compile(r"\s*([A-Za-z])([1-9][0-9]?)-([A-Za-z])([1-9][0-9]?)"
+                        r"(?:([/xX])([A-Za-z])([1-9][0-9]?))?\s*")
+
+
+def _fast_tokens(match: re.Match[str]) -> list[Any]:
+    g = match.groups()
+    out: list[Any] = [Square(ord(g[0].lower()) - 97, int(g[1])),
+                      Square(ord(g[2].lower()) - 97, int(g[3]))]
+    if g[4] is not None:
+        out += [g[4].lower(), Square(ord(g[5].lower()) - 97, int(g[6]))]
+    return out
 
 
 class Desdemona(Game[DesdemonaState, Any]):
@@ -438,8 +452,9 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: no blanks inside an action; expected e.g. "
                 "b2-d4/d6, d4-d5xd7 or pass")
+        fast = _FAST_MOVE.fullmatch(text)
         try:
-            parsed = parse_whole(GRAMMAR, text)
+            parsed = _fast_tokens(fast) if fast is not None else parse_whole(GRAMMAR, text)
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: {exc.message}; expected e.g. b2-d4/d6, "
