@@ -215,6 +215,9 @@ class Game(Generic[S, A]):
     max_players: ClassVar[int] = 2
     default_players: ClassVar[int | None] = None
     seat_names: ClassVar[tuple[str, ...]] = ()
+    names_seats: ClassVar[bool] = False
+    """True if the game's texts (actions, messages, views) name seats, always by
+    :func:`seat_text`; the record puts its own names in their place."""
     chance: ClassVar[str] = ""
     hidden: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
@@ -502,6 +505,13 @@ class Game(Generic[S, A]):
 
 
 # -- small shared helpers for games ---------------------------------------------------------
+
+
+def seat_text(seat: int) -> str:
+    """How a game's texts name a seat: ``p1`` to ``pN``. A record with other seat names shows
+    its own names instead and reads either (see ``gametool.seatnames``)."""
+    return f"p{seat + 1}"
+
 
 
 def expect_word(text: str, words: Iterable[str]) -> str | None:

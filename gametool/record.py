@@ -26,6 +26,7 @@ from gametool.errors import (
     RecordError,
     Where,
 )
+from gametool.seatnames import with_names
 from notation import record as gtn
 from notation.errors import NotationError
 
@@ -124,7 +125,7 @@ class Session:
     def __init__(self, game: Game, names: list[str], record: gtn.Record,
                  seed: str | None, initial: Any, file: str | None = None,
                  contributions: list[str | None] | None = None) -> None:
-        self.game = game
+        self.game = with_names(game, names)
         self.names = names
         self.record = record
         # ``secret`` is the Seed tag, the value the SeedHash commits to. In a jointly drawn

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import pyparsing as pp
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
@@ -189,6 +189,7 @@ def _table(headers: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
 class TwoHeadedDragon(Game[DragonState, Any]):
     id = "two-headed-dragon"
     name = "Two-Headed Dragon"
+    names_seats = True
     min_players = 3
     max_players = 4
     default_players = 4
@@ -366,7 +367,7 @@ class TwoHeadedDragon(Game[DragonState, Any]):
         if word != "lead" and state.ends is None:
             raise IllegalAction(f"{written!r}: the leader starts the hand with lead T open N")
         if tile not in hand:
-            raise IllegalAction(f"{written!r}: p{seat + 1} holds no {tile_text(tile)}")
+            raise IllegalAction(f"{written!r}: {seat_text(seat)} holds no {tile_text(tile)}")
         if word == "lead":
             if parts[1] not in tile:
                 raise IllegalAction(f"{written!r}: {parts[1]} is not on {tile_text(tile)}; the "
@@ -387,20 +388,20 @@ class TwoHeadedDragon(Game[DragonState, Any]):
         n = state.nseats
         if word == "leader":
             if state.hand_no != 1 or state.leader is not None:
-                raise IllegalAction(f"leader p{parts + 1}: chance names the leader of hand 1 "
+                raise IllegalAction(f"leader {seat_text(parts)}: chance names the leader of hand 1 "
                                     "only; later leaders follow the scoring (D8)")
             if state.dealt < n:
-                raise IllegalAction(f"leader p{parts + 1}: the hands are dealt first")
+                raise IllegalAction(f"leader {seat_text(parts)}: the hands are dealt first")
             if parts >= n:
-                raise IllegalAction(f"leader p{parts + 1}: there are {n} players")
+                raise IllegalAction(f"leader {seat_text(parts)}: there are {n} players")
             return ("leader", parts)
         seat, tiles = parts
-        label = f"deal p{seat + 1}"
+        label = f"deal {seat_text(seat)}"
         if state.dealt >= n:
             raise IllegalAction(f"{label}: every player has been dealt for this hand; the next "
                                 "deal comes after the hand is scored")
         if seat != state.dealt:
-            raise IllegalAction(f"{label}: p{state.dealt + 1} is dealt now (seat order)")
+            raise IllegalAction(f"{label}: {seat_text(state.dealt)} is dealt now (seat order)")
         if len(set(tiles)) != len(tiles):
             raise IllegalAction(f"{label}: a tile is named twice")
         undealt = set(self._undealt(state))
@@ -417,9 +418,9 @@ class TwoHeadedDragon(Game[DragonState, Any]):
             return RESIGN
         kind = action[0]
         if kind == "deal":
-            return f"deal p{action[1] + 1}: " + " ".join(tile_text(t) for t in action[2])
+            return f"deal {seat_text(action[1])}: " + " ".join(tile_text(t) for t in action[2])
         if kind == "leader":
-            return f"leader p{action[1] + 1}"
+            return f"leader {seat_text(action[1])}"
         tile = action[1]
         if kind == "lead":
             value = action[2]
@@ -434,7 +435,7 @@ class TwoHeadedDragon(Game[DragonState, Any]):
     def mask_action(self, before: DragonState, action: Any, final: DragonState,
                     seat: int | None) -> str:
         if isinstance(action, tuple) and action[0] == "deal" and action[1] != seat:
-            return f"deal p{action[1] + 1}: ?"
+            return f"deal {seat_text(action[1])}: ?"
         return self.format_action(before, action)
 
     def arrange_hidden(self, state: DragonState, seat: int | None, text: str,
@@ -463,10 +464,10 @@ class TwoHeadedDragon(Game[DragonState, Any]):
         line, open_right = chain_line(state.chain)
         return {
             "hand": state.hand_no,
-            "leader": None if state.leader is None else f"p{state.leader + 1}",
+            "leader": None if state.leader is None else seat_text(state.leader),
             "open": state.ends[0] if state.ends else None,
             "closed": state.ends[1] if state.ends else None,
-            "chain": [f"p{s + 1} {tile_text(t)} open {v}" for s, t, v in state.chain],
+            "chain": [f"{seat_text(s)} {tile_text(t)} open {v}" for s, t, v in state.chain],
             "line": " ".join(line),
             "open_end": None if not line else "right" if open_right else "left",
             "hands": [" ".join(tile_text(t) for t in state.hands[i]) if i == seat else None

@@ -60,6 +60,7 @@ GRAMMAR = _grammar()
 class JohariBones(Game[JohariState, Any]):
     id = "johari-bones"
     name = "Johari Bones"
+    names_seats = True
     min_players = 2
     max_players = 4
     default_players = 3

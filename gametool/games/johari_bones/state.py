@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gametool.engine import seat_text
 from gametool.games.johari_bones.scoring import Bone
 
 POSITIONS = ("up", "down", "in", "out")
@@ -19,7 +20,7 @@ def bone_text(bone: Bone) -> str:
 
 
 def seat_label(seat: int) -> str:
-    return f"p{seat + 1}"
+    return seat_text(seat)
 
 
 def sees(owner: int, position: int, seat: int | None, revealed: bool) -> bool:

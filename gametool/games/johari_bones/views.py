@@ -138,8 +138,7 @@ def render(data: dict[str, Any], state: JohariState, names: Sequence[str]) -> st
     rows = []
     for i, name in enumerate(names):
         held = data["positions"][seat_label(i)]
-        label = f"{seat_label(i)} {name}" if name != seat_label(i) else name
-        rows.append([label, *(held[p] if held else "" for p in POSITIONS)])
+        rows.append([name, *(held[p] if held else "" for p in POSITIONS)])
     lines += ["", tabulate(rows, headers=["seat", *POSITIONS], tablefmt="simple",
                            disable_numparse=True)]
     lines += ["", f"pile: {data['pile']} bones, set aside: {data['set_aside']}"]

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction
 from gametool.games.western_mahjong import grammar
 from gametool.games.western_mahjong.rules import (
@@ -89,6 +89,7 @@ def _table(headers: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> str:
 class WesternMahjong(Game[MahjongState, Any]):
     id = "western-mahjong"
     name = "Western Mahjong"
+    names_seats = True
     min_players = 2
     max_players = 2
     default_players = 2
@@ -208,14 +209,14 @@ class WesternMahjong(Game[MahjongState, Any]):
         if state.phase != DEAL:
             raise IllegalAction("deal: hands are dealt only at the start of a round")
         if seat != state.dealt:
-            raise IllegalAction(f"deal p{seat + 1}: p{state.dealt + 1} is dealt now "
+            raise IllegalAction(f"deal {seat_text(seat)}: {seat_text(state.dealt)} is dealt now "
                                 "(p1 then p2)")
         if len(faces) != 14:
-            raise IllegalAction(f"deal p{seat + 1}: 14 tiles are dealt, not {len(faces)}")
+            raise IllegalAction(f"deal {seat_text(seat)}: 14 tiles are dealt, not {len(faces)}")
         for face in set(faces):
             if faces.count(face) > state.wall[face]:
                 raise IllegalAction(
-                    f"deal p{seat + 1}: too many {NAMES[face]} (4 of each face in all, "
+                    f"deal {seat_text(seat)}: too many {NAMES[face]} (4 of each face in all, "
                     f"{state.wall[face]} not yet dealt)")
         return ("deal", seat, tuple(sorted(faces)))
 
@@ -328,7 +329,7 @@ class WesternMahjong(Game[MahjongState, Any]):
         if kind in ("discard", "drawn"):
             return f"{kind} {NAMES[action[1]]}"
         if kind == "deal":
-            return f"deal p{action[1] + 1}: {tile_text(action[2])}"
+            return f"deal {seat_text(action[1])}: {tile_text(action[2])}"
         return "out"
 
     def describe_action(self, state: MahjongState, action: Any) -> str | None:
@@ -343,7 +344,7 @@ class WesternMahjong(Game[MahjongState, Any]):
                     seat: int | None) -> str:
         if isinstance(action, tuple):
             if action[0] == "deal" and seat != action[1]:
-                return f"deal p{action[1] + 1}: ?"
+                return f"deal {seat_text(action[1])}: ?"
             if action[0] == "drawn" and seat != before.seat:
                 return "drawn ?"
         return self.format_action(before, action)
@@ -371,7 +372,7 @@ class WesternMahjong(Game[MahjongState, Any]):
         """Compact on purpose: tiles as text, so a long game's frames stay small."""
         data: dict[str, Any] = {
             "round": state.round,
-            "leader": state.leader,
+            "leader": seat_text(state.leader),
             "phase": state.phase,
             "points": list(state.points),
             "wall": state.wall_size,
@@ -379,12 +380,12 @@ class WesternMahjong(Game[MahjongState, Any]):
                       for i in range(2)],
             "hand_sizes": list(state.sizes),
             "opened": list(state.opened),
-            "table": [f"p{owner + 1}: {tile_text(tiles)}" for owner, tiles in state.melds],
+            "table": [f"{seat_text(owner)}: {tile_text(tiles)}" for owner, tiles in state.melds],
             "discards": " ".join(NAMES[f] + ("*" if taken else "") for _s, f, taken in state.pile),
             "discard_to_take": None if state.discard is None else NAMES[state.discard],
             "taken": None if state.taken is None else NAMES[state.taken],
             "player_actions": state.plies,
-            "rounds": [f"{r}: " + (f"p{w + 1} {how}" if w is not None else f"void, {how}")
+            "rounds": [f"{r}: " + (f"{seat_text(w)} {how}" if w is not None else f"void, {how}")
                        for r, w, how in state.history],
         }
         if seat is not None and seat == state.seat and state.drawn is not None:

@@ -1,0 +1,185 @@
+"""The record's seat names in the texts a game writes and reads.
+
+A game knows seats by number only. When its texts name a seat (``deal p2: ...``, ``leader
+p1``, ``p3 holds no 0-0``) it writes the seat's default name, ``p1`` to ``pN``
+(:func:`gametool.engine.seat_text`), and declares so with ``Game.names_seats``. For a record
+whose seats are named otherwise, :func:`with_names` gives a copy of the game whose texts going
+out (action texts, messages, notes, views) say the record's names, and whose texts coming in
+may say either the record's names or the default ones (records written before names were used
+still read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, TypeVar
+
+from gametool.engine import Game
+from gametool.errors import GameError
+
+_DEFAULT = re.compile(r"(?<![\w-])p(\d+)(?![\w-])", re.IGNORECASE)
+_NAME_CHARS = r"\w\-.'+@"
+
+T = TypeVar("T")
+
+
+class SeatNames:
+    """Translation between default seat names and one record's names."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        alternatives = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
+        self._name = re.compile(rf"(?<![{_NAME_CHARS}])(?:{alternatives})(?![{_NAME_CHARS}])",
+                                re.IGNORECASE)
+        self._index = {n.lower(): i for i, n in enumerate(self.names)}
+
+    def outward(self, text: str) -> str:
+        """``text`` with every default seat name replaced by the record's name."""
+        def name(match: re.Match[str]) -> str:
+            number = int(match.group(1)) if len(match.group(1)) < 4 else 0
+            return self.names[number - 1] if 1 <= number <= len(self.names) else match.group(0)
+        return _DEFAULT.sub(name, text)
+
+    def inward(self, text: str) -> str:
+        """``text`` with every record name replaced by the seat's default name."""
+        return self._name.sub(lambda m: f"p{self._index[m.group(0).lower()] + 1}", text)
+
+    def outward_data(self, data: Any) -> Any:
+        """A JSON-like value with the default names in its keys and strings replaced."""
+        if isinstance(data, str):
+            return self.outward(data)
+        if isinstance(data, dict):
+            return {self.outward_data(k): self.outward_data(v) for k, v in data.items()}
+        if isinstance(data, list):
+            return [self.outward_data(v) for v in data]
+        if isinstance(data, tuple):
+            return tuple(self.outward_data(v) for v in data)
+        return data
+
+    def errors(self, call: Callable[[], T]) -> T:
+        """The value of ``call()``; an error it raises says the record's names."""
+        try:
+            return call()
+        except GameError as exc:
+            exc.message = self.outward(exc.message)
+            exc.args = (exc.message,)
+            raise
+
+    def reading(self, text: str, read: Callable[[str], T]) -> T:
+        """``read`` applied to ``text`` in default names; a text that says a name but reads
+        only as written (a name that is also a word of the game) is read as written."""
+        inner = self.inward(text)
+        if inner == text:
+            return self.errors(lambda: read(text))
+        try:
+            return self.errors(lambda: read(inner))
+        except GameError:
+            try:
+                return read(text)
+            except GameError:
+                pass
+            raise
+
+
+class _Named:
+    """Overrides of every Game method whose texts may name seats. Only the outermost call
+    translates: the game's own calls (a render that reads the view) see default names."""
+
+    _seat_names: SeatNames
+    _busy: bool = False
+
+    def _outer(self, plain: Callable[[], T], named: Callable[[], T]) -> T:
+        if self._busy:
+            return plain()
+        self._busy = True
+        try:
+            return named()
+        finally:
+            self._busy = False
+
+    def _read(self, text: str, read: Callable[[str], T]) -> T:
+        return self._outer(lambda: read(text), lambda: self._seat_names.reading(text, read))
+
+    def _write(self, plain: Callable[[], T], out: Callable[[T], T]) -> T:
+        return self._outer(plain, lambda: out(self._seat_names.errors(plain)))
+
+    def format_action(self, state: Any, action: Any) -> str:
+        inner = super().format_action
+        return self._write(lambda: inner(state, action), self._seat_names.outward)
+
+    def parse_action(self, state: Any, text: str) -> Any:
+        inner = super().parse_action
+        return self._read(text, lambda t: inner(state, t))
+
+    def check_chance(self, state: Any, text: str) -> Any:
+        inner = super().check_chance
+        return self._read(text, lambda t: inner(state, t))
+
+    def assume_action(self, state: Any, seat: int | None, text: str, rng: Any) -> Any:
+        inner = super().assume_action
+        return self._read(text, lambda t: inner(state, seat, t, rng))
+
+    def arrange_hidden(self, state: Any, seat: int | None, text: str, rng: Any) -> Any:
+        inner = super().arrange_hidden
+        return self._read(text, lambda t: inner(state, seat, t, rng))
+
+    def guess_hidden_action(self, state: Any, seat: int | None, text: str, rng: Any) -> Any:
+        inner = super().guess_hidden_action
+        return self._read(text, lambda t: inner(state, seat, t, rng))
+
+    def apply(self, state: Any, action: Any) -> Any:
+        inner = super().apply
+        return self._write(lambda: inner(state, action), lambda new: new)
+
+    def mask_action(self, before: Any, action: Any, final: Any, seat: int | None) -> str:
+        inner = super().mask_action
+        return self._write(lambda: inner(before, action, final, seat), self._seat_names.outward)
+
+    def mask_record(self, states: Sequence[Any], actions: Sequence[Any],
+                    seat: int | None) -> list[str]:
+        inner = super().mask_record
+        return self._write(lambda: inner(states, actions, seat), self._seat_names.outward_data)
+
+    def describe_action(self, state: Any, action: Any) -> str | None:
+        inner = super().describe_action
+        return self._write(lambda: inner(state, action), self._seat_names.outward_data)
+
+    def next_step(self, state: Any) -> str | None:
+        inner = super().next_step
+        return self._write(lambda: inner(state), self._seat_names.outward_data)
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        inner = super().view
+        return self._write(lambda: inner(state, seat), self._seat_names.outward_data)
+
+    def render(self, state: Any, seat: int | None, names: Sequence[str]) -> str:
+        inner = super().render
+        return self._write(lambda: inner(state, seat, names), self._seat_names.outward)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        plain = object.__new__(type(self).__mro__[2])
+        plain.__dict__.update({k: v for k, v in self.__dict__.items()
+                               if k not in ("_seat_names", "_busy")})
+        return (with_names, (plain, self._seat_names.names))
+
+
+@cache
+def _named_class(cls: type[Game]) -> type[Game]:
+    return type(cls.__name__, (_Named, cls), {"__module__": cls.__module__,
+                                              "__qualname__": cls.__qualname__})
+
+
+def with_names(game: Game, names: Sequence[str]) -> Game:
+    """``game`` speaking the record's seat names, or ``game`` itself when its texts name no
+    seat or the names are the default ones. Names that look like default names of other seats
+    (``p2`` for the first seat) would make texts ambiguous, so then the default names stay."""
+    defaults = [f"p{i + 1}" for i in range(len(names))]
+    if (not type(game).names_seats or [n.lower() for n in names] == defaults
+            or any(_DEFAULT.fullmatch(n) for n in names)):
+        return game
+    named = object.__new__(_named_class(type(game)))
+    named.__dict__.update(game.__dict__)
+    named._seat_names = SeatNames(names)  # type: ignore[attr-defined]
+    return named

@@ -1,0 +1,128 @@
+"""Seat names: a record's own names in every text players read, either spelling on input."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import PLAYABLE
+
+from gametool import games, render
+from gametool.cli import cli
+from gametool.errors import IllegalAction
+from gametool.record import Session, load_one
+from gametool.seatnames import SeatNames, with_names
+
+DEFAULT_NAME = re.compile(r"(?<![\w-])p\d+(?![\w-])")
+THREE = {"two-headed-dragon": "ann,ben,cy", "johari-bones": "ann,ben,cy",
+         "western-mahjong": "ann,ben"}
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output + (result.stderr if result.stderr_bytes else "")
+
+
+def started(tmp_path: Path, gid: str, *more: str) -> Path:
+    path = tmp_path / f"{gid}.gtn"
+    code, out = run("start", gid, "--players", THREE[gid], *more, "-o", str(path))
+    assert code == 0, out
+    return path
+
+
+@pytest.mark.parametrize("gid", sorted(THREE))
+def test_record_show_and_moves_say_the_seat_names(tmp_path: Path, gid: str) -> None:
+    path = started(tmp_path, gid, "--seed", "7")
+    text = path.read_text()
+    assert "chance: deal ann: " in text and "deal ben: " in text
+    assert not DEFAULT_NAME.search(text)
+    code, shown = run("show", str(path))
+    assert code == 0 and not DEFAULT_NAME.search(shown) and "ann" in shown
+    code, listed = run("moves", str(path))
+    assert code == 0 and not DEFAULT_NAME.search(listed)
+    code, data = run("show", "--json", str(path))
+    assert code == 0 and not DEFAULT_NAME.search(data)
+
+
+def test_dragon_leader_and_errors_say_the_seat_names(tmp_path: Path) -> None:
+    path = started(tmp_path, "two-headed-dragon", "--seed", "7")
+    assert re.search(r"^4\. chance: leader (ann|ben|cy)$", path.read_text(), re.M)
+    session = load_one(path.read_text())
+    leader = json.loads(run("show", "--json", str(path))[1])["position"]["leader"]
+    assert leader == session.names[session.to_move()]
+    hand = session.state.hands[session.to_move()]
+    tile = next(f"{a}-{b}" for a in range(7) for b in range(a, 7) if (a, b) not in hand)
+    code, out = run("move", str(path), f"lead {tile} open {tile[0]}")
+    assert code != 0 and f"{leader} holds no {tile}" in out
+
+
+def test_johari_errors_and_moves_say_the_seat_names(tmp_path: Path) -> None:
+    path = started(tmp_path, "johari-bones", "--no-seed")
+    code, out = run("move", str(path), "deal ann: 1-4 6-6 3-3 2-5", "deal ben: 1-6 2-6 1-5 2-3",
+                    "deal cy: 4-4 5-5 5-6 0-3")
+    assert code == 0, out
+    code, out = run("move", str(path), "drawn 3-4")
+    assert code != 0 and "ann is to move; a bone is drawn only after ann: draw" in out
+    assert "swap up ben" in run("moves", str(path))[1].split("\n")
+    data = json.loads(run("show", "--json", str(path))[1])["position"]
+    assert data["dealer"] == "cy" and data["first"] == "ann"
+    assert set(data["positions"]) == set(data["sheets"]) == {"ann", "ben", "cy"}
+
+
+def test_mahjong_errors_and_json_say_the_seat_names(tmp_path: Path) -> None:
+    path = started(tmp_path, "western-mahjong", "--no-seed")
+    code, out = run("move", str(path), "deal ben: 1b 1b 1b 1b 2b 2b 2b 2b 3b 3b 3b 3b 4b 4b")
+    assert code != 0 and "deal ben: ann is dealt now" in out
+    assert json.loads(run("show", "--json", str(path))[1])["position"]["leader"] == "ann"
+
+
+@pytest.mark.parametrize("gid", sorted(THREE))
+def test_default_spellings_still_read_and_are_written_as_names(tmp_path: Path, gid: str
+                                                                ) -> None:
+    named = started(tmp_path, gid, "--seed", "7").read_text()
+    names = THREE[gid].split(",")
+    header, body = named.split("\n\n", 1)
+    for i, name in enumerate(names):
+        body = re.sub(rf"(?<=deal ){name}:", f"p{i + 1}:", body)
+        body = re.sub(rf"(?<=leader ){name}$", f"p{i + 1}", body, flags=re.M)
+    old = f"{header}\n\n{body}"
+    assert "deal p1: " in old
+    session = load_one(old)
+    assert session.names == names and session.ply == load_one(named).ply
+    assert session.text() == named
+
+
+def test_json_leader_is_a_seat_name_in_every_game() -> None:
+    for gid in PLAYABLE:
+        game_cls = games.playable_class(gid)
+        names = [f"s{i}" for i in range(game_cls.players_default())]
+        session = Session.start(gid, names, seed="1")
+        while session.to_move() is not None and session.ply < 40:
+            session.push(session.game.legal_actions(session.state)[0])
+            position = render.show_data(session, session.ply)["position"]
+            if isinstance(position, dict) and position.get("leader") is not None:
+                assert position["leader"] in names, gid
+
+
+def test_a_name_that_is_also_a_word_of_the_game_reads_as_written() -> None:
+    game = with_names(games.playable_class("two-headed-dragon")(), ["open", "lead", "cy"])
+    state = game.initial_state(3)
+    assert game.format_action(state, ("leader", 1)) == "leader lead"
+    def read(text: str) -> str:
+        if text != "lead 1-1 open 1":
+            raise IllegalAction(f"{text!r}: no")
+        return text
+    assert SeatNames(["open", "ben"]).reading("lead 1-1 open 1", read) == "lead 1-1 open 1"
+    assert SeatNames(["ann", "ben"]).inward("deal ANN: 1-1") == "deal p1: 1-1"
+
+
+def test_default_names_need_no_translation_and_the_named_game_pickles() -> None:
+    dragon = games.playable_class("two-headed-dragon")()
+    assert with_names(dragon, ["p1", "p2", "p3"]) is dragon
+    assert with_names(dragon, ["p2", "p1", "p3"]) is dragon  # ambiguous: defaults stay
+    named = pickle.loads(pickle.dumps(with_names(dragon, ["ann", "ben", "cy"])))
+    assert named.format_action(named.initial_state(3), ("leader", 2)) == "leader cy"
