@@ -31,7 +31,9 @@ class SeatNames:
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
         alternatives = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
-        self._name = re.compile(rf"(?<![{_NAME_CHARS}])(?:{alternatives})(?![{_NAME_CHARS}])",
+        # A name may end a sentence or be followed by a position (``draw>cy@example.com.out``),
+        # so a dot after it ends it.
+        self._name = re.compile(rf"(?<![{_NAME_CHARS}])(?:{alternatives})(?![\w\-'+@])",
                                 re.IGNORECASE)
         self._index = {n.lower(): i for i, n in enumerate(self.names)}
 

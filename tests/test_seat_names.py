@@ -118,6 +118,9 @@ def test_a_name_that_is_also_a_word_of_the_game_reads_as_written() -> None:
         return text
     assert SeatNames(["open", "ben"]).reading("lead 1-1 open 1", read) == "lead 1-1 open 1"
     assert SeatNames(["ann", "ben"]).inward("deal ANN: 1-1") == "deal p1: 1-1"
+    mail = SeatNames(["ann@example.org", "cy@example.com"])
+    assert mail.inward("draw>cy@example.com.out") == "draw>p2.out"
+    assert mail.outward("draw>p2.out") == "draw>cy@example.com.out"
 
 
 def test_default_names_need_no_translation_and_the_named_game_pickles() -> None:
