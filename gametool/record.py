@@ -9,6 +9,7 @@ are appended to its record, which is then written in canonical form.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -184,12 +185,23 @@ class Session:
 
     def outcome(self) -> Outcome | None:
         """The result: by the rules, or by the record's ending off the board."""
-        return self.game.outcome(self.state) or self.ending
+        return self._named(self.game.outcome(self.state)) or self.ending
 
     def outcome_at(self, ply: int) -> Outcome | None:
         if ply == self.ply and self.ending is not None:
             return self.ending
-        return self.game.outcome(self.states[ply])
+        return self._named(self.game.outcome(self.states[ply]))
+
+    def _named(self, outcome: Outcome | None) -> Outcome | None:
+        """The outcome with the record's seat names in its termination ("false report by ann")
+        where the game names seats in its texts."""
+        names = getattr(self.game, "_seat_names", None)
+        if outcome is None or names is None:
+            return outcome
+        termination = names.outward(outcome.termination)
+        if termination == outcome.termination:
+            return outcome
+        return dataclasses.replace(outcome, termination=termination)
 
     def to_move_at(self, ply: int) -> int | None:
         if ply == self.ply and self.ending is not None:

@@ -447,7 +447,7 @@ def test_a_false_miss_is_rejected_naming_the_liar(tmp_path: Path) -> None:
     lines = path.read_text().splitlines()
     at = next(i for i, line in enumerate(lines) if ": report " in line and " hit" in line)
     seat = lines[at].split()[1].rstrip(":")
-    liar = "player 1" if seat == "ann" else "player 2"
+    liar = seat  # the record names the liar by its seat name
     lines[at] = lines[at].replace(" hit", " miss", 1)
     forged = tmp_path / "forged.gtn"
     forged.write_text("\n".join(lines) + "\n")
@@ -484,7 +484,7 @@ def test_a_false_miss_caught_at_the_reveal_loses_the_game(tmp_path: Path) -> Non
     decided = load_one(path.read_text()).state
     assert (decided.ending, decided.winner) == ("fleet sunk", 0)  # her lie won on the reports
     play_through_cli(path, private)
-    assert tags(path)["Termination"] == "false report by player 1 at ply 6"
+    assert tags(path)["Termination"] == "false report by ann at ply 6"
     assert tags(path)["Result"] == "0-1"
     assert path.read_text().count("reveal ") == 1  # the game ended at ann's reveal
     session = load_one(path.read_text())
@@ -496,10 +496,10 @@ def test_a_false_miss_caught_at_the_reveal_loses_the_game(tmp_path: Path) -> Non
     forged.write_text(claimed)
     code, out, err = run("validate", str(forged))
     assert code == 1 and "Result tag says '1-0' but the game's result is '0-1'" in err
-    forged.write_text(path.read_text().replace("false report by player 1 at ply 6",
+    forged.write_text(path.read_text().replace("false report by ann at ply 6",
                                                "fleet sunk"))
     code, out, err = run("validate", str(forged))
-    assert code == 1 and "'false report by player 1 at ply 6'" in err
+    assert code == 1 and "'false report by ann at ply 6'" in err
 
 
 def test_a_false_report_by_player_2_is_caught_at_player_2s_reveal(tmp_path: Path) -> None:
@@ -512,7 +512,7 @@ def test_a_false_report_by_player_2_is_caught_at_player_2s_reveal(tmp_path: Path
     assert code == 0, err
     assert "4. ben: " + lie in path.read_text()
     play_through_cli(path, private)
-    assert tags(path)["Termination"] == "false report by player 2 at ply 4"
+    assert tags(path)["Termination"] == "false report by ben at ply 4"
     assert tags(path)["Result"] == "1-0"
     assert path.read_text().count("reveal ") == 2
     assert run("validate", str(path))[0] == 0
@@ -526,7 +526,7 @@ def test_a_reveal_that_breaks_the_commitment_loses(tmp_path: Path) -> None:
     ply = len(load_one(path.read_text()).steps) + 1
     code, _, err = run("move", str(path), "--as", "ann", f"reveal {FLEET2} salt 00")
     assert code == 0, err
-    assert tags(path)["Termination"] == f"broken commitment by player 1 at ply {ply}"
+    assert tags(path)["Termination"] == f"broken commitment by ann at ply {ply}"
     assert tags(path)["Result"] == "0-1"
     assert run("validate", str(path))[0] == 0
 
@@ -604,14 +604,14 @@ def test_a_committed_fleet_that_breaks_the_rules_loses_at_the_reveal() -> None:
     state = replace(state, phase="reveal", turn=0, ending="fleet sunk", winner=0)
     over = act(game, state, f"reveal {fl.format_fleet(bad)} salt aa")
     outcome = game.outcome(over)
-    assert outcome.termination == "fleet against the rules by player 1 at ply 1"
+    assert outcome.termination == "fleet against the rules by p1 at ply 1"
     assert outcome.result_tag() == "0-1"
     outcome = game.outcome(act(game, state, f"reveal {fl.format_fleet(bad)} salt ab"))
-    assert outcome.termination == "broken commitment by player 1 at ply 3"
+    assert outcome.termination == "broken commitment by p1 at ply 3"
     outcome = game.outcome(act(game, state, RESIGN))
     assert outcome.termination == "resignation" and outcome.result_tag() == "0-1"
     second = act(game, replace(state, turn=1), f"reveal {fl.format_fleet(bad)} salt aa")
-    assert game.outcome(second).termination == "broken commitment by player 2 at ply 3"
+    assert game.outcome(second).termination == "broken commitment by p2 at ply 3"
 
 
 def test_commit_and_answer_refuse_the_wrong_seat_or_file(tmp_path: Path) -> None:
@@ -636,7 +636,7 @@ def test_commit_and_answer_refuse_the_wrong_seat_or_file(tmp_path: Path) -> None
 def test_a_copied_commitment_is_refused() -> None:
     game = option(referee="off")
     state = act(game, game.initial_state(2), "commit " + "ab" * 32)
-    with pytest.raises(IllegalAction, match="this is player 1's commitment"):
+    with pytest.raises(IllegalAction, match="this is p1's commitment"):
         game.parse_action(state, "commit " + "AB" * 32)
 
 
@@ -1037,7 +1037,7 @@ def test_a_committed_fleet_that_breaks_the_rules_loses_through_the_cli(tmp_path:
     assert run("commit", str(path), "--as", "ben", "--private", str(theirs), "--fleet",
                FLEET_B)[0] == 0
     play_through_cli(path, {"ann": mine, "ben": theirs}, aim=True)
-    assert tags(path)["Termination"] == "fleet against the rules by player 1 at ply 1"
+    assert tags(path)["Termination"] == "fleet against the rules by ann at ply 1"
     assert tags(path)["Result"] == "0-1"
     code, _out, err = run("validate", str(path))
     assert code == 0, err
@@ -1139,5 +1139,5 @@ def test_in_commit_reveal_moves_says_what_the_seat_must_do_next(tmp_path: Path) 
     assert data["actions"] == [] and "gametool commit" in data["next"]
     game = SpecialSalvo({"referee": "off"})
     reveal = replace(game.initial_state(2), phase="reveal", turn=1)
-    assert "player 2 reveals the fleet and salt: gametool answer" in game.next_step(reveal)
+    assert "p2 reveals the fleet and salt: gametool answer" in game.next_step(reveal)
     assert GAME.next_step(GAME.initial_state(2)) is None  # the referee mode lists its actions

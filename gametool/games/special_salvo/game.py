@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
@@ -46,6 +46,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
     """Special Salvo (and, with fleet=classic, plain Salvo), after Milton Bradley's Battleship."""
 
     id = "special-salvo"
+    names_seats = True  # seats in texts and terminations are written p1, p2 (record names shown)
     name = "Special Salvo"
     min_players = 2
     max_players = 2
@@ -115,7 +116,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
         """Commit-reveal: the commitment and the reveals come from the seat's private file."""
         if self.referee or state.turn in (None, CHANCE):
             return None
-        who = f"player {state.turn + 1}"
+        who = seat_text(state.turn)
         if state.phase == PLACE:
             return (f"{who} commits to a fleet: gametool commit FILE --as SEAT --private MINE "
                     '--fleet "cv a1 e, ..."')
@@ -202,7 +203,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
                         revealed=pair_with(state.revealed, seat, True))
         if fault is not None:  # the lie decides the game, whatever the reports said
             return replace(state, phase=OVER, turn=None, winner=1 - seat,
-                           ending=f"{fault[0]} by player {seat + 1} at ply {fault[1]}")
+                           ending=f"{fault[0]} by {seat_text(seat)} at ply {fault[1]}")
         if seat == 0:
             return replace(state, turn=1)
         return replace(state, phase=OVER, turn=None)
@@ -323,7 +324,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
         if kind == "commit":
             if data == state.commits[1 - state.turn]:
                 # Copied, it would be opened by the other seat's reveal, which comes first.
-                raise IllegalAction(f"{said!r}: this is player {2 - state.turn}'s commitment; "
+                raise IllegalAction(f"{said!r}: this is {seat_text(1 - state.turn)}'s commitment; "
                                     "a seat commits to its own fleet and salt")
             return ("commit", data)
         return self._parse_reveal(state, data)
@@ -389,7 +390,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
                                     + self._claim_rule(probe, code))
             if code not in self._claims(probe):
                 raise IllegalAction(
-                    f"{said!r}: a false report by player {2 - state.attacker}: "
+                    f"{said!r}: a false report by {seat_text(1 - state.attacker)}: "
                     f"{SQUARE_NAMES[sq]} {nt.result_text(code)} fits no fleet: "
                     + self._claim_rule(probe, code))
             probe = replace(probe, answers=probe.answers + (code,))

@@ -32,8 +32,8 @@ ships. When the game is decided on the reports, 'gametool answer' appends each s
 reveal (fleet and salt), Player 1 first. A reveal that does not open the seat's commitment, a
 fleet against the placement rules, or a fleet that contradicts any report the seat made is still
 recorded, and ends the game at once against that seat, whatever the reports said; the
-termination names the lie and its ply ("false report by player 1 at ply 17", "broken commitment
-by player 2 at ply 80", "fleet against the rules by player 1 at ply 1"). A seat due to reveal
+termination names the lie, the seat and its ply ("false report by ann at ply 17", "broken
+commitment by ben at ply 80", "fleet against the rules by ann at ply 1"). A seat due to reveal
 may resign instead.
 """
 
