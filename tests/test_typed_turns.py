@@ -243,3 +243,13 @@ def test_desdemona_moves_read_without_the_grammar_as_the_grammar_reads_them() ->
         fast = desdemona._FAST_MOVE.fullmatch(text)
         assert fast is not None
         assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona.GRAMMAR, text))
+
+
+def test_a_race_action_with_a_huge_number_is_one_clear_error() -> None:
+    from gametool.errors import GameError
+    from gametool.games.race import notation
+
+    for text in ("B: " + "9" * 5000, "13/" + "9" * 5000, "9" * 5000 + "/7"):
+        assert notation._fast_action(text, 24) is None
+        with pytest.raises(GameError):
+            notation.read_action(text, 24)
