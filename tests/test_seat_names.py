@@ -129,3 +129,39 @@ def test_default_names_need_no_translation_and_the_named_game_pickles() -> None:
     assert with_names(dragon, ["p2", "p1", "p3"]) is dragon  # ambiguous: defaults stay
     named = pickle.loads(pickle.dumps(with_names(dragon, ["ann", "ben", "cy"])))
     assert named.format_action(named.initial_state(3), ("leader", 2)) == "leader cy"
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_no_text_of_any_game_says_a_default_seat_name(tmp_path: Path, gid: str) -> None:
+    """Whatever a game writes for seats named otherwise (record, show, moves, JSON, the
+    computer's moves) says those names, never p1..pN."""
+    players = games.playable_class(gid).players_default()
+    names = ",".join(["ann", "ben", "cy", "dee", "eve", "fay"][:players])
+    for seed in ("1", "2"):
+        path = tmp_path / f"{gid}-{seed}.gtn"
+        code, out = run("start", gid, "--players", names, "--seed", seed, "-o", str(path))
+        assert code == 0, out
+        for _ in range(6):
+            if run("move", str(path), "--auto", "random", "--seed", seed)[0] != 0:
+                break
+            for args in (["show"], ["show", "--json"], ["moves"], ["moves", "--json"]):
+                code, out = run(*args, str(path))
+                assert not DEFAULT_NAME.search(out), f"{gid} {args}: {out}"
+        assert not DEFAULT_NAME.search(path.read_text()), path.read_text()
+
+
+def test_gami_deals_and_their_errors_say_the_seat_names(tmp_path: Path) -> None:
+    path = tmp_path / "gami.gtn"
+    assert run("start", "gami-plus", "--players", "ann,ben", "--no-seed", "-o", str(path))[0] == 0
+    code, out = run("move", str(path), "deal ben: 3H 6H 8H AC 3C 7C 3D 4D 6D")
+    assert code != 0 and "deal ben: ann's hand is dealt next (ann, then ben;" in out
+    code, out = run("move", str(path), "deal ann: AH 2H 4H 5C 6C 2D 5D 8D QH",
+                    "deal ben: 3H 6H 8H AC 3C 7C 3D 4D 6D")
+    assert code == 0, out
+    lines = path.read_text().splitlines()
+    assert lines[-2:] == ["1. chance: deal ann: AH 2H 4H 5C 6C 2D 5D 8D QH",
+                          "2. chance: deal ben: 3H 6H 8H AC 3C 7C 3D 4D 6D"]
+    whole = tmp_path / "whole.gtn"
+    run("start", "gami-plus", "--players", "ann,ben", "--seed", "3", "-o", str(whole))
+    assert re.search(r"^1\. chance: deal ann: (\w\w ){9}ben: (\w\w ){9}table: ",
+                     whole.read_text(), re.M)

@@ -32,6 +32,7 @@ class GamiGame(GamiText, Game[GamiState, Action]):
     """The rules common to Gami Plus, Gami: Four and Gami: Seven, driven by class data."""
 
     seat_names = ("p1", "p2")
+    names_seats = True  # deals and messages write p1, p2 (the record's names are shown)
     cards: ClassVar[Cards]
     deals: ClassVar[tuple[int, int, int]] = (0, 0, 0)
     """Cards dealt to p1, p2 and the table by chance; all zero when nothing is dealt."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
 
-from gametool.engine import CHANCE, RESIGN
+from gametool.engine import CHANCE, RESIGN, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.gami.core import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
@@ -57,9 +57,10 @@ class GamiText:
         kind = action[0]
         if kind == "deal":
             text = self.cards.text
-            return f"deal p1: {text(action[1])} p2: {text(action[2])} table: {text(action[3])}"
+            return (f"deal {seat_text(0)}: {text(action[1])} {seat_text(1)}: {text(action[2])} "
+                    f"table: {text(action[3])}")
         if kind == "hand":
-            return f"deal {('p1', 'p2')[action[1]]}: {self.cards.text(action[2])}"
+            return f"deal {seat_text(action[1])}: {self.cards.text(action[2])}"
         if kind == "pick":
             out = f"pick {names[action[1]]}"
             return out if action[2] == NONE else f"{out} return {names[action[2]]}"
@@ -121,7 +122,7 @@ class GamiText:
                 current += 1
             else:
                 groups[current].append(word)
-        labels = ("p1", "p2", "table")
+        labels = (seat_text(0), seat_text(1), "table")
         for label, group, wanted in zip(labels, groups, self.deals, strict=True):
             if len(group) != wanted:
                 raise IllegalAction(f"deal: {label} gets {wanted} cards, not {len(group)}")
@@ -139,9 +140,10 @@ class GamiText:
         go to the table."""
         names = self.cards.names
         due = 1 if state.hands[0] else 0
-        if label != ("p1", "p2")[due]:
-            raise IllegalAction(f"deal {label}: {('p1', 'p2')[due]}'s hand is dealt next "
-                                "(p1, then p2; the table gets the cards left)")
+        if label != seat_text(due):
+            raise IllegalAction(f"deal {label}: {seat_text(due)}'s hand is dealt next "
+                                f"({seat_text(0)}, then {seat_text(1)}; the table gets the "
+                                "cards left)")
         wanted = self.deals[due]
         if len(cards) != wanted:
             raise IllegalAction(f"deal {label}: {label} gets {wanted} cards, not {len(cards)}")
@@ -150,7 +152,7 @@ class GamiText:
             raise IllegalAction(f"deal {label}: {', '.join(repeated)} dealt more than once")
         taken = [names[c] for c in cards if state.hands[0] >> c & 1]
         if taken:
-            raise IllegalAction(f"deal {label}: {', '.join(taken)} went to p1 already")
+            raise IllegalAction(f"deal {label}: {', '.join(taken)} went to {seat_text(0)} already")
         return ("hand", due, mask_of(cards))
 
     def _parse_pick(self, state: GamiState, words: list[Any]) -> Action:
