@@ -86,10 +86,10 @@ def cli_figures(pairs: list[tuple[str, int]], repeat: int) -> None:
 
 
 def core_figures(names: list[str], depth: int) -> None:
+    import chess  # optional peer
+
     from gametool.games.chess import board as core
     from gametool.games.chess.position import read_fen
-
-    import chess  # optional peer
 
     scope: dict[str, object] = {}
     exec(COUNT, scope)  # the same count as the subprocess runs

@@ -14,7 +14,6 @@ renderer maps each name to a fill, a shape and a label, so no reader depends on 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 COLOUR_STYLES = ("red", "orange", "yellow", "green", "blue", "purple", "black", "white")
 """Styles named after a colour, for pieces whose colour is a rule (Colors, suits)."""
@@ -125,7 +124,7 @@ class Beside:
     parts: tuple[Part, ...]
 
 
-Part = Union[Grid, Track, Row, Panel, Note, Beside]
+Part = Grid | Track | Row | Panel | Note | Beside
 
 
 @dataclass(frozen=True)

@@ -969,8 +969,9 @@ def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
         if isinstance(item, gtn.Variation):
             body.append(_plain_copy(item))
         elif isinstance(item, gtn.TurnLine):
-            body.append(gtn.TurnLine(item.ply, item.seat, [gtn.Action(a.text) for a in item.actions],
-                                     item.comment, item.comment_style, nags=list(item.nags)))
+            actions = [gtn.Action(a.text) for a in item.actions]
+            body.append(gtn.TurnLine(item.ply, item.seat, actions, item.comment,
+                                     item.comment_style, nags=list(item.nags)))
         elif isinstance(item, gtn.CommentLine):
             body.append(gtn.CommentLine(item.text, item.style))
     return gtn.Variation(body)

@@ -4,10 +4,10 @@ variations, and the round trip through python-chess."""
 from __future__ import annotations
 
 import ast
+import io
 import json
 import random
 import re
-import io
 from pathlib import Path
 from typing import Any
 

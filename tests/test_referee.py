@@ -20,9 +20,9 @@ from click.testing import CliRunner
 
 from gametool.chance import SeedRng, seed_hash
 from gametool.cli import cli
-from gametool.record import load_one
 from gametool.mail import MailRejected
-from gametool.mail.body import find_instructions, find_key, own_lines
+from gametool.mail.body import find_instructions, own_lines
+from gametool.record import load_one
 from gametool.referee import Outgoing, Referee
 from notation import record as gtn
 
@@ -464,6 +464,7 @@ def test_a_three_player_hidden_game_by_mail_refuses_every_forgery(tmp_path: Path
     sent = list(opening) + joined
     inbox: dict[str, Outgoing] = {m.to: m for m in opening + joined}
     last_applied: bytes | None = None
+    previous_mover = ""
     refused: dict[str, int] = {}
 
     def refuse(kind: str, mail: bytes, seat: str | None, reason: str) -> None:

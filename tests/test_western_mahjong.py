@@ -599,8 +599,8 @@ def leak_check(session: Session, seat: int | None) -> int:
 
     At each ply the seat may see the faces in its own hand now, on the table now, in the
     round's discards and in every player action so far (player actions are public), and what it
-    saw at an earlier ply; any other face in ``show``/``moves`` output for that ply is a leak. ``export`` may show
-    every face the seat has seen at some ply.
+    saw at an earlier ply; any other face in ``show``/``moves`` output for that ply is a leak.
+    ``export`` may show every face the seat has seen at some ply.
     """
     game = session.game
     name = None if seat is None else session.names[seat]

@@ -9,8 +9,9 @@ under the chess option ``automatic_draws=off``).
 
 Every tag is kept in order, comments (also the one before the first move; the line breaks in a
 comment become spaces, as a record's comment is one line), NAGs (``$n`` and the ``!?`` glyphs)
-and variations, which become variations of the record and are checked move by move. A game the moves do not end (an agreed draw, a time forfeit, a resignation) ends with the
-record's ending line, its reason taken from the Termination tag. A result that contradicts the
+and variations, which become variations of the record and are checked move by move. A game the
+moves do not end (an agreed draw, a time forfeit, a resignation) ends with the record's ending
+line, its reason taken from the Termination tag. A result that contradicts the
 moves is refused.
 """
 

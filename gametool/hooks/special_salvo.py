@@ -148,7 +148,8 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
 
     \b
     Examples:
-      gametool commit salvo.gtn --as ann --private ann.fleet --fleet "cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s"
+      gametool commit salvo.gtn --as ann --private ann.fleet \\
+          --fleet "cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s"
       gametool commit salvo.gtn --as ben --private ben.fleet
     """
     from gametool.games.special_salvo import private

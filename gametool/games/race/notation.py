@@ -71,7 +71,8 @@ class Parsed(NamedTuple):
     specs: tuple[Spec, ...]
 
 
-_FAST_ACTION = re.compile(r"[ \t]*(?:([A-Za-z]):[ \t]*)?((?:(?:h|bar|[1-9][0-9]?)/(?:[1-9][0-9]?|off)"
+_FAST_ACTION = re.compile(r"[ \t]*(?:([A-Za-z]):[ \t]*)?"
+                          r"((?:(?:h|bar|[1-9][0-9]?)/(?:[1-9][0-9]?|off)"
                           r"\*?(?:\([2-4]\))?(?:[ \t]+|$))+)")
 _FAST_SUBMOVE = re.compile(r"(h|bar|[1-9][0-9]?)/([1-9][0-9]?|off)(\*?)(?:\(([2-4])\))?")
 

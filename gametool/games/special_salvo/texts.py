@@ -20,8 +20,9 @@ replies with the shots owed before Player 1's salvo) and two fleets sunk in one 
 
 Referee mode (referee=on, the default): the tool holds both fleets and writes each salvo's report
 itself, as an action of the pseudo-seat chance (it involves no randomness, so it is written at
-once, with or without a seed; a record that carries a wrong report is rejected). A seat sees only its own fleet;
-'show --as SEAT' draws its ocean and its shots, 'export --as SEAT' hides the other placement.
+once, with or without a seed; a record that carries a wrong report is rejected). A seat sees
+only its own fleet; 'show --as SEAT' draws its ocean and its shots, 'export --as SEAT' hides
+the other placement.
 
 Commit-reveal mode (referee=off), for two players and no trusted referee: each seat runs
 'gametool commit FILE --as SEAT --private MINE --fleet "cv a1 e, ..."', which keeps the fleet and
