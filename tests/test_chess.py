@@ -651,3 +651,47 @@ def test_a_record_with_lax_san_is_rejected_and_import_reads_it(tmp_path: Path) -
     assert [step.text for step in session.steps] == ["Nf3", "e5"]  # canonical SAN
     castled = import_pgn(pgn.replace(" 2. Nxf3", ""))[0]
     assert castled.steps[0].text == "O-O"
+
+
+TRICKY = [
+    "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2",  # en passant would open the rank to the king
+    "8/8/3k4/2pP4/8/8/8/4K3 w - c6 0 2",  # en passant takes the checking pawn
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",  # four castlings
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/6r1/R3K2R w KQkq - 0 1",  # kingside crosses an attacked square
+    "1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1",  # b1 attacked: queenside is still legal
+    "2r1k3/1P6/8/8/8/8/8/4K3 w - - 0 1",  # promotion by push and by capture
+    "7k/5Q2/8/8/8/8/8/K7 b - - 0 1",  # stalemate
+    "4k3/8/8/8/8/8/4r3/R3K3 w - - 0 1",  # in check: block, capture or step
+    "4k3/8/4r3/8/8/8/4B3/4K3 w - - 0 1",  # a pinned bishop has no move
+    "4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1",  # a pinned rook moves along the pin
+    "k7/8/8/8/8/8/1q6/K7 w - - 0 1",  # the king takes the queen or nothing
+]
+
+
+def test_moves_to_a_square_and_any_move_agree_with_the_full_list() -> None:
+    """The targeted generator (reading and writing one move) and the early-exit test (mate and
+    stalemate) give exactly what the full legal move list gives, in chess and with horses."""
+    from gametool.auto import random_game
+
+    boards = [read_fen(f) for f in TRICKY]
+    rng = random.Random(7)
+    for _ in range(24):
+        state = G.initial_state(2)
+        while G.outcome(state) is None:
+            boards.append(state)
+            state = G.apply(state, rng.choice(state.moves))
+        boards.append(state)
+    for seed in range(4):
+        session = random_game("super-horse-chess", str(seed), max_plies=200)
+        boards.extend(s for s in session.states if isinstance(s, Position))
+    horses = 0
+    for pos in boards:
+        args = (pos.board, pos.white, pos.castling, pos.ep)
+        every = core.legal_moves(*args)
+        assert core.has_legal_move(*args) == bool(every), write_fen(pos)
+        for target in range(64):
+            assert sorted(core.moves_to(*args, target)) == \
+                sorted(m for m in every if (m >> 6) & 63 == target), (write_fen(pos), target)
+        horses += any(c in core.HORSES for c in pos.board)
+    assert len(boards) > 1500 and horses > 200

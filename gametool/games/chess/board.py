@@ -9,6 +9,12 @@ A move is an int: ``from | to << 6 | promotion << 12`` (promotion 1-4 = N, B, R,
 the king's two-square move and en passant the pawn's diagonal move to the en-passant square.
 Legal moves are generated directly from the checkers and pins of the king, so no move is tried
 and taken back; only en passant is tested by playing it (it can open a rank to the king).
+
+Reading or writing one move, and telling whether a game has ended, need less than the whole
+list: ``moves_to`` finds the legal moves to one square from that square backwards, and
+``has_legal_move`` stops at the first legal move. Both play a candidate and test the king only
+when the moving piece stands on a line with its own king, the king moves, or the king is in
+check.
 """
 
 from __future__ import annotations
@@ -266,6 +272,133 @@ def legal_moves(board: str, white: bool, castling: int, ep: int) -> list[int]:
                                 add(s | t << 6)
                             break
     return moves
+
+
+# For each square, the squares on a line with it (a piece there may be pinned to a king on it).
+LINES = tuple(frozenset(s for ray in RAYS[k] for s in ray) | {k} for k in range(64))
+ALL_SQUARES = frozenset(range(64))
+
+
+def _safe(board: str, m: int, white: bool, castling: int, ep: int, king: str) -> bool:
+    """Whether the pseudo-legal move ``m`` leaves the mover's king unattacked."""
+    after = make_move(board, m, white, castling, ep)[0]
+    return not attacked(after, after.index(king), not white)
+
+
+def _castle_ok(board: str, white: bool, castling: int, kingside: bool) -> bool:
+    """Whether castling is legal (the king not in check, the squares between empty, the king
+    not crossing or landing on an attacked square)."""
+    base = 0 if white else 56
+    rights = (WK if kingside else WQ) if white else (BK if kingside else BQ)
+    rook = "R" if white else "r"
+    if not castling & rights or board[base + 4] != ("K" if white else "k"):
+        return False
+    if kingside:
+        empty, crossed, corner = (5, 6), (4, 5, 6), 7
+    else:
+        empty, crossed, corner = (3, 2, 1), (4, 3, 2), 0
+    return (board[base + corner] == rook and all(board[base + e] == EMPTY for e in empty)
+            and not any(attacked(board, base + c, not white) for c in crossed))
+
+
+def moves_to(board: str, white: bool, castling: int, ep: int, target: int) -> list[int]:
+    """The legal moves of the side to move that end on ``target``: the same moves as
+    ``legal_moves`` lists for it, found from the target square backwards (for reading and
+    writing one move without listing them all)."""
+    if white:
+        enemy, king, pawn, up, start_rank, last_rank, froms = (
+            BLACK_PIECES, "K", "P", 8, 1, 7, W_PAWN_FROM)
+    else:
+        enemy, king, pawn, up, start_rank, last_rank, froms = (
+            WHITE_PIECES, "k", "p", -8, 6, 0, B_PAWN_FROM)
+    there = board[target]
+    if there != EMPTY and there not in enemy:
+        return []
+    found: list[int] = []
+    castle: list[int] = []  # checked on its own terms, not by playing it
+    ksq = board.index(king)
+    if target in KING[ksq]:
+        found.append(ksq | target << 6)
+    elif target in ((6, 2) if white else (62, 58)) and there == EMPTY:
+        if _castle_ok(board, white, castling, target & 7 == 6):
+            castle.append(ksq | target << 6)
+    letter = "N" if white else "n"
+    found.extend(s | target << 6 for s in KNIGHT[target] if board[s] == letter)
+    lines = ("RQ", "BQ") if white else ("rq", "bq")
+    for d, ray in enumerate(RAYS[target]):
+        sliders = lines[d >= 4]
+        for s in ray:
+            c = board[s]
+            if c != EMPTY:
+                if c in sliders:
+                    found.append(s | target << 6)
+                break
+    pawns: list[int] = []
+    if there == EMPTY:
+        s = target - up
+        if 0 <= s < 64 and board[s] == pawn:
+            pawns.append(s)
+        elif (0 <= s < 64 and board[s] == EMPTY and (target - 2 * up) >> 3 == start_rank
+              and board[target - 2 * up] == pawn):
+            pawns.append(target - 2 * up)
+    if there != EMPTY or target == ep:
+        pawns.extend(s for s in froms[target] if board[s] == pawn)
+    for s in pawns:
+        if target >> 3 == last_rank:
+            found.extend(s | target << 6 | p << 12 for p in PROMOS)
+        else:
+            found.append(s | target << 6)
+    if not found:
+        return castle
+    # A move that cannot uncover or leave a check needs no test: the king not in check, and
+    # neither the king nor a piece on a line with it moving, nor an en-passant capture.
+    lined = LINES[ksq]
+    if attacked(board, ksq, not white):
+        lined = ALL_SQUARES
+    return castle + [m for m in found
+                     if (m & 63 not in lined and (m >> 6) & 63 != ep)
+                     or _safe(board, m, white, castling, ep, king)]
+
+
+def has_legal_move(board: str, white: bool, castling: int, ep: int,
+                   checked: bool | None = None) -> bool:
+    """Whether the side to move has a legal move; stops at the first one found. ``checked``:
+    whether the side to move is in check, when the caller knows."""
+    own, enemy, king = (WHITE_PIECES, BLACK_PIECES, "K") if white else \
+        (BLACK_PIECES, WHITE_PIECES, "k")
+    if in_check(board, white) if checked is None else checked:
+        return bool(legal_moves(board, white, castling, ep))
+    # Not in check: castling is never the only legal move (the king's step towards the rook
+    # is legal whenever castling is), so steps and captures are enough.
+    up, capts = (8, W_PAWN_CAPT) if white else (-8, B_PAWN_CAPT)
+    lined = LINES[board.index(king)]
+    for s, c in enumerate(board):
+        if c == EMPTY or c not in own:
+            continue
+        if c in "Pp":
+            targets: list[int] = [t for t in capts[s]
+                                  if board[t] in enemy and board[t] != EMPTY or t == ep]
+            if board[s + up] == EMPTY:
+                targets.append(s + up)
+        elif c in "Nn":
+            targets = [t for t in KNIGHT[s] if board[t] == EMPTY or board[t] in enemy]
+        elif c in "Kk":
+            targets = [t for t in KING[s] if board[t] == EMPTY or board[t] in enemy]
+        else:
+            rays = ROOK_RAYS[s] if c in "Rr" else BISHOP_RAYS[s] if c in "Bb" else RAYS[s]
+            targets = []
+            for ray in rays:
+                t = ray[0] if ray else -1
+                if t >= 0 and (board[t] == EMPTY or board[t] in enemy):
+                    targets.append(t)  # the first square of a line: any legal move along
+                    # it exists only if one to its first square does (pins keep the line)
+        if targets and s not in lined and c not in "Kk" and (c not in "Pp" or ep < 0):
+            return True  # no pin, no check to answer
+        for t in targets:
+            promo = 4 if c in "Pp" and t >> 3 in (0, 7) else 0
+            if _safe(board, s | t << 6 | promo << 12, white, castling, ep, king):
+                return True
+    return False
 
 
 def _ep_legal(board: str, s: int, t: int, white: bool, king: str) -> bool:

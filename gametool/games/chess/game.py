@@ -215,13 +215,14 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             termination, winner = pos.end
             return (Outcome.draw(2, termination) if winner is None
                     else Outcome.win(2, winner, termination))
-        if not pos.moves and pos.in_check():
+        moving = pos.has_move()
+        if not moving and pos.in_check():
             return Outcome.win(2, 1 if pos.white else 0, CHECKMATE)
         if not self.automatic:
-            return None if pos.moves else Outcome.draw(2, STALEMATE)
+            return None if moving else Outcome.draw(2, STALEMATE)
         if dead_material(pos.board):  # D3
             return Outcome.draw(2, DEAD)
-        if not pos.moves:
+        if not moving:
             return Outcome.draw(2, STALEMATE)
         if pos.halfmove >= 150:
             return Outcome.draw(2, SEVENTY_FIVE)

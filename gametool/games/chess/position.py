@@ -21,7 +21,9 @@ from gametool.games.chess.board import (
     WK,
     WQ,
     attacked,
+    has_legal_move,
     legal_moves,
+    moves_to,
 )
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -34,7 +36,7 @@ class Position:
     claim (``end`` = (termination, winning seat or None))."""
 
     __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "history", "ply",
-                 "end", "_moves", "_key", "_status", "_turns", "_memo")
+                 "end", "_moves", "_key", "_status", "_turns", "_memo", "_check")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
                  fullmove: int, history: tuple[Any, ...] = (), ply: int = 0,
@@ -52,6 +54,7 @@ class Position:
         self._key: tuple[Any, ...] | None = None
         self._status: Any = _UNSET
         self._turns: Any = None
+        self._check: bool | None = None
         self._memo: dict[Any, Any] | None = None
 
     @property
@@ -83,6 +86,27 @@ class Position:
             moves = self._moves = legal_moves(self.board, self.white, self.castling, self.ep)
         return moves
 
+    def moves_to(self, target: int) -> list[int]:
+        """The legal moves ending on ``target`` (from the full list when it is known)."""
+        moves = self._moves
+        if moves is not None:
+            return [m for m in moves if (m >> 6) & 63 == target]
+        memo = self.memo
+        found = memo.get(("to", target))
+        if found is None:
+            found = memo["to", target] = moves_to(self.board, self.white, self.castling, self.ep,
+                                            target)
+        return found
+
+    def has_move(self) -> bool:
+        """Whether the side to move has a legal move (without listing them all)."""
+        moves = self._moves
+        if moves is None and self.in_check():
+            moves = self.moves  # in check the list is short, and mate needs all of it
+        if moves is not None:
+            return bool(moves)
+        return has_legal_move(self.board, self.white, self.castling, self.ep, checked=False)
+
     @property
     def key(self) -> tuple[Any, ...]:
         """D4: pieces (and horses), side, castling rights, and the en-passant square only when
@@ -101,12 +125,16 @@ class Position:
             return False
         pawn = "P" if self.white else "p"
         board = self.board
-        return any((m >> 6) & 63 == ep and board[m & 63] == pawn and (m ^ ep) & 7
-                   for m in self.moves)
+        return any(board[m & 63] == pawn and (m ^ ep) & 7 for m in self.moves_to(ep))
 
     def in_check(self) -> bool:
-        king = "K" if self.white else "k"
-        return attacked(self.board, self.board.index(king), not self.white)
+        """Whether the king of the side to move is attacked (memoised)."""
+        checked = self._check
+        if checked is None:
+            king = "K" if self.white else "k"
+            checked = self._check = attacked(self.board, self.board.index(king),
+                                              not self.white)
+        return checked
 
     def repetitions(self) -> int:
         """How many times the current position has occurred, this time included."""

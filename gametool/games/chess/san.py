@@ -105,8 +105,7 @@ def san_body(pos: Position, m: int) -> str:
         text = f"{FILES[f & 7]}x{target}" if (f ^ t) & 7 else target
         return text + (f"={PROMO_LETTERS[promo]}" if promo else "")
     same = board[f]
-    rivals = [o & 63 for o in pos.moves
-              if (o >> 6) & 63 == t and o & 63 != f and board[o & 63] == same]
+    rivals = [o & 63 for o in pos.moves_to(t) if o & 63 != f and board[o & 63] == same]
     where = ""
     if rivals:
         if all((r ^ f) & 7 for r in rivals):
@@ -141,13 +140,13 @@ def resolve(pos: Position, mt: MoveText, text: str, strict: bool = True) -> int:
     ``strict`` (records) refuses what python-chess refuses: castling written as a king move in
     SAN (Kg1 for O-O) and an 'x' where nothing is taken. ``strict=False`` accepts both, for
     reading other tools' games."""
-    board, moves = pos.board, pos.moves
+    board = pos.board
     side = "White" if pos.white else "Black"
     quoted = repr(text.strip())
     if mt.kind == "castle":
         rank = 0 if pos.white else 56
         m = (rank + 4) | (rank + (6 if mt.kingside else 2)) << 6
-        if m in moves:
+        if m in pos.moves_to(m >> 6):
             return m
         name = "kingside" if mt.kingside else "queenside"
         raise IllegalAction(
@@ -156,7 +155,7 @@ def resolve(pos: Position, mt: MoveText, text: str, strict: bool = True) -> int:
             "passing through or landing on an attacked square)")
     cands = []
     castles = 0
-    for m in moves:
+    for m in (pos.moves if mt.to is None else pos.moves_to(mt.to)):
         f = m & 63
         if (m >> 6) & 63 != mt.to:
             continue
