@@ -253,3 +253,45 @@ def test_a_race_action_with_a_huge_number_is_one_clear_error() -> None:
         assert notation._fast_action(text, 24) is None
         with pytest.raises(GameError):
             notation.read_action(text, 24)
+
+
+@pytest.mark.parametrize("gid", ["gami-plus", "gami-four", "gami-seven"])
+def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: str) -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gametool.auto import random_game
+    from gametool.games.gami import text as gami
+    from notation import tokens
+
+    game_cls = games.playable_class(gid)
+    shape = (any(game_cls.deals), game_cls.total_picks > 0, game_cls.pick_gami == "return",
+             game_cls.swap_gami == "claim")
+    pieces = ["swap", "pick", "claim", "return", "Swap", ">", " ", "  ", "AH", "10D", "QH", "2c",
+              "4S", "9H", "1H", "KC", "deal", "deal ", "p1:", "p2:", "table:", "P1:", "p3:"]
+
+    def same(text: str) -> bool:
+        fast = gami._fast_words(text, *shape)
+        if fast is None:
+            return False
+        try:
+            slow = list(tokens.parse_whole(game_cls.grammar(), text))
+        except Exception as exc:  # noqa: BLE001 - the fast path must not accept more
+            raise AssertionError(f"{text!r}: fast {fast}, grammar refuses: {exc}") from None
+        assert fast == slow, text
+        return True
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(parts=st.lists(st.sampled_from(pieces), max_size=8))
+    def check(parts: list[str]) -> None:
+        same("".join(parts))
+
+    check()
+    for text in ("swap 4H>5H claim 3H", "pick 10D return QH", "deal p1: AH 2H p2: 3H table: 4H",
+                 "deal p2: AH 10C", "deal table: p1: KS"):
+        fast = gami._fast_words(text, *shape)
+        assert fast is None or same(text)
+    # Every action the tool writes, but resign, is read by the fast path.
+    session = random_game(gid, "3", max_plies=60)
+    written = [step.text for step in session.steps if step.text != "resign"]
+    assert written and all(same(text) for text in written)

@@ -8,6 +8,7 @@ uses them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -72,7 +73,9 @@ class GamiText:
         if seat is None:
             raise GameOver(f"{text.strip()!r}: the game is over")
         try:
-            parsed = tokens.parse_whole(self.grammar(), text)
+            parsed = (_fast_words(text, any(self.deals), self.total_picks > 0,
+                                  self.pick_gami == "return", self.swap_gami == "claim")
+                      or tokens.parse_whole(self.grammar(), text))
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})"
@@ -326,6 +329,56 @@ class GamiText:
         if state.seat == CHANCE and state.result is None:
             legend += ", - = not dealt yet"
         return f"{grid}\n{legend}"
+
+
+_CARD = r"(A|[2-9]|10|J|Q|K)([HDCS])"
+_FAST = re.compile(rf"(swap) {_CARD}(>){_CARD}(?: (claim) {_CARD})?|(pick) {_CARD}(?: (return) "
+                   rf"{_CARD})?")
+_LABELS = ("p1:", "p2:", "table:")
+_FAST_CARD = re.compile(_CARD)
+
+
+def _fast_words(text: str, deal: bool, pick: bool, returns: bool, claims: bool
+                ) -> list[Any] | None:
+    """The words of an action written as the tool writes it (upper-case cards, one blank
+    between words), read without the grammar, exactly as the game's grammar reads them; None
+    for anything else, which the grammar reads."""
+    text = text.strip()
+    if text.startswith("deal "):
+        return _fast_deal(text) if deal else None
+    match = _FAST.fullmatch(text)
+    if match is None:
+        return None
+    g = match.groups()
+    if g[0]:
+        words: list[Any] = ["swap", tokens.Card(g[1], g[2]), ">", tokens.Card(g[4], g[5])]
+        if g[6]:
+            if not claims:
+                return None
+            words += ["claim", tokens.Card(g[7], g[8])]
+        return words
+    if not pick:
+        return None
+    words = ["pick", tokens.Card(g[10], g[11])]
+    if g[12]:
+        if not returns:
+            return None
+        words += ["return", tokens.Card(g[13], g[14])]
+    return words
+
+
+def _fast_deal(text: str) -> list[Any] | None:
+    """The words of a deal (``deal p1: AH 2H ... table: ...``) as the tool writes it."""
+    words: list[Any] = ["deal"]
+    for word in text.split(" ")[1:]:
+        if word in _LABELS:
+            words.append(word)
+            continue
+        match = _FAST_CARD.fullmatch(word)
+        if match is None or len(words) == 1:
+            return None
+        words.append(tokens.Card(match[1], match[2]))
+    return words
 
 
 @cache
