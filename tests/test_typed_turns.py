@@ -295,3 +295,36 @@ def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: st
     session = random_game(gid, "3", max_plies=60)
     written = [step.text for step in session.steps if step.text != "resign"]
     assert written and all(same(text) for text in written)
+
+
+def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gametool.auto import random_game
+    from gametool.games import sapos
+    from notation import tokens
+
+    pieces = ["a1", "d4", "h8", "e5", "D4", "i9", "a10", "-", "x", "X", "+", " ", "--"]
+
+    def same(text: str) -> bool:
+        fast = sapos._fast_sequence(text)
+        if fast is None:
+            return False
+        try:
+            slow = list(tokens.parse_whole(sapos.SEQUENCE, text)[0])
+        except Exception as exc:  # noqa: BLE001 - the fast path must not accept more
+            raise AssertionError(f"{text!r}: fast {fast}, grammar refuses: {exc}") from None
+        assert fast == slow, text
+        return True
+
+    @settings(max_examples=500, deadline=None, database=None)
+    @given(parts=st.lists(st.sampled_from(pieces), max_size=9))
+    def check(parts: list[str]) -> None:
+        same("".join(parts))
+
+    check()
+    assert same("d3-d5-f5+e6") and same("e5xe7xc7") and same("d7-d5+c4")
+    written = [part for step in random_game("sapos", "5", max_plies=80).steps
+               if step.text != "resign" for part in step.text.split(",")]
+    assert written and all(same(text) for text in written)

@@ -8,6 +8,7 @@ starved and the previous mover wins.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -51,10 +52,25 @@ _sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_
 _spawn = (pp.Literal("+").leave_whitespace() + _next).set_name("'+' spawn square")
 SEQUENCE = pp.Group(_square + pp.OneOrMore(_sep + _next) + pp.Optional(_spawn)).set_name(
     "sequence")
+_FAST_SEQUENCE = re.compile(r"[a-h][1-8](?:[-x][a-h][1-8])+(?:\+[a-h][1-8])?")
+_FAST_PART = re.compile(r"([-x+]?)([a-h])([1-8])")
 _PARSED: dict[str, Action] = {}
 """Sequences already read, by their text."""
 _COMMA_HINT = ("join the two sequences of Light's first turn with a comma, e.g. "
                "d7-d5+c4,e7-c5+b4 (';' starts a comment in a record)")
+
+
+def _fast_sequence(text: str) -> list[Any] | None:
+    """The tokens of a sequence written as the tool writes it (lower case, on the board), read
+    without the grammar, exactly as ``SEQUENCE`` reads them; None for any other spelling."""
+    if _FAST_SEQUENCE.fullmatch(text) is None:
+        return None
+    out: list[Any] = []
+    for sep, file, rank in _FAST_PART.findall(text):
+        if sep:
+            out.append(sep)
+        out.append(tokens.Square(ord(file) - 97, int(rank)))
+    return out
 
 
 def _is_sequence(text: str) -> bool:
@@ -301,8 +317,9 @@ starts a comment in a record."""
         alone fixes the squares, legality is checked every time)."""
         action = _PARSED.get(text)
         if action is None:
+            fast = _fast_sequence(text)
             try:
-                parsed = tokens.parse_whole(SEQUENCE, text)
+                parsed = [fast] if fast is not None else tokens.parse_whole(SEQUENCE, text)
             except NotationError as exc:
                 words = text.split()
                 if first_turn and len(words) == 2 and all(_is_sequence(w) for w in words):
