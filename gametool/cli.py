@@ -35,8 +35,8 @@ from gametool.record import (
     parse_options,
     replace_one,
     rewrite_one,
+    write_record,
 )
-from notation import record as gtn
 
 
 class Rejected(click.ClickException):
@@ -666,7 +666,7 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         if as_json:
             text = json.dumps(render.record_json(record), indent=2, ensure_ascii=False) + "\n"
         else:
-            text = gtn.write(record)
+            text = write_record(record)
         deliver(text, output, force)
     except GameError as exc:
         raise fail(exc) from None

@@ -139,12 +139,16 @@ def main_page() -> str:
         "bounds: "
         f"a record file holds at most {storage.MAX_FILE_BYTES // (1024 * 1024)} MiB, "
         f"a line at most {gtn.MAX_LINE:,} characters, "
-        f"a tag value at most {gtn.MAX_TAG_VALUE:,} characters, "
+        f"a tag name at most {gtn.MAX_TAG_NAME:,} characters, "
+        f"a tag value at most {gtn.MAX_TAG_VALUE:,} characters (its line at most "
+        f"{gtn.MAX_TAG_LINE:,}, room for a value written all in escapes), "
         f"a ply number at most {gtn.MAX_PLY_DIGITS} digits, "
         f"and a whole-number option at most {OPTION_MAXIMUM:,} unless the game names "
         "another bound (see each game's page). The seats and the plies of a record are bounded by "
         "the game. "
-        "A record beyond a bound is refused with one line naming it.",
+        "A record beyond a bound is refused with one line naming it. No command writes a "
+        "record beyond these bounds: it refuses with one line and leaves the file as it was; "
+        f"a PGN comment holds at most {gtn.MAX_COMMENT:,} characters.",
         ".SH EXAMPLES",
         *_verbatim("gametool start colors -o game.gtn       # a new record\n"
                    "gametool moves game.gtn                 # the legal actions\n"

@@ -944,7 +944,7 @@ class Session:
         return out
 
     def text(self) -> str:
-        return gtn.write(self.canonical_record())
+        return write_record(self.canonical_record())
 
     def exported(self, seat: int | None) -> gtn.Record:
         """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
@@ -994,6 +994,15 @@ def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]]) -> int:
             break
         count += 1
     return count
+
+
+def write_record(record: gtn.Record) -> str:
+    """The text of ``record``; a RecordError, and nothing written, when the text would hold a
+    line beyond what the reader accepts."""
+    try:
+        return gtn.write(record)
+    except NotationError as exc:
+        raise RecordError(f"cannot write the record: {exc.message}") from None
 
 
 def read_text(text: str, file: str | None = None, first_line: int = 1) -> list[gtn.Record]:

@@ -56,6 +56,13 @@ MAX_LINE = 65_536
 """Characters of one line of a record (a tag pair, a turn, a comment)."""
 MAX_TAG_VALUE = 16_384
 """Characters of one tag value, after its escapes are read."""
+MAX_TAG_NAME = 256
+"""Characters of one tag name."""
+MAX_TAG_LINE = len('[ ""]') + MAX_TAG_NAME + len("\\u{10ffff}") * MAX_TAG_VALUE
+"""Characters of one tag line: room for the longest name and the longest value with every
+character written as an escape, so that any tag read can be written back."""
+MAX_COMMENT = MAX_LINE // 2
+"""Characters of one comment taken from another format (PGN), leaving room on its line."""
 MAX_PLY_DIGITS = 9
 """Digits of a ply number: no game comes near a thousand million plies."""
 
@@ -358,8 +365,10 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
 
     for lineno, raw in enumerate(text.splitlines(), start=first_line):
         if len(raw) > MAX_LINE:
-            raise NotationError(f"line of {len(raw):,} characters: a line holds at most "
-                                f"{MAX_LINE:,}", lineno, 1)
+            bound = MAX_TAG_LINE if raw.lstrip().startswith("[") else MAX_LINE
+            if len(raw) > bound:
+                raise NotationError(f"line of {len(raw):,} characters: a line holds at most "
+                                    f"{bound:,}", lineno, 1)
         line = raw.rstrip()
         stripped = line.strip()
         if not stripped:
@@ -371,6 +380,9 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
                 result = {"name": fast_tag[1], "value": unescape(fast_tag[2])}
             else:
                 result = _parse_line(grammar()[0], stripped, lineno)
+            if len(result["name"]) > MAX_TAG_NAME:
+                raise NotationError(f"tag name of {len(result['name']):,} characters: a tag "
+                                    f"name holds at most {MAX_TAG_NAME:,}", lineno, indent + 2)
             if len(result["value"]) > MAX_TAG_VALUE:
                 raise NotationError(f"tag value of {len(result['value']):,} characters: a tag "
                                     f"value holds at most {MAX_TAG_VALUE:,}", lineno,
@@ -505,11 +517,22 @@ def write(record: Record) -> str:
     """The canonical text of one record; parsing it and writing again gives the same text."""
     out = []
     for tag in ordered_tags(record.tags):
+        if len(tag.value) > MAX_TAG_VALUE or len(tag.name) > MAX_TAG_NAME:
+            raise NotationError(f"the tag {tag.name[:40]} would have a value of "
+                                f"{len(tag.value):,} characters, and a tag value holds at most "
+                                f"{MAX_TAG_VALUE:,}" if len(tag.value) > MAX_TAG_VALUE else
+                                f"a tag name of {len(tag.name):,} characters, and a tag name "
+                                f"holds at most {MAX_TAG_NAME:,}")
         canonical = next((n for n in TAG_ORDER if n.lower() == tag.name.lower()), tag.name)
         out.append(f"[{canonical} {_quote(tag.value)}]")
     if record.body:
         out.append("")
     _write_body(record.body, out, "")
+    for number, line in enumerate(out, start=1):
+        bound = MAX_TAG_LINE if line.startswith("[") else MAX_LINE
+        if len(line) > bound:
+            raise NotationError(f"the record would have a line of {len(line):,} characters, "
+                                f"and a line holds at most {bound:,}", number, 1)
     return "\n".join(out) + "\n"
 
 

@@ -113,6 +113,10 @@ def mutate_record(data: st.DataObject, text: str) -> bytes:
                                           "Position", "Result", "Termination", "Event"]))
         value = mutate_text(data, data.draw(st.sampled_from(["", "colors", "p1; p2", "*",
                                                              "1-0", "x=1", "c0ffee"])))
+        if data.draw(st.integers(0, 3), label="long value") == 0:
+            # long runs of characters the writer escapes: the written line grows up to tenfold
+            value = data.draw(st.sampled_from(["\x7f", "\x01", "\x1b", "\U0010ffff", "é"])) * \
+                data.draw(st.sampled_from([6_600, 10_000, 16_384, 16_385]), label="length")
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         lines.insert(min(index, 2), f'[{name} "{escaped}"]\n')
     elif kind == "ply":

@@ -24,6 +24,7 @@ from gametool import storage
 from gametool.cli import cli
 from gametool.record import Session, load_one
 from notation import record as gtn
+from notation.errors import NotationError
 
 RUNNER = CliRunner()
 
@@ -306,3 +307,57 @@ def test_a_pgn_tag_with_escapes_imports_into_a_readable_record(tmp_path: Path) -
     assert status == 0, text + err
     # PGN knows only the escapes \\ and \": the rest of the value is kept as written.
     assert load_one(out.read_text()).record.get("Event") == 'a\\nb \\u00e9 "q"'
+
+
+def test_a_tag_value_written_all_in_escapes_reads_back(tmp_path: Path) -> None:
+    """A tag value within its bound may be written up to ten times longer (every character an
+    escape): the record a command writes must still read."""
+    path = tmp_path / "g.gtn"
+    path.write_text('[Game "colors"]\n[Players "a; b"]\n[Event "' + "\x7f" * 16_000 + '"]\n'
+                    '[Annotator "' + "\U0010ffff" * 16_384 + '"]\n')
+    status, _, err = invoke("move", str(path), "--auto", "random", "--seed", "1")
+    assert status == 0, err
+    assert max(len(line) for line in path.read_text().splitlines()) > gtn.MAX_LINE
+    status, out, err = invoke("validate", str(path))
+    assert status == 0, err
+    record = load_one(path.read_text()).record
+    assert record.get("Event") == "\x7f" * 16_000
+    assert record.get("Annotator") == "\U0010ffff" * 16_384
+    assert gtn.write(record).count("\n") == path.read_text().count("\n")
+
+
+def test_tag_names_and_tag_lines_are_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text('[Game "colors"]\n[' + "E" * 300 + ' "x"]\n')
+    status, _, err = invoke("validate", str(path))
+    assert status == 1 and "tag name of 300 characters" in err
+    path.write_text('[Game "colors"]\n[Event "' + "x" * (gtn.MAX_TAG_LINE) + '"]\n')
+    status, _, err = invoke("show", str(path))
+    assert status == 1 and f"a line holds at most {gtn.MAX_TAG_LINE:,}" in err
+    one_line_error(err)
+
+
+def test_the_writer_refuses_a_line_the_reader_would_refuse() -> None:
+    record = gtn.parse('[Game "colors"]\n\n1. p1: d4=R { x }\n')[0]
+    record.body[0].comment = "y" * gtn.MAX_LINE
+    with pytest.raises(NotationError, match="a line holds at most"):
+        gtn.write(record)
+    record.body[0].comment = None
+    record.tags.append(gtn.Tag("Event", "z" * (gtn.MAX_TAG_VALUE + 1)))
+    with pytest.raises(NotationError, match="a tag value holds at most"):
+        gtn.write(record)
+
+
+def test_pgn_games_beyond_a_record_s_bounds_are_refused_one_by_one(tmp_path: Path) -> None:
+    pgn = tmp_path / "a.pgn"
+    pgn.write_text('[Event "long comment"]\n[Result "*"]\n\n1. e4 {' + "word " * 14_000 +
+                   '} e5 *\n\n[Event "' + "\x01" * 14_000 + '"]\n[Result "*"]\n\n1. d4 *\n\n'
+                   '[Event "' + "e" * 20_000 + '"]\n[Result "*"]\n\n1. c4 *\n')
+    out = tmp_path / "a.gtn"
+    status, _, err = invoke("import", str(pgn), "-o", str(out))
+    assert status == 1
+    assert "game 1: comment of 69,999 characters: a comment holds at most" in err
+    assert "game 3: cannot write the record: the tag Event would have a value of 20,000" in err
+    status, listed, err = invoke("validate", str(out))
+    assert status == 0, err
+    assert load_one(out.read_text()).record.get("Event") == "\x01" * 14_000

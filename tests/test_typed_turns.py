@@ -8,6 +8,8 @@ turns joined together, so that each part is plausible on its own.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -255,68 +257,24 @@ def test_a_race_action_with_a_huge_number_is_one_clear_error() -> None:
             notation.read_action(text, 24)
 
 
-@pytest.mark.parametrize("gid", ["gami-plus", "gami-four", "gami-seven"])
-def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: str) -> None:
+def fast_reads_as_grammar(fast: Callable[[str], Any], slow: Callable[[str], Any],
+                          text: str) -> bool:
+    """Whether the fast reader reads ``text``; if it does, the grammar must read the same."""
+    got = fast(text)
+    if got is None:
+        return False
+    try:
+        expected = slow(text)
+    except Exception as exc:  # noqa: BLE001 - the fast path must not accept more
+        raise AssertionError(f"{text!r}: fast {got}, grammar refuses: {exc}") from None
+    assert got == expected, text
+    return True
+
+
+def fuzz_fast_reader(pieces: list[str], same: Callable[[str], bool]) -> None:
+    """Texts glued from ``pieces``: wherever the fast reader reads one, it agrees."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
-
-    from gametool.auto import random_game
-    from gametool.games.gami import text as gami
-    from notation import tokens
-
-    game_cls = games.playable_class(gid)
-    shape = (any(game_cls.deals), game_cls.total_picks > 0, game_cls.pick_gami == "return",
-             game_cls.swap_gami == "claim")
-    pieces = ["swap", "pick", "claim", "return", "Swap", ">", " ", "  ", "AH", "10D", "QH", "2c",
-              "4S", "9H", "1H", "KC", "deal", "deal ", "p1:", "p2:", "table:", "P1:", "p3:"]
-
-    def same(text: str) -> bool:
-        fast = gami._fast_words(text, *shape)
-        if fast is None:
-            return False
-        try:
-            slow = list(tokens.parse_whole(game_cls.grammar(), text))
-        except Exception as exc:  # noqa: BLE001 - the fast path must not accept more
-            raise AssertionError(f"{text!r}: fast {fast}, grammar refuses: {exc}") from None
-        assert fast == slow, text
-        return True
-
-    @settings(max_examples=400, deadline=None, database=None)
-    @given(parts=st.lists(st.sampled_from(pieces), max_size=8))
-    def check(parts: list[str]) -> None:
-        same("".join(parts))
-
-    check()
-    for text in ("swap 4H>5H claim 3H", "pick 10D return QH", "deal p1: AH 2H p2: 3H table: 4H",
-                 "deal p2: AH 10C", "deal table: p1: KS"):
-        fast = gami._fast_words(text, *shape)
-        assert fast is None or same(text)
-    # Every action the tool writes, but resign, is read by the fast path.
-    session = random_game(gid, "3", max_plies=60)
-    written = [step.text for step in session.steps if step.text != "resign"]
-    assert written and all(same(text) for text in written)
-
-
-def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() -> None:
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
-    from gametool.auto import random_game
-    from gametool.games import sapos
-    from notation import tokens
-
-    pieces = ["a1", "d4", "h8", "e5", "D4", "i9", "a10", "-", "x", "X", "+", " ", "--"]
-
-    def same(text: str) -> bool:
-        fast = sapos._fast_sequence(text)
-        if fast is None:
-            return False
-        try:
-            slow = list(tokens.parse_whole(sapos.SEQUENCE, text)[0])
-        except Exception as exc:  # noqa: BLE001 - the fast path must not accept more
-            raise AssertionError(f"{text!r}: fast {fast}, grammar refuses: {exc}") from None
-        assert fast == slow, text
-        return True
 
     @settings(max_examples=500, deadline=None, database=None)
     @given(parts=st.lists(st.sampled_from(pieces), max_size=9))
@@ -324,6 +282,47 @@ def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() ->
         same("".join(parts))
 
     check()
+
+
+@pytest.mark.parametrize("gid", ["gami-plus", "gami-four", "gami-seven"])
+def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: str) -> None:
+    from gametool.auto import random_game
+    from gametool.games.gami import text as gami
+    from notation import tokens
+
+    game_cls = games.playable_class(gid)
+    shape = (any(game_cls.deals), game_cls.total_picks > 0, game_cls.pick_gami == "return",
+             game_cls.swap_gami == "claim")
+
+    def same(text: str) -> bool:
+        return fast_reads_as_grammar(lambda t: gami._fast_words(t, *shape),
+                                     lambda t: list(tokens.parse_whole(game_cls.grammar(), t)),
+                                     text)
+
+    fuzz_fast_reader(["swap", "pick", "claim", "return", "Swap", ">", " ", "  ", "AH", "10D", "QH",
+                      "2c", "4S", "9H", "1H", "KC", "deal", "deal ", "p1:", "p2:", "table:",
+                      "P1:", "p3:"], same)
+    for text in ("swap 4H>5H claim 3H", "pick 10D return QH", "deal p1: AH 2H p2: 3H table: 4H",
+                 "deal p2: AH 10C", "deal table: p1: KS"):
+        assert gami._fast_words(text, *shape) is None or same(text)
+    # Every action the tool writes, but resign, is read by the fast path.
+    session = random_game(gid, "3", max_plies=60)
+    written = [step.text for step in session.steps if step.text != "resign"]
+    assert written and all(same(text) for text in written)
+
+
+def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    from gametool.auto import random_game
+    from gametool.games import sapos
+    from notation import tokens
+
+    def same(text: str) -> bool:
+        return fast_reads_as_grammar(sapos._fast_sequence,
+                                     lambda t: list(tokens.parse_whole(sapos.SEQUENCE, t)[0]),
+                                     text)
+
+    fuzz_fast_reader(["a1", "d4", "h8", "e5", "D4", "i9", "a10", "-", "x", "X", "+", " ", "--"],
+                     same)
     assert same("d3-d5-f5+e6") and same("e5xe7xc7") and same("d7-d5+c4")
     written = [part for step in random_game("sapos", "5", max_plies=80).steps
                if step.text != "resign" for part in step.text.split(",")]

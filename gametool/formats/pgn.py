@@ -244,10 +244,10 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             following = _NEXT_TAG.search(inner)
             if following is not None and inner[:following.start()].endswith("\n"):
                 raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
-            _comment(line, " ".join(inner.split()))
+            _comment(line, " ".join(inner.split()), at)
             in_moves = True
         elif kind == "semi":
-            _comment(line, token.group()[1:].strip())
+            _comment(line, token.group()[1:].strip(), at)
             in_moves = True
         elif kind == "tag":
             if in_moves:
@@ -292,11 +292,15 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     return PgnGame(index, tags, main, None, start, len(text), len(text), offsets)
 
 
-def _comment(line: Line, text: str) -> None:
-    if line.nodes:
-        line.nodes[-1].comments.append(text)
-    else:
-        line.before.append(text)
+def _comment(line: Line, text: str, at: int) -> None:
+    """Keep a comment after the last move of ``line`` (or before its first move); the comments
+    of one place are joined into one, which must fit a record's line."""
+    comments = line.nodes[-1].comments if line.nodes else line.before
+    comments.append(text)
+    size = len(" ".join(comments))
+    if size > gtn.MAX_COMMENT:
+        raise PgnError(f"comment of {size:,} characters: a comment holds at most "
+                       f"{gtn.MAX_COMMENT:,}", at)
 
 
 def parse_pgn(text: str, file: str | None = None) -> list[PgnGame]:
@@ -570,6 +574,10 @@ def import_games(text: str, file: str | None = None, keep: bool = False) -> Repo
         warnings: list[str] = []
         try:
             session = to_session(item, file, warnings, known)
+            try:
+                written = session.text()
+            except RecordError as exc:  # a line beyond what a record holds
+                raise _Refused(exc.message, item.start) from None
         except _Refused as exc:
             line, column = _position(text, exc.offset)
             refusal = Refusal(item.index, line, column, exc.message,
@@ -581,7 +589,7 @@ def import_games(text: str, file: str | None = None, keep: bool = False) -> Repo
             line, column = _position(text, item.result_offset)
             report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
                                 f"warning: {w}" for w in warnings]
-        report.games.append(Imported(item.index, session.text(), warnings,
+        report.games.append(Imported(item.index, written, warnings,
                                      session if keep else None))
     return report
 
@@ -598,7 +606,7 @@ def import_pgn(text: str, file: str | None = None) -> list[Session]:
 
 def import_text(text: str, file: str | None = None) -> str:
     """The ``.gtn`` text of every game of a PGN text (RecordError if one is refused)."""
-    return gtn.write_all([s.canonical_record() for s in import_pgn(text, file)])
+    return "\n".join(s.text() for s in import_pgn(text, file))
 
 
 # -- records into PGN ---------------------------------------------------------------------------
