@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gametool.engine import CHANCE
+from gametool.engine import CHANCE, RESIGN
 from gametool.games.race.game import RaceGame
 from gametool.games.race.state import RaceState
 
@@ -296,3 +296,127 @@ def random_endgames(game: RaceGame, seed: int, count: int) -> list[RaceState]:
                              opening=False, plies=0, places=(0,) * nseats,
                              out=(False,) * nseats))
     return out
+
+
+def encoding_samples(gid: str, seed: str, options: dict[str, str] | None = None,
+                     branch_every: int = 40) -> tuple[RaceGame, list[RaceState]]:
+    """Every state of a seeded random game (``gametool.auto.random_game``), and the states of
+    games that branch from it by a resignation every ``branch_every`` plies and play on at
+    random (resigning once more halfway), to their ends."""
+    from gametool.auto import random_action, random_game
+    from gametool.chance import SeedRng
+
+    session = random_game(gid, seed, options=options)
+    game = session.game
+    states = list(session.states)
+    for index in range(0, len(session.states), branch_every):
+        players = [s for s in session.states[index:index + 3]
+                   if game.to_move(s) not in (None, CHANCE)]
+        if not players:
+            continue
+        state = game.apply(players[0], RESIGN)
+        ply, again = 0, True
+        while True:
+            states.append(state)
+            if game.to_move(state) is None:
+                break
+            if ply >= 30 and again and game.to_move(state) != CHANCE:
+                action, again = RESIGN, False
+            else:
+                action = random_action(game, state, SeedRng(f"{seed}-branch-{index}", ply))
+            state = game.apply(state, action)
+            ply += 1
+    return game, states
+
+
+def check_encoding_round_trip(game: RaceGame, state: RaceState) -> str:
+    """Encoding, decoding and encoding again gives the same text and the same position: the
+    same state up to history (the last roll) and, once the game is over, the seat that moved
+    last; the same seat to move, legal actions, outcome, view and drawing. The encoding."""
+    text = game.encode_position(state)
+    back = game.decode_position(text, game.geo.seats)
+    assert game.encode_position(back) == text, text
+
+    def position(s: RaceState) -> RaceState:
+        return s._replace(last_roll=None, seat=0 if s.ended is not None else s.seat)
+
+    assert position(back) == position(state), text
+    assert game.to_move(back) == game.to_move(state), text
+    assert game.outcome(back) == game.outcome(state), text
+    if game.to_move(state) not in (None, CHANCE):
+        assert game.legal_actions(back) == game.legal_actions(state), text
+
+    def shown(s: RaceState) -> tuple[dict[str, Any], str]:
+        data = {k: v for k, v in game.view(s, None).items() if k != "last_roll"}
+        drawing = game.render(s, None, game.seat_names)
+        return data, "\n".join(line for line in drawing.splitlines()
+                               if not line.startswith("last roll"))
+
+    assert shown(back) == shown(state), text
+    return text
+
+
+def check_cli_round_trip(game: RaceGame, state: RaceState, folder: Any) -> None:
+    """``start --position`` takes the encoding of ``state`` and ``show --json`` gives back the
+    same encoding and the same position (history aside), seat to move and result."""
+    import json
+
+    from click.testing import CliRunner
+
+    from gametool.cli import cli
+
+    text = game.encode_position(state)
+    f = folder / "round-trip.gtn"
+    args = ["start", game.id, "--no-seed", "--position", text, "-o", str(f), "--force"]
+    for name, value in game.non_default_options():
+        args += ["--option", f"{name}={value}"]
+    runner = CliRunner()
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["show", "--json", str(f)])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    expected = json.loads(json.dumps(game.view(state, None)))
+    for data in (shown["position"], expected):
+        data.pop("last_roll")
+    assert shown["position"] == expected, text
+    assert shown["over"] == (game.to_move(state) is None), text
+    outcome = game.outcome(state)
+    assert (shown["result"] or {}).get("termination") == (outcome and outcome.termination)
+
+
+def check_random_game_encodings(gid: str, options: dict[str, str], games: int,
+                                folder: Any) -> dict[str | None, int]:
+    """Every state of ``games`` random games with resignations branched off them reads back
+    from its encoding (:func:`check_encoding_round_trip`), every end also through the command
+    line. How many states ended how (None: the game goes on)."""
+    endings: dict[str | None, int] = {}
+    for index in range(games):
+        game, states = encoding_samples(gid, f"enc-{sorted(options.items())}-{index}", options)
+        for state in states:
+            check_encoding_round_trip(game, state)
+            if state.ended is not None:
+                check_cli_round_trip(game, state, folder)
+            endings[state.ended] = endings.get(state.ended, 0) + 1
+    return endings
+
+
+def refused(gid: str, folder: Any, position: str, *words: str,
+            options: tuple[str, ...] = ()) -> str:
+    """``start --position`` refuses the position with one line naming each of ``words``,
+    exit 1, no traceback and no file written; the line."""
+    from click.testing import CliRunner
+
+    from gametool.cli import cli
+
+    f = folder / "refused.gtn"
+    args = ["start", gid, "--no-seed", "--position", position, "-o", str(f)]
+    for option in options:
+        args += ["--option", option]
+    result = CliRunner().invoke(cli, args)
+    lines = [line for line in result.output.splitlines() if line]
+    assert result.exit_code == 1 and len(lines) == 1 and not f.exists(), result.output
+    assert "Traceback" not in result.output and "internal" not in result.output
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]

@@ -9,12 +9,14 @@ from click.testing import CliRunner
 from race_reference import (
     accepted,
     check_against_reference,
+    check_random_game_encodings,
     engine_turns,
     play,
     pos,
     random_endgames,
     random_positions,
     reference_turns,
+    refused,
     texts,
 )
 
@@ -766,3 +768,138 @@ def test_edge_case_bar_priority_from_the_command_line(tmp_path: Path) -> None:
     f = _from_position(tmp_path, position, "bar_priority=board")
     assert _run(["move", str(f), "h/6 bar/2"])[0] == 0
     assert "h/6 bar/2" in f.read_text()
+
+
+# -- set-up positions that are already over, and the bound on plies -----------------------------
+
+
+def _refused(tmp_path: Path, position: str, *words: str, options: tuple[str, ...] = ()) -> str:
+    return refused("tawula", tmp_path, position, *words, options=options)
+
+
+def _show(f: Path) -> dict:
+    import json
+
+    code, out = _run(["show", "--json", str(f)])
+    assert code == 0, out
+    return json.loads(out)
+
+
+@pytest.mark.parametrize(("position", "words"), [
+    # the first to bear off all 15 wins at once: no turn for anybody after that
+    ("B:off15 W:13x2 turn=B", ("over", "Black has borne off all 15", "end=borne-off")),
+    ("B:off15 W:13x2 turn=W", ("over", "end=borne-off")),
+    ("B:off15 W:13x2 turn=W dice=6-4", ("over", "end=borne-off")),
+    # resigning hands the win to the opponent
+    ("B:1x2,left W:13x2 turn=W", ("over", "only White", "end=resignation")),
+    # a dead position is drawn at once (D14): both locked out behind their own figures
+    ("B:1x2,2,3,4,5,6,bar1 W:13x2,14,15,16,17,18,bar1 turn=B",
+     ("over", "dead position", "end=dead-position")),
+    # the cap draws the game after max_plies player actions (D13)
+    ("B:1x2 W:13x2 turn=B plies=2000", ("over", "max_plies=2000", "end=max-plies")),
+])
+def test_a_finished_game_is_never_set_up_as_live(tmp_path: Path, position: str,
+                                                 words: tuple[str, ...]) -> None:
+    _refused(tmp_path, position, *words)
+
+
+@pytest.mark.parametrize(("position", "result", "termination"), [
+    ("B:off15 W:13x2 end=borne-off", "1-0", "borne off"),
+    ("B:1x2,22,off12 W:off15 end=borne-off", "0-1", "borne off"),
+    ("B:1x2,left W:13x2 end=resignation", "0-1", "resignation"),
+    ("B:1x2,2,3,4,5,6,bar1 W:13x2,14,15,16,17,18,bar1 end=dead-position", "1/2-1/2",
+     "dead position"),
+    ("B:1x2 W:13x2 end=max-plies plies=2000", "1/2-1/2", "max_plies"),
+])
+def test_a_finished_game_is_set_up_with_its_ending(tmp_path: Path, position: str, result: str,
+                                                   termination: str) -> None:
+    f = _from_position(tmp_path, position)
+    data = _show(f)
+    assert data["over"] and data["to_move"] is None and data["position"]["turn"] is None
+    assert data["result"]["termination"] == termination
+    text = f.read_text()
+    assert f'[Result "{result}"]' in text and f'[Termination "{termination}"]' in text
+    assert _run(["validate", str(f)])[0] == 0
+    assert _moves(f) == set()
+    assert _run(["move", str(f), "roll 6-4"])[0] == 1
+    # the encoding show gives starts the same finished game again
+    again = _from_position(tmp_path, data["position"]["encoding"])
+    assert _show(again)["position"] == data["position"]
+
+
+@pytest.mark.parametrize(("position", "words"), [
+    ("B:off15 W:off15 turn=B", ("only one seat", "all 15")),
+    ("B:off15 W:off15 end=borne-off", ("only one seat", "all 15")),
+    ("B:1x2,left W:13x2,left end=resignation", ("one seat",)),
+    ("B:off15,left W:13x2 end=borne-off", ("Black", "left")),
+    ("B:1x2 W:13x2 end=borne-off", ("end=borne-off", "not over", "turn=")),
+    ("B:off15 W:13x2 end=resignation", ("end=resignation", "end=borne-off")),
+    ("B:1x2 W:13x2 end=max-plies plies=10", ("end=max-plies", "not over")),
+    ("B:1x2 W:13x2 end=mate", ("end=mate", "borne-off")),
+    ("B:off15 W:13x2 turn=B end=borne-off", ("turn=", "end=", "not both")),
+    ("B:off15 W:13x2 end=borne-off dice=6-4", ("dice=", "end=")),
+    ("B:off15,place2 W:13x2 end=borne-off", ("place2", "1")),
+    ("B:1x2,place1 W:13x2 turn=B", ("place1",)),
+    ("B:1x2 W:13x2", ("turn=", "end=")),
+])
+def test_an_impossible_ending_is_one_clear_error(tmp_path: Path, position: str,
+                                                 words: tuple[str, ...]) -> None:
+    _refused(tmp_path, position, *words)
+
+
+@pytest.mark.parametrize(("plies", "options", "words"), [
+    ("2001", (), ("plies=2001", "max_plies=2000")),
+    ("1000000", (), ("plies=1000000", "max_plies=2000")),
+    ("99999999", (), ("plies=99999999", "max_plies=2000")),
+    ("9" * 5000, (), ("max_plies=2000",)),
+    ("11", ("max_plies=10",), ("plies=11", "max_plies=10")),
+    ("10", ("max_plies=10",), ("over", "end=max-plies")),
+    ("ten", (), ("plies=ten", "whole number")),
+    ("-3", (), ("plies=-3", "whole number")),
+])
+def test_plies_is_checked_against_max_plies(tmp_path: Path, plies: str, options: tuple[str, ...],
+                                            words: tuple[str, ...]) -> None:
+    line = _refused(tmp_path, f"B:1x2 W:13x2 turn=B plies={plies}", *words, options=options)
+    assert "expected a whole number" not in line or not plies.isdigit()
+    assert len(line) < 300
+
+
+def test_plies_below_the_cap_are_a_game_in_play(tmp_path: Path) -> None:
+    f = _from_position(tmp_path, "B:1x2 W:13x2 turn=B dice=6-5 plies=1999")
+    assert _run(["move", str(f), "h/7 h/6"])[0] == 0
+    assert '[Result "1/2-1/2"]' in f.read_text()  # the 2000th player action draws (D13)
+    f = _from_position(tmp_path, "B:1x2 W:13x2 turn=B plies=9", "max_plies=10")
+    assert not _show(f)["over"]
+
+
+def test_a_huge_count_in_a_group_is_one_clear_error(tmp_path: Path) -> None:
+    _refused(tmp_path, "B:1x" + "9" * 5000 + " W:13x2 turn=B", "too large")
+    _refused(tmp_path, "B:h" + "9" * 5000 + " W:13x2 turn=B", "too large")
+
+
+def test_after_a_resignation_the_encoding_starts_the_same_finished_game(tmp_path: Path) -> None:
+    f = tmp_path / "r.gtn"
+    assert _run(["start", "tawula", "--no-seed", "-o", str(f)])[0] == 0
+    assert _run(["move", str(f), "roll 5-3", "h/6 h/4", "roll 4-1", "resign"])[0] == 0
+    data = _show(f)
+    assert data["over"] and data["result"]["termination"] == "resignation"
+    encoding = data["position"]["encoding"]
+    assert encoding.endswith("end=resignation plies=2") and "turn=" not in encoding
+    again = _from_position(tmp_path, encoding)
+    shown = _show(again)
+    assert shown["position"]["encoding"] == encoding
+    assert {k: v for k, v in shown["position"].items() if k != "last_roll"} == \
+        {k: v for k, v in data["position"].items() if k != "last_roll"}
+    assert shown["result"] == data["result"]
+
+
+@pytest.mark.parametrize(("options", "games"), [
+    ({}, 6), ({"opening": "black"}, 3), ({"max_plies": "60"}, 6)])
+def test_every_encoding_of_random_games_reads_back_as_the_same_position(
+        options: dict[str, str], games: int, tmp_path: Path) -> None:
+    # encoding -> decoding -> encoding is the identity on every state of random games, with
+    # resignations branched off them, up to and including their ends; through the command
+    # line for every end
+    endings = check_random_game_encodings("tawula", options, games, tmp_path)
+    count = sum(endings.values())
+    assert count > 500 and endings.get("resignation") and len(endings) >= 3, endings

@@ -9,12 +9,14 @@ from click.testing import CliRunner
 from race_reference import (
     accepted,
     check_against_reference,
+    check_random_game_encodings,
     engine_turns,
     play,
     pos,
     random_endgames,
     random_positions,
     reference_turns,
+    refused,
     texts,
 )
 
@@ -586,3 +588,121 @@ def test_edge_case_resigned_seat_and_placings_from_the_command_line(tmp_path: Pa
     code, out = _cli("start", "track-gammon", "--no-seed", "--position",
                      "B:1x2,7x2 G:13x2 W:25x2 turn=B", "-o", str(bad))
     assert code == 1 and "at most 1" in out and not bad.exists()
+
+
+# -- set-up positions that are already over; what show --json gives reads back -----------------
+
+
+def _refused(tmp_path: Path, position: str, *words: str, options: tuple[str, ...] = ()) -> str:
+    return refused("track-gammon", tmp_path, position, *words, options=options)
+
+
+def _show(f: Path) -> dict:
+    import json
+
+    code, out = _cli("show", "--json", str(f))
+    assert code == 0, out
+    return json.loads(out)
+
+
+@pytest.mark.parametrize(("position", "options", "words"), [
+    # placings=off: the first to bear off all 15 wins and the game ends at once
+    ("B:off15,place1 G:13x2 W:25x2 turn=G", (), ("over", "Black has borne off all 15",
+                                                 "end=borne-off")),
+    ("B:off15,place1 G:off15,place1 W:25x2,h13 turn=W", (), ("only one seat", "all 15")),
+    ("B:off15,place1 G:off15,place1 W:25x2,h13 turn=W", ("placings=on",),
+     ("place1", "two seats")),
+    # one seat left: it takes the best place still free and the game ends (D12)
+    ("B:left G:left W:25x2 turn=W", (), ("over", "only White", "end=resignation")),
+    ("B:off15,place1 G:left,place3 W:25x2 turn=W", ("placings=on",),
+     ("over", "only White")),
+    # a seat that finished or left has no turn
+    ("B:left G:13x2 W:25x2 turn=B", (), ("turn=B", "Black", "left")),
+    ("B:off15,place1 G:13x2 W:25x2 turn=B", ("placings=on",), ("turn=B", "Black", "finished")),
+    # a resigner's figures leave the board, the bar and the hand (D12)
+    ("B:1x2,left G:13x2 W:25x2 turn=G", (), ("Black", "left")),
+    ("B:h3,left G:13x2 W:25x2 turn=G", (), ("Black", "left")),
+    ("B:bar1,left G:13x2 W:25x2 turn=G", (), ("Black", "left")),
+    # places follow the order of finishing and resigning (D11, D12)
+    ("B:off15,place2 G:13x2 W:25x2 turn=G", ("placings=on",), ("place2", "1")),
+    ("B:left,place1 G:13x2 W:25x2 turn=G", ("placings=on",), ("place1", "3")),
+    ("B:left,place3 G:13x2 W:25x2 turn=G", (), ("place3", "placings=off")),
+    ("B:off15 G:off15 W:25x2 end=borne-off", ("placings=on",), ("place",)),
+    ("B:left G:left W:left end=resignation", (), ("one seat",)),
+    ("B:1x2 G:13x2 W:25x2 turn=B plies=3001", (), ("plies=3001", "max_plies=3000")),
+])
+def test_a_finished_or_impossible_game_is_refused(tmp_path: Path, position: str,
+                                                  options: tuple[str, ...],
+                                                  words: tuple[str, ...]) -> None:
+    _refused(tmp_path, position, *words, options=options)
+
+
+@pytest.mark.parametrize(("position", "options", "result", "termination"), [
+    ("B:off15,place1 G:13x2 W:25x2 end=borne-off", (), "1-2-2", "borne off"),
+    ("B:off15 G:13x2 W:25x2 end=borne-off", (), "1-2-2", "borne off"),
+    ("B:left G:left W:25x2 end=resignation", (), "2-2-1", "resignation"),
+    ("B:left G:left W:25x2,place1 end=resignation plies=7", (), "2-2-1", "resignation"),
+    ("B:off15,place1 G:left,place3 W:25x2 end=resignation", ("placings=on",), "1-3-2",
+     "resignation"),
+    ("B:off15,place1 G:left,place3 W:25x2 end=borne-off", ("placings=on",), "1-3-2",
+     "borne off"),
+    ("B:off15,place1 G:off15,place2 W:25x2 end=borne-off", ("placings=on",), "1-2-3",
+     "borne off"),
+    ("B:1x2 G:13x2 W:25x2 end=max-plies plies=3000", (), "1-1-1", "max_plies"),
+    ("B:off15,place1 G:13x2 W:25x2 end=max-plies plies=3000", ("placings=on",), "1-2-2",
+     "max_plies"),
+])
+def test_a_finished_game_is_set_up_with_its_ending(tmp_path: Path, position: str,
+                                                   options: tuple[str, ...], result: str,
+                                                   termination: str) -> None:
+    f = _start(tmp_path, position, *options)
+    data = _show(f)
+    assert data["over"] and data["to_move"] is None and data["position"]["turn"] is None
+    assert data["result"]["termination"] == termination
+    text = f.read_text()
+    assert f'[Result "{result}"]' in text and f'[Termination "{termination}"]' in text
+    assert _cli("validate", str(f))[0] == 0
+    assert _cli("moves", str(f)) == (0, "")
+    again = _start(tmp_path, data["position"]["encoding"], *options)
+    assert _show(again)["position"] == data["position"]
+
+
+def test_a_live_game_after_a_finish_or_resignation_reads_back(tmp_path: Path) -> None:
+    f = _start(tmp_path, "B:off15 G:13x2 W:25x2 turn=G", "placings=on")
+    data = _show(f)
+    assert not data["over"] and data["position"]["places"] == {"B": 1, "G": 0, "W": 0}
+    f = _start(tmp_path, "B:left G:13x2 W:25x2 turn=G", "placings=on")
+    assert _show(f)["position"]["places"] == {"B": 3, "G": 0, "W": 0}
+    f = _start(tmp_path, "B:left G:13x2 W:25x2 turn=G dice=6-2")
+    assert _cli("move", str(f), "G: h/19 h/15", "roll 4-1", "W: resign")[0] == 0
+    data = _show(f)
+    assert data["over"] and data["result"]["termination"] == "resignation"
+    assert '[Result "2-1-2"]' in f.read_text()
+
+
+def test_the_encoding_after_a_resignation_reads_back(tmp_path: Path) -> None:
+    f = tmp_path / "t.gtn"
+    assert _cli("start", "track-gammon", "--no-seed", "-o", str(f))[0] == 0
+    assert _cli("move", str(f), "roll 6-5", "B: resign")[0] == 0
+    data = _show(f)
+    encoding = data["position"]["encoding"]
+    assert encoding == "B:h0,left G:13x2,h13 W:25x2,h13 turn=G plies=1"
+    again = _start(tmp_path, encoding)
+    shown = _show(again)
+    assert shown["position"]["encoding"] == encoding
+    assert {k: v for k, v in shown["position"].items() if k != "last_roll"} == \
+        {k: v for k, v in data["position"].items() if k != "last_roll"}
+    assert _show(_start(tmp_path, "B:left G:13x2 W:25x2 turn=G"))["position"]["encoding"] == \
+        encoding.replace(" plies=1", "")
+
+
+@pytest.mark.parametrize(("options", "games"), [
+    ({}, 4), ({"placings": "on"}, 4), ({"max_plies": "90"}, 4)])
+def test_every_encoding_of_random_games_reads_back_as_the_same_position(
+        options: dict[str, str], games: int, tmp_path: Path) -> None:
+    # encoding -> decoding -> encoding is the identity on every state of random games, with
+    # resignations branched off them, up to and including their ends; through the command
+    # line for every end
+    endings = check_random_game_encodings("track-gammon", options, games, tmp_path)
+    count = sum(endings.values())
+    assert count > 500 and endings.get("resignation") and len(endings) >= 3, endings

@@ -6,10 +6,13 @@ One group per seat, then the turn::
 
 A group is the seat's letter, a colon and comma-separated items: ``S`` one figure on space S,
 ``SxN`` N figures on S, ``hN`` in hand, ``barN`` on the bar, ``offN`` borne off, ``left`` (the
-seat resigned and left), ``placeN`` (the seat finished in place N). Figures the items do not
-place are in hand, so ``hN`` may be left out; the total is checked. ``turn=L`` names the seat to
-move; with ``dice=A-B`` it plays that roll, without it chance rolls first; ``turn=opening`` is
-Tawula's opening roll-off. ``plies=N`` counts the player actions so far (for ``max_plies``).
+seat resigned and left), ``placeN`` (the seat's final place). Figures the items do not place
+are in hand, so ``hN`` may be left out; the total is checked (a seat that left Track Gammon
+keeps only the figures it bore off). ``turn=L`` names the seat to move; with ``dice=A-B`` it
+plays that roll, without it chance rolls first; ``turn=opening`` is Tawula's opening roll-off.
+A finished game has ``end=HOW`` instead (``borne-off``, ``resignation``, ``dead-position``,
+``max-plies``): the rules must end the game in that position, and in that way. ``plies=N``
+counts the player actions so far, at most ``max_plies``.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gametool.errors import GameError
+from gametool.games.race import standing
+from gametool.games.race.standing import END_WORDS, end_word
 from gametool.games.race.state import RaceState
 
 if TYPE_CHECKING:
     from gametool.games.race.game import RaceGame
 
-_ITEM = re.compile(r"(?:(\d+)(?:x(\d+))?|(h|bar|off|place)(\d+)|(left))\Z", re.IGNORECASE)
+_ITEM = re.compile(r"(?:([0-9]+)(?:x([0-9]+))?|(h|bar|off|place)([0-9]+)|(left))\Z",
+                   re.IGNORECASE)
 
 
 def encode(game: RaceGame, state: RaceState) -> str:
@@ -48,7 +54,9 @@ def encode(game: RaceGame, state: RaceState) -> str:
         if state.places[q]:
             items.append(f"place{state.places[q]}")
         groups.append(f"{letter}:{','.join(items)}")
-    if state.opening:
+    if state.ended is not None:  # no turn: the rules say how the game ended
+        groups.append(f"end={end_word(state.ended)}")
+    elif state.opening:
         groups.append("turn=opening")
     else:
         groups.append(f"turn={geo.letters[state.seat]}")
@@ -69,9 +77,14 @@ def decode(game: RaceGame, text: str) -> RaceState:
     out = [False] * n
     seen: set[int] = set()
     seat, dice, opening, plies = None, None, False, 0
+    end: str | None = None
+
+    shown = " ".join(text.split())
+    if len(shown) > 160:  # a position is short; quote the start of anything longer
+        shown = shown[:150] + " ..."
 
     def bad(why: str) -> GameError:
-        return GameError(f"position {text.strip()!r}: {why}")
+        return GameError(f"position {shown!r}: {why}")
 
     for field in text.split():
         key, eq, value = field.partition("=")
@@ -85,6 +98,10 @@ def decode(game: RaceGame, text: str) -> RaceState:
                 else:
                     raise bad(f"turn={value}: expected one of {', '.join(geo.letters)}"
                               f"{' or opening' if game.opening_roll else ''}")
+            elif key == "end":
+                end = value.lower().replace("_", "-")
+                if end not in END_WORDS:
+                    raise bad(f"end={value}: expected one of {', '.join(END_WORDS)}")
             elif key == "dice":
                 m = re.fullmatch(r"([1-6])-([1-6])", value)
                 if not m:
@@ -92,11 +109,9 @@ def decode(game: RaceGame, text: str) -> RaceState:
                 a, b = int(m[1]), int(m[2])
                 dice = (max(a, b), min(a, b))
             elif key == "plies":
-                if not value.isdigit() or len(value) > 7:
-                    raise bad(f"plies={value}: expected a whole number")
-                plies = int(value)
+                plies = _plies(game, value, bad)
             else:
-                raise bad(f"unknown field {key!r} (fields: turn=, dice=, plies=)")
+                raise bad(f"unknown field {key!r} (fields: turn=, end=, dice=, plies=)")
             continue
         letter, colon, items = field.partition(":")
         if not colon or letter.upper() not in geo.letters:
@@ -110,6 +125,8 @@ def decode(game: RaceGame, text: str) -> RaceState:
             m = _ITEM.match(item)
             if not m:
                 raise bad(f"{item!r}: expected S, SxN, hN, barN, offN, placeN or left")
+            if any(len(digits.lstrip("0")) > 3 for digits in (m[1], m[2], m[4]) if digits):
+                raise bad(f"{item[:24]!r}: too large a number for a space or a count")
             if m[1]:
                 space, many = int(m[1]), int(m[2] or 1)
                 if not 1 <= space <= geo.spaces:
@@ -134,14 +151,12 @@ def decode(game: RaceGame, text: str) -> RaceState:
         missing = [geo.letters[q] for q in range(n) if q not in seen]
         raise bad(f"no group for seat {', '.join(missing)}")
     for q in range(n):
-        placed = sum(counts[q]) + bar[q] + off[q]
-        rest = geo.figures - placed if hand[q] is None else hand[q]
-        if placed + rest != geo.figures or rest < 0:
-            raise bad(f"{geo.letters[q]} has {placed + max(rest, 0)} figures, not {geo.figures}")
-        hand[q] = rest
-        if out[q] and (placed - off[q] or rest):
-            raise bad(f"{geo.letters[q]} left the game, so no figure of it stays in play")
+        hand[q] = _figures(game, q, counts[q], hand[q], bar[q], off[q], out[q], bad)
     _check_spaces(game, counts, bad)
+    if end is not None and (seat is not None or opening or dice is not None):
+        given = "dice=" if seat is None and not opening else "turn="
+        raise bad(f"{given} and end=: give turn= (and dice=) for a game in play, or end= for "
+                  "a finished game, not both")
     if opening:
         fresh = all(hand[q] == geo.figures - 2 and counts[q][geo.starts[q]] == 2
                     for q in range(n))
@@ -149,17 +164,54 @@ def decode(game: RaceGame, text: str) -> RaceState:
             raise bad("turn=opening: only a Tawula start with opening=roll begins with the "
                       "roll-off")
         seat = 0
-    if seat is None:
-        raise bad("no turn= field: name the seat to move")
+    if seat is None and end is None:
+        raise bad(f"no turn= field: name the seat to move (turn={geo.letters[0]}), or give "
+                  "end= for a finished game")
     if dice is not None and opening:
         raise bad("the opening roll-off has no dice yet")
     state = RaceState(tuple(tuple(row) for row in counts), tuple(h or 0 for h in hand),
-                      tuple(bar), tuple(off), seat=seat, dice=dice, opening=opening,
+                      tuple(bar), tuple(off), seat=seat or 0, dice=dice, opening=opening,
                       plies=plies, places=tuple(places), out=tuple(out),
-                      last_roll=dice)
-    if not state.in_game(seat):
-        raise bad(f"turn={geo.letters[seat]}: that seat has finished or left")
+                      ended=END_WORDS[end] if end is not None else None, last_roll=dice)
+    state = state._replace(places=standing.places(game, state, bad))
+    if end is None:
+        standing.check_turn(game, state, bad)
+    else:
+        standing.check_end(game, state, end, bad)
     return state
+
+
+def _plies(game: RaceGame, value: str, bad: Callable[[str], GameError]) -> int:
+    """The player actions played so far: a whole number up to the game's ``max_plies``."""
+    if not re.fullmatch(r"[0-9]+", value):
+        raise bad(f"plies={value[:24]}: expected a whole number of player actions")
+    digits = value.lstrip("0") or "0"
+    if len(digits) > len(str(game.cap)) or int(digits) > game.cap:
+        shown = value if len(value) <= 24 else value[:20] + "..."
+        raise bad(f"plies={shown}: more player actions than max_plies={game.cap}; the game is "
+                  f"drawn when it reaches them ({game.cite('D13')})")
+    return int(digits)
+
+
+def _figures(game: RaceGame, q: int, row: list[int], hand: int | None, bar: int, off: int,
+             gone: bool, bad: Callable[[str], GameError]) -> int:
+    """Check that seat ``q`` has all its figures; return how many are in hand. A seat that
+    left Track Gammon took every figure not borne off with it (D12)."""
+    geo = game.geo
+    letter, colour = geo.letters[q], geo.colours[q]
+    placed = sum(row) + bar + off
+    if gone and off >= geo.figures:
+        raise bad(f"{colour} has borne off all {geo.figures} figures, so it finished and "
+                  "cannot have left")
+    if gone and geo.seats > 2:
+        if sum(row) or bar or hand:
+            raise bad(f"{colour} left the game (D12), so none of its figures stays on the "
+                      "board, on the bar or in hand")
+        return 0
+    rest = geo.figures - placed if hand is None else hand
+    if placed + rest != geo.figures or rest < 0:
+        raise bad(f"{letter} has {placed + max(rest, 0)} figures, not {geo.figures}")
+    return rest
 
 
 def _check_spaces(game: RaceGame, counts: list[list[int]],

@@ -74,7 +74,10 @@ Positions (start --position, the Position tag) are one line: a group per seat, t
 A group lists S (one figure on space S), SxN (N figures), hN (in hand: the figures not
 placed otherwise), barN, offN, placeN and left. turn=L names the seat to move, dice=A-B its
 roll (without it chance rolls first), turn=opening the roll-off; plies=N the player
-actions so far. show --json gives it as "encoding".
+actions so far (less than max_plies). A finished game has end=borne-off, resignation,
+dead-position or max-plies instead of turn=, and only where the rules end the game so:
+  B:19,off14 W:13x2 turn=B dice=6-4      B:off15 W:13x2 end=borne-off
+show --json gives the encoding as "encoding"; start --position reads back every one.
 """
 
     def board_rows(self, state: RaceState) -> list[list[str]]:

@@ -69,9 +69,13 @@ A typed turn is recorded as typed: its sub-moves in the order and along the path
 Positions (start --position, the Position tag) are one line: a group per seat, then the turn:
   B:1x2,7 G:13x2 W:25x2 turn=B dice=6-4
 A group lists S (one figure on space S), SxN (N figures), hN (in hand: the figures not
-placed otherwise), barN, offN, placeN and left. turn=L names the seat to move, dice=A-B its
-roll (without it chance rolls first); plies=N the player actions so far. show --json gives
-it as "encoding".
+placed otherwise), barN, offN, placeN and left (a seat that left keeps only its borne-off
+figures). turn=L names the seat to move, dice=A-B its roll (without it chance rolls
+first); plies=N the player actions so far (less than max_plies). A place the rules fix
+may be left out. A finished game has end=borne-off, resignation, dead-position or max-plies
+instead of turn=, and only where the rules end the game so:
+  B:left G:13x2 W:25x2 turn=G      B:left G:left W:25x2 end=resignation
+show --json gives the encoding as "encoding"; start --position reads back every one.
 """
 
     def board_rows(self, state: RaceState) -> list[list[str]]:
