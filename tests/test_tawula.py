@@ -903,3 +903,9 @@ def test_every_encoding_of_random_games_reads_back_as_the_same_position(
     endings = check_random_game_encodings("tawula", options, games, tmp_path)
     count = sum(endings.values())
     assert count > 500 and endings.get("resignation") and len(endings) >= 3, endings
+
+
+def test_a_resigner_has_no_place(tmp_path: Path) -> None:
+    line = _refused(tmp_path, "B:1x2,left,place2 W:13x2 end=resignation", "place2",
+                    "no place")
+    assert "placings" not in line  # Tawula has no such option

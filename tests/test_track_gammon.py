@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from race_reference import (
     accepted,
     check_against_reference,
+    check_encoding_round_trip,
     check_random_game_encodings,
     engine_turns,
     play,
@@ -706,3 +707,38 @@ def test_every_encoding_of_random_games_reads_back_as_the_same_position(
     endings = check_random_game_encodings("track-gammon", options, games, tmp_path)
     count = sum(endings.values())
     assert count > 500 and endings.get("resignation") and len(endings) >= 3, endings
+
+
+@pytest.mark.parametrize("placings", ["off", "on"])
+def test_every_order_of_finishing_and_resigning_reads_back(placings: str) -> None:
+    # Black is one bear-off from the end; the others resign or play, in every order (D11, D12)
+    g = game(placings=placings)
+    near = board(B={1: 0, 36: 1})
+
+    def seen(state):
+        check_encoding_round_trip(g, state)
+        return state
+
+    def on(state, *texts: str):
+        for text in texts:
+            if g.to_move(state) not in (CHANCE, None) and text == "any":
+                state = seen(g.apply(state, g.legal_actions(state)[0]))
+            else:
+                state = seen(g.apply(state, g.parse_action(state, text)))
+        return state
+
+    finish_first = on(pos(g, near, off={"B": 14}, seat="B", dice=(6, 5)), "B: 36/off")
+    if placings == "on":
+        ended = on(finish_first, "roll 6-5", "G: resign")
+        assert ended.places == (1, 3, 2) and ended.ended == "resignation"
+    else:
+        assert finish_first.places == (1, 0, 0) and finish_first.ended == "borne off"
+    resign_first = on(pos(g, near, off={"B": 14}, seat="G", dice=(6, 5)), "G: resign",
+                      "roll 6-5", "any", "roll 6-5", "B: 36/off")
+    assert resign_first.places == ((1, 3, 2) if placings == "on" else (1, 0, 0))
+    assert resign_first.ended == "borne off"
+    both = on(pos(g, near, off={"B": 14}, seat="G", dice=(6, 5)), "G: resign", "roll 6-5",
+              "W: resign")
+    assert both.places == ((1, 3, 2) if placings == "on" else (1, 0, 0))
+    assert both.ended == "resignation"
+    assert g.outcome(both).results[1].rank == (3 if placings == "on" else 2)

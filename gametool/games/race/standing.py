@@ -71,7 +71,8 @@ def places(game: RaceGame, state: RaceState, bad: Bad) -> tuple[int, ...]:
                           f"the seats that resigned take the lowest places, {n - b + 1}-{n} "
                           "(D12)")
         else:
-            allowed[q] = ([], "a seat that resigns has no place under placings=off")
+            allowed[q] = ([], "a seat that resigns has no place"
+                              + (" under placings=off" if "placings" in game.settings else ""))
     for q in std.playing:
         if len(std.playing) == 1 and (game.placings or not a):
             allowed[q] = ([a + 1], f"the last seat in the game takes the best place still "
