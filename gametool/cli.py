@@ -20,6 +20,7 @@ from gametool import (
     corpus_commands,
     games,
     hooks,
+    params,
     players,
     render,
     storage,
@@ -113,8 +114,7 @@ def deliver(text: str, output: str | None, force: bool = False) -> None:
         storage.create(output, text, force)
 
 
-record_option = click.option("--record", "number", type=click.IntRange(1, None), metavar="N",
-                             help="In a file of several records, use record N (from 1).")
+record_option = params.record_option
 
 
 def load(path: str, number: int | None = None) -> Session:
@@ -286,14 +286,14 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
 @click.argument("file", type=RECORD_FILE)
 @click.argument("actions", nargs=-1, shell_complete=completion.actions)
 @as_option("Play as SEAT (rejected if SEAT is not to move).")
-@click.option("--expect-ply", type=int, metavar="N",
+@click.option("--expect-ply", type=params.PLY, metavar="N",
               help="Refuse unless the first action would be ply N (a guard for play by email).")
 @click.option("--auto", type=click.Choice(players.KINDS), help="Let a computer player play "
               "the whole turn of the seat to move instead of typed ACTIONS.")
 @click.option("--player-seed", metavar="P", help="With --auto: the seed of the player's "
               "choices (the same seed, the same play; random by default).")
 @click.option("--seed", "old_seed", metavar="P", hidden=True)
-@click.option("--budget", type=click.IntRange(1, None), metavar="N",
+@click.option("--budget", type=params.COUNT, metavar="N",
               help=f"With --auto mcts: search iterations per action (default "
                    f"{players.DEFAULT_BUDGET}).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
@@ -442,7 +442,7 @@ flip_option = click.option("--flip/--no-flip", default=None,
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
 @as_option("Show only what SEAT may see.")
-@click.option("--ply", type=int, metavar="N", help="Show the position after N plies.")
+@click.option("--ply", type=params.PLY, metavar="N", help="Show the position after N plies.")
 @hooks.add_options("show")
 @json_option
 @weak_seed_option
@@ -562,8 +562,8 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
 @as_option("Show only what SEAT may see.")
-@click.option("--from", "first", type=int, default=0, metavar="N", help="First ply shown.")
-@click.option("--to", "last", type=int, metavar="N", help="Last ply shown.")
+@click.option("--from", "first", type=params.PLY, default=0, metavar="N", help="First ply shown.")
+@click.option("--to", "last", type=params.PLY, metavar="N", help="Last ply shown.")
 @click.option("--variations", is_flag=True, help="Also show every variation of the record.")
 @json_option
 @weak_seed_option
@@ -674,7 +674,7 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 
 @cli.command("perft")
 @click.argument("file", type=RECORD_FILE)
-@click.argument("depth", type=click.IntRange(0, 20))
+@click.argument("depth", type=params.Whole(0, 20))
 @click.option("--divide", is_flag=True, help="Also print the count below each first action.")
 @json_option
 @record_option
@@ -717,7 +717,7 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool,
 
 @cli.command("selfplay")
 @click.argument("game", shell_complete=completion.game_ids)
-@click.option("-n", "count", type=click.IntRange(1, None), default=10, show_default=True,
+@click.option("-n", "count", type=params.COUNT, default=10, show_default=True,
               metavar="N", help="The number of games.")
 @click.option("-o", "--output", "--out", "out", required=True, metavar="DIR",
               type=click.Path(file_okay=False), help="Folder the records are written to.")
@@ -729,7 +729,7 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool,
               "game I is played with seed S-I.")
 @click.option("--player-seed", metavar="P", help="Seed of the players' choices (default: the "
               "chance seed); game I uses P-I.")
-@click.option("--budget", type=click.IntRange(1, None), metavar="N",
+@click.option("--budget", type=params.COUNT, metavar="N",
               help=f"Search iterations per mcts action (default {players.DEFAULT_BUDGET}).")
 @jobs_option
 @scheduler_option
@@ -796,8 +796,9 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
 
 @cli.command()
 @click.argument("file", type=RECORD_FILE)
-@click.option("--plies", type=click.IntRange(1, None), metavar="N", help="Take back the last N "
-              "plies (default: the last turn of a player and the chance actions after it).")
+@click.option("--plies", type=params.Whole(1, params.PLY_MAXIMUM), metavar="N",
+              help="Take back the last N plies (default: the last turn of a player and the "
+                   "chance actions after it).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
 @record_option
 def undo(file: str, plies: int | None, quiet: bool, number: int | None) -> None:
@@ -995,8 +996,8 @@ def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
 @game_dir_option
 @outbox_option
 @from_option
-@click.option("--max-bytes", type=click.IntRange(1024), default=256 * 1024, show_default=True,
-              metavar="N", help="Refuse, unread, a mail larger than N bytes.")
+@click.option("--max-bytes", type=params.Whole(1024, 1 << 30), default=256 * 1024,
+              show_default=True, metavar="N", help="Refuse, unread, a mail larger than N bytes.")
 @sending_options
 def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, game_dir: str,
                   outbox: str, address: str, max_bytes: int, sendmail: str | None,
@@ -1117,7 +1118,7 @@ for _command in hooks.commands() + corpus_commands.COMMANDS:
 @click.option("--no-seed", is_flag=True, help="A new game whose chance actions are typed in "
               "(real dice or cards).")
 @click.option("--player-seed", metavar="P", help="Seed of the computer player's choices.")
-@click.option("--budget", type=click.IntRange(1, None), metavar="N",
+@click.option("--budget", type=params.COUNT, metavar="N",
               help="Search iterations per mcts action.")
 @output_option("the record (saved after every turn; default: GAME.gtn, or FILE itself)")
 def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | None,

@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from gametool import params
 from gametool.errors import GameError
 
 
@@ -23,7 +24,7 @@ def _fail(exc: GameError) -> click.ClickException:
     return fail(exc)
 
 
-jobs_option = click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
+jobs_option = click.option("--jobs", type=params.Whole(1, 1024), default=1, show_default=True,
                            metavar="N", help="Work in N processes (same results, faster).")
 scheduler_option = click.option(
     "--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler address "
@@ -103,9 +104,9 @@ def split(file: str, folder: str, force: bool) -> None:
               "1-2-3, *).")
 @click.option("--termination", metavar="T", help="Only games that ended this way "
               "(checkmate, resignation, ...).")
-@click.option("--min-plies", type=click.IntRange(0, None), metavar="N",
+@click.option("--min-plies", type=params.Whole(0, params.PLY_MAXIMUM), metavar="N",
               help="Only records of at least N plies.")
-@click.option("--max-plies", type=click.IntRange(0, None), metavar="N",
+@click.option("--max-plies", type=params.Whole(0, params.PLY_MAXIMUM), metavar="N",
               help="Only records of at most N plies.")
 @click.option("--position", "--fen", "position", metavar="P", help="With --game: only records "
               "whose main line reaches position P, in the game's one-line encoding (FEN for "

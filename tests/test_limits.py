@@ -361,3 +361,28 @@ def test_pgn_games_beyond_a_record_s_bounds_are_refused_one_by_one(tmp_path: Pat
     status, listed, err = invoke("validate", str(out))
     assert status == 0, err
     assert load_one(out.read_text()).record.get("Event") == "\x01" * 14_000
+
+
+HUGE_NUMBER = "9" * 5000
+
+
+@pytest.mark.parametrize("args", [
+    ["show", "{f}", "--ply", HUGE_NUMBER], ["show", "{f}", "--ply", "-1"],
+    ["replay", "{f}", "--from", HUGE_NUMBER], ["replay", "{f}", "--to", "4" * 30],
+    ["move", "{f}", "--auto", "random", "--expect-ply", HUGE_NUMBER],
+    ["move", "{f}", "--auto", "mcts", "--budget", "999999999"],
+    ["move", "{f}", "--auto", "mcts", "--budget", HUGE_NUMBER],
+    ["undo", "{f}", "--plies", HUGE_NUMBER], ["show", "{f}", "--record", HUGE_NUMBER],
+    ["perft", "{f}", HUGE_NUMBER], ["selfplay", "colors", "-n", "10000000"],
+    ["validate", "{f}", "--jobs", "100000"], ["filter", "{f}", "--min-plies", HUGE_NUMBER],
+])
+def test_whole_number_options_are_bounded_and_never_echoed_whole(tmp_path: Path,
+                                                                   args: list[str]) -> None:
+    path = tmp_path / "g.gtn"
+    assert invoke("start", "colors", "-o", str(path))[0] == 0
+    before = path.read_bytes()
+    result = RUNNER.invoke(cli, [a.replace("{f}", str(path)) for a in args])
+    assert result.exit_code == 2, result.output
+    error = result.stderr.strip().splitlines()[-1]
+    assert error.startswith("Error: Invalid value for") and "is not in the range" in error
+    assert len(error) < 200 and path.read_bytes() == before

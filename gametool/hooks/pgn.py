@@ -6,6 +6,8 @@ from typing import Any
 
 import click
 
+from gametool import params
+
 
 @click.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -14,7 +16,7 @@ import click
 @click.option("--rejects", metavar="BAD", type=click.Path(dir_okay=False),
               help="Write the original text of every refused game to BAD.")
 @click.option("--force", is_flag=True, help="With -o or --rejects: overwrite existing files.")
-@click.option("--jobs", type=click.IntRange(1, None), default=1, show_default=True,
+@click.option("--jobs", type=params.Whole(1, 1024), default=1, show_default=True,
               metavar="N", help="Work in N processes (same results, faster).")
 @click.option("--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler "
               "address (tcp://host:8786) or local:N for a local cluster of N workers (same "

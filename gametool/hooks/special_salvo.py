@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from gametool import params
+
 if TYPE_CHECKING:
     from gametool.games.special_salvo.game import SpecialSalvo
     from gametool.games.special_salvo.private import PrivateFleet
@@ -114,10 +116,9 @@ seat_required = click.option("--as", "as_seat", required=True, metavar="SEAT",
 private_option = click.option("--private", "private_path", required=True, metavar="MINE",
                               type=click.Path(dir_okay=False),
                               help="The seat's private fleet file (keep it secret).")
-expect_option = click.option("--expect-ply", type=int, metavar="N",
+expect_option = click.option("--expect-ply", type=params.PLY, metavar="N",
                              help="Refuse unless the first action would be ply N.")
-record_option = click.option("--record", "number", type=click.IntRange(1, None), metavar="N",
-                             help="In a file of several records, use record N (from 1).")
+record_option = params.record_option
 
 
 def _update(file: str, change: Any) -> None:
