@@ -218,6 +218,9 @@ class Game(Generic[S, A]):
     names_seats: ClassVar[bool] = False
     """True if the game's texts (actions, messages, views) name seats, always by
     :func:`seat_text`; the record puts its own names in their place."""
+    names_seats_in_actions: ClassVar[bool] = True
+    """False where, of the game's texts, only the views and the drawn position name seats
+    (never an action or a message): actions are then read and written untranslated."""
     chance: ClassVar[str] = ""
     hidden: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()

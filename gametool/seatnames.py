@@ -6,7 +6,9 @@ p1``, ``p3 holds no 0-0``) it writes the seat's default name, ``p1`` to ``pN``
 whose seats are named otherwise, :func:`with_names` gives a copy of the game whose texts going
 out (action texts, messages, notes, views) say the record's names, and whose texts coming in
 may say either the record's names or the default ones (records written before names were used
-still read).
+still read). A game whose actions and messages never name a seat (only its views do) declares
+so with ``Game.names_seats_in_actions = False``: its actions are then read and written as they
+are, at no cost.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from functools import cache
 from typing import Any, TypeVar
 
 from gametool.engine import Game
-from gametool.errors import GameError
+from gametool.errors import GameError, MalformedAction
 
-_DEFAULT = re.compile(r"(?<![\w-])p(\d+)(?![\w-])", re.IGNORECASE)
+# A default name stands apart from words, and from the "/" and "*" of a FEN (``/p1*5/``: a
+# pawn, a square and a horse), so that a board text is never read as naming a seat.
+_DEFAULT = re.compile(r"(?<![\w\-/*])p(\d+)(?![\w\-/*])", re.IGNORECASE)
 _NAME_CHARS = r"\w\-.'+@"
 
 T = TypeVar("T")
@@ -77,6 +81,14 @@ class SeatNames:
             return self.errors(lambda: read(text))
         try:
             return self.errors(lambda: read(inner))
+        except MalformedAction:
+            # read as written, the text may say more: "KH has been seen already" rather than
+            # "expected colour" for a name that is also a colour of the game
+            try:
+                return self.errors(lambda: read(text))
+            except MalformedAction:
+                pass
+            raise
         except GameError:
             try:
                 return read(text)
@@ -85,9 +97,10 @@ class SeatNames:
             raise
 
 
-class _Named:
-    """Overrides of every Game method whose texts may name seats. Only the outermost call
-    translates: the game's own calls (a render that reads the view) see default names."""
+class _NamedViews:
+    """Overrides of the Game methods that show a position (views, the drawn position, notes).
+    Only the outermost call translates: the game's own calls (a render that reads the view)
+    see default names."""
 
     _seat_names: SeatNames
     _busy: bool = False
@@ -101,11 +114,35 @@ class _Named:
         finally:
             self._busy = False
 
-    def _read(self, text: str, read: Callable[[str], T]) -> T:
-        return self._outer(lambda: read(text), lambda: self._seat_names.reading(text, read))
-
     def _write(self, plain: Callable[[], T], out: Callable[[T], T]) -> T:
         return self._outer(plain, lambda: out(self._seat_names.errors(plain)))
+
+    def describe_action(self, state: Any, action: Any) -> str | None:
+        inner = super().describe_action
+        return self._write(lambda: inner(state, action), self._seat_names.outward_data)
+
+    def next_step(self, state: Any) -> str | None:
+        inner = super().next_step
+        return self._write(lambda: inner(state), self._seat_names.outward_data)
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        inner = super().view
+        return self._write(lambda: inner(state, seat), self._seat_names.outward_data)
+
+    def render(self, state: Any, seat: int | None, names: Sequence[str]) -> str:
+        inner = super().render
+        return self._write(lambda: inner(state, seat, names), self._seat_names.outward)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (with_names, (_plain(self), self._seat_names.names))
+
+
+class _Named(_NamedViews):
+    """Overrides of every other Game method whose texts may name seats: actions read and
+    written, messages, masked records."""
+
+    def _read(self, text: str, read: Callable[[str], T]) -> T:
+        return self._outer(lambda: read(text), lambda: self._seat_names.reading(text, read))
 
     def format_action(self, state: Any, action: Any) -> str:
         inner = super().format_action
@@ -144,39 +181,29 @@ class _Named:
         inner = super().mask_record
         return self._write(lambda: inner(states, actions, seat), self._seat_names.outward_data)
 
-    def describe_action(self, state: Any, action: Any) -> str | None:
-        inner = super().describe_action
-        return self._write(lambda: inner(state, action), self._seat_names.outward_data)
-
-    def next_step(self, state: Any) -> str | None:
-        inner = super().next_step
-        return self._write(lambda: inner(state), self._seat_names.outward_data)
-
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        inner = super().view
-        return self._write(lambda: inner(state, seat), self._seat_names.outward_data)
-
-    def render(self, state: Any, seat: int | None, names: Sequence[str]) -> str:
-        inner = super().render
-        return self._write(lambda: inner(state, seat, names), self._seat_names.outward)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        plain = object.__new__(type(self).__mro__[2])
-        plain.__dict__.update({k: v for k, v in self.__dict__.items()
-                               if k not in ("_seat_names", "_busy")})
-        return (with_names, (plain, self._seat_names.names))
-
 
 @cache
 def _named_class(cls: type[Game]) -> type[Game]:
-    return type(cls.__name__, (_Named, cls), {"__module__": cls.__module__,
-                                              "__qualname__": cls.__qualname__})
+    mixin = _Named if cls.names_seats_in_actions else _NamedViews
+    return type(cls.__name__, (mixin, cls), {"__module__": cls.__module__,
+                                             "__qualname__": cls.__qualname__})
+
+
+def _plain(named: _NamedViews) -> Game:
+    """The game under a named one, speaking default names."""
+    cls = next(c for c in type(named).__mro__ if not issubclass(c, _NamedViews))
+    plain = object.__new__(cls)
+    plain.__dict__.update({k: v for k, v in named.__dict__.items()
+                           if k not in ("_seat_names", "_busy")})
+    return plain
 
 
 def with_names(game: Game, names: Sequence[str]) -> Game:
     """``game`` speaking the record's seat names, or ``game`` itself when its texts name no
     seat or the names are the default ones. Names that look like default names of other seats
     (``p2`` for the first seat) would make texts ambiguous, so then the default names stay."""
+    if isinstance(game, _NamedViews):  # named already: name it afresh
+        game = _plain(game)
     defaults = [f"p{i + 1}" for i in range(len(names))]
     if (not type(game).names_seats or [n.lower() for n in names] == defaults
             or any(_DEFAULT.fullmatch(n) for n in names)):

@@ -191,8 +191,8 @@ def test_refill_takes_the_movers_top_card_and_shows_the_next() -> None:
     assert after.grid[sq("d2")] == (black_pile[0],)
     assert after.piles == (red_pile, black_pile[1:])
     view = GAME.view(after, RED)["piles"]
-    assert view["black"] == {"cards": len(black_pile) - 1, "top": CARD_NAMES[black_pile[1]]}
-    assert view["red"]["top"] == CARD_NAMES[red_pile[0]]
+    assert view["p2"] == {"cards": len(black_pile) - 1, "top": CARD_NAMES[black_pile[1]]}
+    assert view["p1"]["top"] == CARD_NAMES[red_pile[0]]  # red is the first seat's pile
 
 
 @pytest.mark.parametrize(("text", "reason"), [
@@ -586,7 +586,7 @@ def test_only_the_top_card_of_each_pile_is_shown() -> None:
     hidden = {CARD_NAMES[c] for pile in state.piles for c in pile[1:]}
     for seat in (None, RED, BLACK):
         view = GAME.view(state, seat)
-        assert view["piles"]["red"] == {"cards": 18, "top": CARD_NAMES[state.piles[RED][0]]}
+        assert view["piles"]["p1"] == {"cards": 18, "top": CARD_NAMES[state.piles[RED][0]]}
         shown = set(GAME.render(state, seat, ["red", "black"]).split())
         assert not hidden & shown
         assert CARD_NAMES[state.piles[BLACK][0]] in GAME.render(state, seat, ["a", "b"])

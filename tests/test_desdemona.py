@@ -430,15 +430,15 @@ def test_resign_loses() -> None:
 def test_setup_8x8() -> None:
     game = Desdemona({"size": "8"})
     pawns = game.view(game.initial_state(2), None)["pawns"]
-    assert pawns == {"black": ["b2", "g2", "a4"], "white": ["h5", "b7", "g7"]}
+    assert pawns == {"p1": ["b2", "g2", "a4"], "p2": ["h5", "b7", "g7"]}  # Black, White
 
 
 def test_setup_10x10_and_files_i_and_j() -> None:
     game = Desdemona({"size": "10"})
     state = game.initial_state(2)
     pawns = game.view(state, None)["pawns"]
-    assert sorted(pawns["black"]) == ["a4", "d10", "g1", "j7"]
-    assert sorted(pawns["white"]) == ["a7", "d1", "g10", "j4"]
+    assert sorted(pawns["p1"]) == ["a4", "d10", "g1", "j7"]  # Black's
+    assert sorted(pawns["p2"]) == ["a7", "d1", "g10", "j4"]
     assert "j7-i7/j8" in texts(game, state)
     assert game.render(state, None, ["black", "white"]).splitlines()[10].split() == list(
         "abcdefghij")

@@ -5,15 +5,18 @@ from __future__ import annotations
 import json
 import pickle
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from conftest import PLAYABLE
 
 from gametool import games, render
+from gametool.auto import random_game
 from gametool.cli import cli
-from gametool.errors import IllegalAction
+from gametool.errors import IllegalAction, MalformedAction
 from gametool.record import Session, load_one
 from gametool.seatnames import SeatNames, with_names
 
@@ -129,6 +132,11 @@ def test_default_names_need_no_translation_and_the_named_game_pickles() -> None:
     assert with_names(dragon, ["p2", "p1", "p3"]) is dragon  # ambiguous: defaults stay
     named = pickle.loads(pickle.dumps(with_names(dragon, ["ann", "ben", "cy"])))
     assert named.format_action(named.initial_state(3), ("leader", 2)) == "leader cy"
+    renamed = with_names(named, ["dee", "eve", "fay"])  # a named game named afresh
+    assert renamed.format_action(renamed.initial_state(3), ("leader", 2)) == "leader fay"
+    belemmer = with_names(games.playable_class("belemmer")(), ["ann", "ben"])
+    assert with_names(belemmer, ["cy", "dee"]).view(belemmer.initial_state(2), None)[
+        "colours"] == {"cy": "red", "dee": "black"}
 
 
 @pytest.mark.parametrize("gid", PLAYABLE)
@@ -165,3 +173,129 @@ def test_gami_deals_and_their_errors_say_the_seat_names(tmp_path: Path) -> None:
     run("start", "gami-plus", "--players", "ann,ben", "--seed", "3", "-o", str(whole))
     assert re.search(r"^1\. chance: deal ann: (\w\w ){9}ben: (\w\w ){9}table: ",
                      whole.read_text(), re.M)
+
+
+
+def _places(data: object, path: str = "") -> Iterator[tuple[str, object, object]]:
+    """Every value in ``data`` with its place (keys joined by '/', '*' for a list item) and
+    the mapping or list that holds it."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield f"{path}/{key}", value, data
+            yield from _places(value, f"{path}/{key}")
+    elif isinstance(data, list):
+        for value in data:
+            yield f"{path}/*", value, data
+            yield from _places(value, f"{path}/*")
+
+
+def seat_convention_breaches(gid: str, frames: list[dict[str, Any]]) -> list[str]:
+    """What names a seat otherwise than by the record's seat name in the ``position`` of
+    ``show --json`` frames (every ply of a game from its start, as every viewer sees it).
+
+    The rule, for N seats:
+
+    1. no mapping is keyed by seats otherwise: by their numbers (keys ``0..N-1`` or ``1..N``)
+       or by a seat's colour or side (``Game.seat_names``, any case, or its initial letter);
+    2. a string that is a seat's colour or side (or its initial) stands only as that seat's
+       own entry in a mapping keyed by the seat names (``"colours": {"ann": "Black"}``);
+    3. no list has one item per seat: no place outside a seat's own entry holds a list of
+       exactly N items in every frame, unless that list is the same in every frame (a fixed
+       layout, such as a board's special spaces);
+    4. no number stands for the seat to move: no place holds an integer equal to the index of
+       the seat to move in every frame where a seat is to move (these frames having at least
+       two different seats to move).
+    """
+    cls = games.playable_class(gid)
+    names = frames[0]["players"]
+    n = len(names)
+    words = {w.lower() for w in cls.seat_names if not DEFAULT_NAME.fullmatch(w)}
+    words |= {w[0] for w in words}
+    by_number = [{str(i) for i in range(n)}, {str(i + 1) for i in range(n)}]
+    breaches: list[str] = []
+    lists: dict[str, list[Any]] = {}
+    numbers: dict[str, list[Any]] = {}
+    for k, frame in enumerate(frames):
+        lists_here: dict[str, Any] = {}
+        numbers_here: dict[str, Any] = {}
+        for place, value, holder in _places(frame["position"], "position"):
+            keys = {str(key).lower() for key in value} if isinstance(value, dict) else set()
+            if keys and (keys in by_number or keys & words):
+                breaches.append(f"{place}: keyed {sorted(value)}")
+            elif isinstance(value, str) and value.lower() in words and not (
+                    isinstance(holder, dict) and set(holder) == set(names)):
+                breaches.append(f"{place}: {value!r} names a seat")
+            elif (isinstance(value, list) and len(value) == n
+                  and not set(place.split("/")) & set(names)):
+                lists_here[place] = value
+            elif isinstance(value, int) and not isinstance(value, bool):
+                numbers_here[place] = value
+        for place in set(lists) | set(lists_here):
+            lists.setdefault(place, [None] * k).append(lists_here.get(place))
+        for place in set(numbers) | set(numbers_here):
+            numbers.setdefault(place, [None] * k).append(numbers_here.get(place))
+    for place, values in lists.items():
+        if None not in values and any(v != values[0] for v in values):
+            breaches.append(f"{place}: a list of one item per seat")
+    seated = [(k, names.index(f["to_move"])) for k, f in enumerate(frames)
+              if f["to_move"] in names]
+    if len({seat for _k, seat in seated}) > 1:
+        breaches += [f"{place}: the number of the seat to move" for place, values
+                     in numbers.items() if all(values[k] == seat for k, seat in seated)]
+    return sorted(set(breaches))
+
+
+PENDING = {"special-salvo", "tawula", "track-gammon", "gami-plus", "gami-four", "gami-seven",
+           "space-cards", "two-headed-dragon", "western-mahjong"}
+"""Games whose views still name seats otherwise (each must still fail the check)."""
+
+
+@pytest.mark.parametrize("gid", [pytest.param(g, marks=pytest.mark.xfail(strict=True))
+                                 if g in PENDING else g for g in PLAYABLE])
+def test_json_names_every_seat_by_its_name(tmp_path: Path, gid: str) -> None:
+    """Everywhere ``show --json``'s position refers to a seat (a value naming one, a mapping
+    with a value per seat) it says the record's seat name; see seat_convention_breaches.
+    Two seeded random games (at most 300 plies each), every ply, as every seat and as a
+    spectator."""
+    players = games.playable_class(gid).players_default()
+    names = ["ann", "ben", "cy", "dee"][:players]
+    breaches = []
+    for seed in ("1", "2"):
+        session = random_game(gid, seed, names, max_plies=300)
+        for viewer in (*names, None):
+            frames = [json.loads(json.dumps(render.show_data(session, ply, viewer)))
+                      for ply in range(session.ply + 1)]
+            breaches += seat_convention_breaches(gid, frames)
+        path = tmp_path / f"{gid}-{seed}.gtn"
+        path.write_text(session.text())
+        assert json.loads(run("show", "--json", str(path))[1]) == frames[-1]
+    assert not breaches, "\n".join(sorted(set(breaches)))
+
+
+def test_a_board_text_is_never_read_as_naming_a_seat() -> None:
+    """A FEN's "p1*" or "/p2/" (a pawn beside a square count, a horse, a rank's end) names no
+    seat; a default name written on its own still does."""
+    names = SeatNames(["ann", "ben"])
+    fen = "4k3/p1*5/8/7p/8/8/P2*4/4K3 b - - 0 1"
+    assert names.outward(fen) == fen and names.outward(f"FEN: {fen}") == f"FEN: {fen}"
+    assert names.outward("p1 3-3 open 3, draw>p2.out") == "ann 3-3 open 3, draw>ben.out"
+    game = with_names(games.playable_class("super-horse-chess")(), ["ann", "ben"])
+    state = game.decode_position(fen, 2)
+    assert game.view(state, None)["fen"] == fen and f"FEN: {fen}" in game.render(
+        state, None, ["ann", "ben"])
+
+
+def test_a_name_that_is_a_word_of_the_game_keeps_the_games_own_error(tmp_path: Path) -> None:
+    """A text that does not read once a name in it is replaced, but reads as written and is
+    refused there, is refused for what it is (the card seen already), not as unreadable."""
+    def read(text: str) -> str:
+        if "p1" in text:
+            raise MalformedAction(f"{text!r}: expected colour")
+        raise IllegalAction("KH has been seen already")
+    with pytest.raises(IllegalAction, match="seen already"):
+        SeatNames(["red", "black"]).reading("reveal red KH", read)
+    path = tmp_path / "b.gtn"
+    run("start", "belemmer", "--players", "red,black", "--no-seed", "-o", str(path))
+    assert run("move", str(path), "reveal red KH", "reveal black 3C", "place b3")[0] == 0
+    code, out = run("move", str(path), "reveal red KH")
+    assert code == 1 and "KH has been seen already" in out and "Expected" not in out

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pyparsing as pp
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
+from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from notation import tokens
 from notation.errors import NotationError
@@ -239,6 +239,8 @@ class Belemmer(Game[BelemmerState, Action]):
     min_players = 2
     max_players = 2
     seat_names = COLOURS
+    names_seats = True
+    names_seats_in_actions = False
     chance = "shuffles, coin toss"
     hidden = "pile order"
     options: ClassVar[tuple[Option, ...]] = (
@@ -585,7 +587,7 @@ class Belemmer(Game[BelemmerState, Action]):
         piles = {}
         for colour, pile in enumerate(state.piles):
             unshuffled = state.shuffled <= colour
-            piles[COLOURS[colour]] = {
+            piles[seat_text(colour)] = {
                 "cards": PILE_SIZE if unshuffled else len(pile) + state.unseen[colour],
                 "top": None if unshuffled or not pile else CARD_NAMES[pile[0]],
             }
@@ -593,8 +595,9 @@ class Belemmer(Game[BelemmerState, Action]):
             "phase": state.phase,
             "grid": {SQUARE_NAMES[i]: [CARD_NAMES[c] for c in stack]
                      for i, stack in enumerate(state.grid) if stack},
+            "colours": {seat_text(colour): name for colour, name in enumerate(COLOURS)},
             "piles": piles,
-            "first": None if state.first is None else COLOURS[state.first],
+            "first": None if state.first is None else seat_text(state.first),
             "moves": state.moves,
         }
 
@@ -607,9 +610,9 @@ class Belemmer(Game[BelemmerState, Action]):
                   for i, stack in enumerate(state.grid) if len(stack) > 1]
         if stacks:
             lines += ["stacks (bottom to top):", *stacks, ""]
-        view = self.view(state, seat)["piles"]
+        piles = list(self.view(state, seat)["piles"].values())  # in seat order
         for colour, name in enumerate(names[:2]):
-            pile = view[COLOURS[colour]]
+            pile = piles[colour]
             owner = name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"
             if state.shuffled <= colour:
                 lines.append(f"{owner} pile: {PILE_SIZE} cards, not shuffled")
@@ -630,8 +633,9 @@ class Belemmer(Game[BelemmerState, Action]):
             cells[(FILES.index(name[0]), 4 - int(name[1]))] = Piece(
                 card.label + card.symbol, card.style, "card", len(stack), text=stack[-1])
         parts: list[Any] = [Grid(tuple(FILES), ("4", "3", "2", "1"), cells)]
+        piles = list(view["piles"].values())  # in seat order
         for colour, name in enumerate(names[:2]):
-            pile = view["piles"][COLOURS[colour]]
+            pile = piles[colour]
             items = ([playing_card(pile["top"])] if pile["top"] else []) + (
                 [back(pile["cards"] - (1 if pile["top"] else 0))]
                 if pile["cards"] > (1 if pile["top"] else 0) else [])

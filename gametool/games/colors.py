@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pyparsing as pp
 
-from gametool.engine import RESIGN, Game, Option, Outcome, expect_word
+from gametool.engine import RESIGN, Game, Option, Outcome, expect_word, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
@@ -74,6 +74,8 @@ class Colors(Game[ColorsState, Any]):
     name = "Colors"
     min_players = 2
     max_players = 2
+    names_seats = True
+    names_seats_in_actions = False
     size: ClassVar[int] = 7
     colour_letters: ClassVar[str] = "BRGYP"
     palindromes: ClassVar[bool] = False
@@ -293,9 +295,11 @@ square, '=', upper-case colour."""
             "colours": list(self.colour_letters),
             "ranks": {str(r + 1): self._rank_text(state.board, r) for r in range(self.size)},
             "placed": state.placed,
-            "breakdown": [{"lines": lines, "runs": p.runs, "colours": p.colours,
-                           "palindromes": p.palindromes, "total": p.total}
-                          for p, lines in zip(parts, ("rows", "columns"), strict=True)],
+            "breakdown": {seat_text(seat): {"lines": lines, "runs": p.runs,
+                                            "colours": p.colours, "palindromes": p.palindromes,
+                                            "total": p.total}
+                          for seat, (p, lines) in enumerate(zip(parts, ("rows", "columns"),
+                                                                strict=True))},
         }
 
     def render(self, state: ColorsState, seat: int | None, names: Sequence[str]) -> str:

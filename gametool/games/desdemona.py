@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pyparsing as pp
 
-from gametool.engine import RESIGN, Game, Option, Outcome
+from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
 from notation.tokens import FILES, Square, keyword, parse_whole, square
@@ -241,6 +241,8 @@ class Desdemona(Game[DesdemonaState, Any]):
     min_players = 2
     max_players = 2
     seat_names = ("black", "white")
+    names_seats = True
+    names_seats_in_actions = False
     chance = ""
     hidden = ""
     options = (
@@ -566,9 +568,9 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         return {
             "size": self.size,
             "board": self.board_lines(state),
-            "pawns": {"black": [self.sq_name(p) for p in state.pawns[0]],
-                      "white": [self.sq_name(p) for p in state.pawns[1]]},
-            "stones": {"black": black, "white": white},
+            "colours": {seat_text(i): COLOURS[i] for i in range(2)},
+            "pawns": {seat_text(i): [self.sq_name(p) for p in state.pawns[i]] for i in range(2)},
+            "stones": {seat_text(0): black, seat_text(1): white},
             "passes_in_a_row": state.passes,
             "captures_only": to_move is not None and self.captures_only_now(state),
         }

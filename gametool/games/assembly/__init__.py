@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
-from gametool.engine import RESIGN, Game, Option, Outcome
+from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.assembly.lines import (
     BIT,
@@ -61,6 +61,8 @@ class Assembly(Game[AssemblyState, int]):
     min_players = 2
     max_players = 2
     seat_names = ("Black", "White")
+    names_seats = True
+    names_seats_in_actions = False
     chance = ""
     hidden = ""
     max_plies = 600
@@ -311,8 +313,9 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
     def view(self, state: AssemblyState, seat: int | None) -> dict[str, Any]:
         return {
             "board": [self._rank_text(state, r) for r in range(N - 1, -1, -1)],
-            "figures": {"Black": len(state.figures[0]), "White": len(state.figures[1])},
-            "to_move": None if state.result else COLOUR_NAME[state.seat + 1],
+            "colours": {seat_text(i): COLOUR_NAME[i + 1] for i in range(2)},
+            "figures": {seat_text(i): len(state.figures[i]) for i in range(2)},
+            "to_move": None if state.result else seat_text(state.seat),
             "consecutive_passes": state.passes,
         }
 

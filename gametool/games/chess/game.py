@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.engine import RESIGN, Game, Option, Outcome
+from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     BK,
@@ -132,6 +132,8 @@ class Chess(Game[Position, Any]):
     min_players = 2
     max_players = 2
     seat_names = ("white", "black")
+    names_seats = True
+    names_seats_in_actions = False
     chance = ""
     hidden = ""
     # D7: no max_plies option. The two options below serve records of real games (PGN).
@@ -331,7 +333,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def view(self, state: Position, seat: int | None) -> dict[str, Any]:
         return {
             "fen": write_fen(state),
-            "side_to_move": "white" if state.white else "black",
+            "colours": {seat_text(0): "White", seat_text(1): "Black"},
+            "side_to_move": seat_text(0 if state.white else 1),
             "castling": castling_text(state.castling),
             "en_passant": SQUARE_NAMES[state.ep] if state.ep >= 0 else None,
             "halfmove_clock": state.halfmove,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from itertools import islice, repeat
 from typing import Any, ClassVar
 
-from gametool.engine import RESIGN, Option, Outcome
+from gametool.engine import RESIGN, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction
 from gametool.games.chess.board import EMPTY, PROMO_LETTERS, SQUARE_NAMES, make_move
 from gametool.games.chess.game import (
@@ -525,17 +525,18 @@ lower-case file (h4); a horse move with an upper-case H.
         return data
 
     def _horse_counts(self, state: Position) -> dict[str, int]:
+        """Horses on the board: each seat's (owned horses) or the neutral ones."""
         if self.owned:
-            return {"white": state.board.count("H"), "black": state.board.count("h")}
+            return {seat_text(0): state.board.count("H"), seat_text(1): state.board.count("h")}
         return {"neutral": state.board.count("*")}
 
     def render(self, state: Position, seat: int | None, names: Sequence[str]) -> str:
-        counts = self._horse_counts(state)
+        board = state.board
         if self.owned:
-            line = (f"horses: {counts['white']} White (H), {counts['black']} Black (h); "
+            line = (f"horses: {board.count('H')} White (H), {board.count('h')} Black (h); "
                     f"at most {CAP} each")
         else:
-            line = f"horses (*): {counts['neutral']} on the board, at most {CAP}"
+            line = f"horses (*): {board.count('*')} on the board, at most {CAP}"
         return render_board(state, names, extra=[line, f"turn {state.ply} of at most "
                                                        f"{self.max_plies}"],
                             outcome=self.outcome(state))

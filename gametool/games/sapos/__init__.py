@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyparsing as pp
 
-from gametool.engine import RESIGN, Game, Option, Outcome
+from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.sapos.board import (
     COLOUR,
@@ -90,6 +90,8 @@ class Sapos(Game[SaposState, Any]):
     min_players = 2
     max_players = 2
     seat_names = COLOUR
+    names_seats = True
+    names_seats_in_actions = False
     chance = ""
     hidden = ""
     max_plies = 400
@@ -363,8 +365,9 @@ starts a comment in a record."""
         return {
             "board": ["".join(SYMBOL[state.cells[r * N + f]] for f in range(N))
                       for r in range(N - 1, -1, -1)],
-            "reserves": {"Dark": state.reserves[0], "Light": state.reserves[1]},
-            "on_board": {COLOUR[i]: state.cells.count(i + 1) for i in range(2)},
+            "colours": {seat_text(i): COLOUR[i] for i in range(2)},
+            "reserves": {seat_text(i): state.reserves[i] for i in range(2)},
+            "on_board": {seat_text(i): state.cells.count(i + 1) for i in range(2)},
             "turns": state.turns,
             "knot": sorted(sq_name(s) for s in knot) if knot else [],
         }
@@ -398,9 +401,11 @@ starts a comment in a record."""
         pieces = {"D": Piece("D", "dark"), "L": Piece("L", "light")}
         grid = board_grid(view["board"], pieces, checkered=True, flippable=True,
                           marked=squares_at(view["knot"], N))
+        # the seats' entries, in seat order (keyed by the names this call's view says)
+        on_board, reserves = list(view["on_board"].values()), list(view["reserves"].values())
         panel = Panel(("side", "on board", "reserve"),
-                      tuple((f"{names[i]} ({side[0]})", str(view["on_board"][side]),
-                             str(view["reserves"][side])) for i, side in enumerate(COLOUR)))
+                      tuple((f"{names[i]} ({side[0]})", str(on_board[i]), str(reserves[i]))
+                            for i, side in enumerate(COLOUR)))
         notes = self.render(state, seat, names).split("\n\n")[-1].splitlines()
         return Diagram((grid, panel, Note(tuple(line for line in notes if line))),
                        flipped=seat == 1,
