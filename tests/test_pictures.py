@@ -115,8 +115,10 @@ def test_hidden_cards_are_drawn_as_backs() -> None:
     root = parse(render.show_svg(session, ply, session.names[0]))
     backs = root.findall(f".//{NS}g[@class='item back']")
     faces = root.findall(f".//{NS}g[@class='item face']")
-    own = session.game.view(session.states[ply], 0)["hands"][0].split()
-    hidden = sum(session.game.view(session.states[ply], None)["hand_sizes"][1:])
+    first, *others = session.names
+    own = session.game.view(session.states[ply], 0)["hands"][first].split()
+    sizes = session.game.view(session.states[ply], None)["hand_sizes"]
+    hidden = sum(sizes[name] for name in others)
     assert len(backs) == hidden and hidden > 0
     assert {f.findtext(f"{NS}title") for f in faces} >= set(own)
 
@@ -280,7 +282,7 @@ def test_replay_page_for_a_seat_shows_nothing_hidden_from_it() -> None:
         assert set(domino.findall(words)) <= seen, name
         # and a seat's own hand is there: the page is not empty of hidden things
         own = game.view(session.states[1 + next(
-            n for n, s in enumerate(session.steps) if s.seat == seat)], seat)["hands"][seat]
+            n for n, s in enumerate(session.steps) if s.seat == seat)], seat)["hands"][name]
         assert set(own.split()) <= set(domino.findall(words))
 
 

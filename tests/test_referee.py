@@ -345,7 +345,8 @@ def test_a_three_player_domino_game_among_three_mailboxes(tmp_path: Path) -> Non
                 for other in range(len(addresses)):
                     if other == seat:
                         continue
-                    held = set(TILE.findall(game.view(state, other)["hands"][other] or ""))
+                    hand = game.view(state, other)["hands"][addresses[other]]
+                    held = set(TILE.findall(hand or ""))
                     shown = {tuple(sorted(t)) for t in TILE.findall(body)}
                     assert not {tuple(sorted(t)) for t in held} & shown, (turn, address)
                 if "You are to move" in body:

@@ -423,7 +423,12 @@ def test_show_prints_score_cards_hand_and_what_each_open_category_would_score(
     data = json.loads(runner.invoke(cli, ["show", str(path), "--json"]).output)
     assert data["scores"] == {"ann": 48, "ben": 0}
     assert data["position"]["would_score"]["suns"] == 18
-    assert data["position"]["score_cards"][0]["luck"] == 48
+    assert data["position"]["score_cards"]["ann"]["luck"] == 48
+    assert data["position"]["totals"] == {"ann": 48, "ben": 0}
+    assert data["position"]["turn_of"] == "ben" and data["position"]["resigned"] == []
+    assert runner.invoke(cli, ["move", str(path), "resign"]).exit_code == 0
+    position = json.loads(runner.invoke(cli, ["show", str(path), "--json"]).output)["position"]
+    assert position["resigned"] == ["ben"]
 
 
 def test_deck_order_never_shown_before_the_cards_are_dealt(tmp_path: Path) -> None:

@@ -220,7 +220,7 @@ def test_a_salvo_may_be_fired_one_shot_at_a_time() -> None:
 
 def test_repeats_are_illegal_even_after_a_hit() -> None:
     state = act(GAME, placed(), "fire a1 b1 c9 d9 e9", "fire a1 b1 c1 d1 e1")
-    assert "hit" in GAME.view(state, 0)["shots"][0]["a1"]
+    assert "hit" in GAME.view(state, 0)["shots"]["p1"]["a1"]
     with pytest.raises(IllegalAction, match="a1 was fired at before"):
         GAME.parse_action(state, "fire a1 f9 g9 h9")
     assert ("fire", (sq("a1"),)) not in GAME.legal_actions(state)
@@ -676,10 +676,10 @@ def test_a_seat_sees_its_own_fleet_and_never_the_other() -> None:
     other = placed(GAME, FLEET1, "cv a8 e, bb f1 e, cr h5 s, sub d4 ne, pt j2 s")
     other = act(GAME, other, "fire j1 j2 a10 b10 c10")
     for seat, changed in ((0, other), (None, other)):
-        assert GAME.view(state, seat)["fleets"][1] is None
+        assert GAME.view(state, seat)["fleets"]["p2"] is None
         assert GAME.view(state, seat) == GAME.view(changed, seat)
         assert GAME.render(state, seat, ["a", "b"]) == GAME.render(changed, seat, ["a", "b"])
-    assert GAME.view(state, 1)["fleets"][1]["cv"] == ["a1", "b1", "c1", "d1", "e1"]
+    assert GAME.view(state, 1)["fleets"]["p2"]["cv"] == ["a1", "b1", "c1", "d1", "e1"]
 
 
 @pytest.mark.parametrize("game", [GAME, option(report="ships"), option(fleet="classic")],
@@ -713,7 +713,7 @@ def test_a_sampled_fleet_lies_on_the_reported_hits_and_off_the_misses() -> None:
     state = act(GAME, placed(), "fire a1 b1 c1 d1 e1")  # Player 1 sinks the carrier of FLEET2
     state = act(GAME, state, "fire b2 b3 b4 d2")  # four misses against FLEET1
     state = act(GAME, state, "fire e4 a10 b10 c10 d10")  # a hit on the battleship, four misses
-    seen = GAME.view(state, 0)["shots"][0]
+    seen = GAME.view(state, 0)["shots"]["p1"]
     assert seen["e1"] == "sunk cv" and seen["e4"] == "hit" and seen["a10"] == "miss"
     for k in range(20):
         fleet = GAME.randomize_hidden(state, 0, SeedRng("s", k)).placed[1]
@@ -918,9 +918,8 @@ def assert_nothing_of_the_other_fleet(path: Path, seat: str, other: str, fleet: 
         for ship in fleet.split(", "):
             assert ship not in out, (ship, out)
     position = json.loads(data[1])["position"]
-    index = 0 if seat == "ann" else 1
-    assert position["fleets"][1 - index] is None
-    mine = set(position["shots"][index])
+    assert position["fleets"][other] is None
+    mine = set(position["shots"][seat])
     rows = [line.split() for line in shown[1].splitlines()
             if len(line.split()) == 22 and line.split()[0].isdigit()]
     assert len(rows) == 10

@@ -401,9 +401,9 @@ def test_deal_is_seen_only_by_its_player(game: TwoHeadedDragon) -> None:
 def test_views_show_own_hand_and_public_sheep(game: TwoHeadedDragon) -> None:
     state = run(game, WORKED[:10])[-1]
     mine = game.view(state, 1)
-    assert mine["hands"][0] is None and mine["hands"][2] is None and mine["hands"][1]
-    assert mine["sheep"][0] == "6-6" and mine["hand_sizes"] == [5, 5, 5]
-    assert game.view(state, None)["hands"] == [None, None, None]
+    assert mine["hands"]["p1"] is None and mine["hands"]["p3"] is None and mine["hands"]["p2"]
+    assert mine["sheep"]["p1"] == "6-6" and mine["hand_sizes"] == {"p1": 5, "p2": 5, "p3": 5}
+    assert game.view(state, None)["hands"] == {"p1": None, "p2": None, "p3": None}
     text = game.render(state, 0, ["ann", "ben", "cy"])
     assert "hand of ann:" in text and "6-6" in text and "open 3" in text
     assert "hand of" not in game.render(state, None, ["ann", "ben", "cy"])
@@ -419,7 +419,7 @@ def test_cli_show_as_seat_and_json(tmp_path: Path) -> None:
     assert "hand 2 of 10" in out.output and "sheep" in out.output
     data = json.loads(runner.invoke(cli, ["show", str(path), "--as", "p2", "--json",
                                          "--weak-seed-ok"]).output)
-    assert data["position"]["hands"][1] and data["position"]["hands"][0] is None
+    assert data["position"]["hands"]["p2"] and data["position"]["hands"]["p1"] is None
     assert set(data["scores"]) == {"p1", "p2", "p3", "p4"}
     bad = runner.invoke(cli, ["move", str(path), "sheep 9-9"])
     assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1

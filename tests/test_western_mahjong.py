@@ -515,8 +515,9 @@ def test_notation_has_no_record_separators() -> None:
 def test_view_shows_own_hand_only(game: WesternMahjong) -> None:
     state = position("1b 2b", "9k 9k 9k")
     mine = game.view(state, 0)
-    assert mine["hands"] == ["1b 2b", None] and mine["hand_sizes"] == [2, 3]
-    assert game.view(state, None)["hands"] == [None, None]
+    assert mine["hands"] == {"p1": "1b 2b", "p2": None}
+    assert mine["hand_sizes"] == {"p1": 2, "p2": 3}
+    assert game.view(state, None)["hands"] == {"p1": None, "p2": None}
     assert "9k" not in game.render(state, 0, ["ann", "ben"])
     assert "9k" in game.render(state, 1, ["ann", "ben"])
 
@@ -548,8 +549,8 @@ def test_cli_show_as_seat_draws_hand_table_and_scores(tmp_path: Path) -> None:
     assert "round 1" in out.output and "points" in out.output and "hand of p1:" in out.output
     data = json.loads(runner.invoke(cli, ["show", str(path), "--as", "p2", "--json",
                                          "--weak-seed-ok"]).output)
-    assert data["position"]["hands"][0] is None
-    assert data["position"]["hands"][1]
+    assert data["position"]["hands"]["p1"] is None
+    assert data["position"]["hands"]["p2"]
     assert data["scores"] == {"p1": 3, "p2": 3}
 
 
@@ -700,7 +701,7 @@ def test_the_spectator_sees_no_hand_and_no_drawn_tile() -> None:
     session = random_game("western-mahjong", "spectator", max_plies=200)
     for ply in range(session.ply + 1):
         data = render.show_data(session, ply)
-        assert data["position"]["hands"] == [None, None]
+        assert data["position"]["hands"] == {"p1": None, "p2": None}
         assert "drawn" not in data["position"]
     text = "".join(session.game.mask_action(session.states[i], s.action, session.state, None)
                    for i, s in enumerate(session.steps) if s.seat == CHANCE)

@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any
 import pyparsing as pp
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult, expect_word
+from gametool.engine import (
+    CHANCE,
+    RESIGN,
+    Game,
+    Option,
+    Outcome,
+    SeatResult,
+    expect_word,
+    seat_text,
+)
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
@@ -141,6 +150,8 @@ class SpaceCards(Game[SpaceState, Any]):
     min_players = 1
     max_players = 4
     default_players = 2
+    names_seats = True
+    names_seats_in_actions = False
     chance = "shuffles"
     hidden = "deck order"
     options = (Option("trades", "2", ("0", "1", "2"),
@@ -385,17 +396,17 @@ upper case in run order."""
     def view(self, state: SpaceState, seat: int | None) -> dict[str, Any]:
         used = len(state.hand) + len(state.aside)
         data: dict[str, Any] = {
-            "turn_of": None if state.phase == OVER else state.seat,
+            "turn_of": None if state.phase == OVER else seat_text(state.seat),
             "phase": ("deal", "play", "draw", "over")[state.phase],
             "hand": [CARD_TEXT[c] for c in state.hand],
             "set_aside": [CARD_TEXT[c] for c in state.aside],
             "trades_left": self.trade_limit - state.trades if state.phase != OVER else 0,
             "to_draw": state.pending,
             "undealt": len(DECK) - used,
-            "resigned": list(state.resigned),
-            "score_cards": [{name: box for name, box in zip(CATEGORIES, card, strict=True)}
-                            for card in state.cards],
-            "totals": self.scores(state),
+            "resigned": [seat_text(i) for i in state.resigned],
+            "score_cards": {seat_text(i): dict(zip(CATEGORIES, card, strict=True))
+                            for i, card in enumerate(state.cards)},
+            "totals": {seat_text(i): total for i, total in enumerate(self.scores(state))},
         }
         if state.phase == PLAY:
             now = category_scores(state.hand)
@@ -420,17 +431,18 @@ upper case in run order."""
         parts: list[Any] = []
         if view["turn_of"] is not None:
             parts.append(Note((self.render(state, seat, names).splitlines()[0],)))
-            parts.append(Row(f"hand of {names[view['turn_of']]}",
+            parts.append(Row(f"hand of {names[state.seat]}",
                              tuple(face(c) for c in view["hand"]),
                              "to be dealt" if view["phase"] == "deal" else ""))
             if view["set_aside"]:
                 parts.append(Row("set aside", tuple(face(c) for c in view["set_aside"])))
         parts.append(Row("deck", (back(view["undealt"]),) if view["undealt"] else (),
                          f"{view['undealt']} cards, order unknown"))
+        cards = view["score_cards"].values()  # in seat order
         rows = tuple((category, *("-" if card[category] is None else str(card[category])
-                                  for card in view["score_cards"]))
+                                  for card in cards))
                      for category in CATEGORIES)
-        totals = ("total", *(str(t) for t in view["totals"]))
+        totals = ("total", *(str(t) for t in view["totals"].values()))
         parts.append(Panel(("category", *names), (*rows, totals), "score cards (- open)"))
         return Diagram(tuple(parts))
 

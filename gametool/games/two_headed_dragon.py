@@ -470,12 +470,14 @@ class TwoHeadedDragon(Game[DragonState, Any]):
             "chain": [f"{seat_text(s)} {tile_text(t)} open {v}" for s, t, v in state.chain],
             "line": " ".join(line),
             "open_end": None if not line else "right" if open_right else "left",
-            "hands": [" ".join(tile_text(t) for t in state.hands[i]) if i == seat else None
-                      for i in range(n)],
-            "hand_sizes": [len(state.hands[i]) for i in range(n)],
-            "sheep": [" ".join(tile_text(t) for t in state.sheep[i]) for i in range(n)],
-            "totals": list(state.totals),
-            "hand_scores": [list(scores) for _leader, scores in state.sheets],
+            "hands": {seat_text(i): " ".join(tile_text(t) for t in state.hands[i])
+                      if i == seat else None for i in range(n)},
+            "hand_sizes": {seat_text(i): len(state.hands[i]) for i in range(n)},
+            "sheep": {seat_text(i): " ".join(tile_text(t) for t in state.sheep[i])
+                      for i in range(n)},
+            "totals": {seat_text(i): total for i, total in enumerate(state.totals)},
+            "hand_scores": [{seat_text(i): score for i, score in enumerate(scores)}
+                            for _leader, scores in state.sheets],
         }
 
     def render(self, state: DragonState, seat: int | None, names: Sequence[str]) -> str:
@@ -516,14 +518,16 @@ class TwoHeadedDragon(Game[DragonState, Any]):
                 f"open {view['open']} on the {view['open_end']}, closed {view['closed']}")
         parts: list[Any] = [Note((self.render(state, seat, names).splitlines()[0],)),
                             Row("chain", dominoes, ends or "empty")]
+        # the seats' entries in seat order (keyed by the names this call's view says)
+        hands, sizes, sheep = (list(view[key].values()) for key in ("hands", "hand_sizes",
+                                                                   "sheep"))
         for i, name in enumerate(names[:state.nseats]):
-            hand = view["hands"][i]
-            items = (tuple(Card(t, kind="domino") for t in hand.split()) if hand is not None
-                     else (back(kind="domino"),) * view["hand_sizes"][i])
-            parts.append(Row(f"hand of {name}", items, f"{view['hand_sizes'][i]} tiles"))
-            if view["sheep"][i]:
+            items = (tuple(Card(t, kind="domino") for t in hands[i].split())
+                     if hands[i] is not None else (back(kind="domino"),) * sizes[i])
+            parts.append(Row(f"hand of {name}", items, f"{sizes[i]} tiles"))
+            if sheep[i]:
                 parts.append(Row(f"sheep of {name}",
-                                 tuple(Card(t, kind="domino") for t in view["sheep"][i].split())))
+                                 tuple(Card(t, kind="domino") for t in sheep[i].split())))
         return Diagram(tuple(parts))
 
     def randomize_hidden(self, state: DragonState, seat: int | None,

@@ -250,9 +250,10 @@ class GamiText:
         c = self.cards
         data: dict[str, Any] = {
             "phase": self.phase(state),
-            "hands": [c.cards(h) for h in state.hands],
+            "hands": {seat_text(i): c.cards(h) for i, h in enumerate(state.hands)},
             "table": c.cards(state.table),
-            "gami": [[c.set_cards(s) for s in c.held(h)] for h in state.hands],
+            "gami": {seat_text(i): [c.set_cards(s) for s in c.held(h)]
+                     for i, h in enumerate(state.hands)},
             "plies": state.plies,
             "max_plies": self.limit,
         }
@@ -285,16 +286,17 @@ class GamiText:
         from gametool.diagram import Diagram, Grid, Note, Piece, Row, playing_card, seat_piece
 
         view = self.view(state, seat)
+        hands, gami = list(view["hands"].values()), list(view["gami"].values())  # seat order
         parts: list[Any] = []
-        for i, hand in enumerate(view["hands"]):
-            held = ", ".join("{" + " ".join(cards) + "}" for cards in view["gami"][i])
+        for i, hand in enumerate(hands):
+            held = ", ".join("{" + " ".join(cards) + "}" for cards in gami[i])
             parts.append(Row(names[i], tuple(playing_card(card) for card in hand),
                              f"Gami held: {held}" if held else ""))
         parts.append(Row("table", tuple(playing_card(card) for card in view["table"])))
         deck = self.cards.deck
         ranks = tuple(deck.ranks) + tuple(e[:-1] for e in deck.extras)
         cells: dict[tuple[int, int], Piece] = {}
-        places = [(seat_piece(i, str(i + 1)), hand) for i, hand in enumerate(view["hands"])]
+        places = [(seat_piece(i, str(i + 1)), hand) for i, hand in enumerate(hands)]
         places.append((Piece("", "neutral", "ring"), view["table"]))
         for piece, cards in places:
             for card in cards:

@@ -425,7 +425,8 @@ see are written ?, and so is every drawn bone but its own.
         return views.view(state, seat, self.to_move(state))
 
     def diagram(self, state: JohariState, seat: int | None, names: Sequence[str]) -> Diagram:
-        return views.diagram(self.view(state, seat), state, names)
+        # the view in default seat names, as the drawing reads it (the names come from names)
+        return views.diagram(views.view(state, seat, self.to_move(state)), state, names)
 
     scores_in_render = True  # the score sheet ends with the totals
 

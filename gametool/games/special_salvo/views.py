@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gametool.engine import seat_text
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
@@ -42,17 +43,18 @@ def _shots(state: SalvoState, seat: int) -> dict[str, str]:
 def view_state(game: SpecialSalvo, state: SalvoState, seat: int | None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "phase": state.phase,
-        "fleets": [_fleet_dict(state.placed[owner])
-                   if game.visible_fleet(state, owner, seat) else None for owner in (0, 1)],
-        "ships_placed": [len(state.placed[owner]) if game.referee else None
-                         for owner in (0, 1)],
-        "shots": [_shots(state, owner) for owner in (0, 1)],
-        "afloat": [len(SHIPS) - state.sunk[owner].bit_count() for owner in (0, 1)],
+        "fleets": {seat_text(owner): _fleet_dict(state.placed[owner])
+                   if game.visible_fleet(state, owner, seat) else None for owner in (0, 1)},
+        "ships_placed": {seat_text(owner): len(state.placed[owner]) if game.referee else None
+                         for owner in (0, 1)},
+        "shots": {seat_text(owner): _shots(state, owner) for owner in (0, 1)},
+        "afloat": {seat_text(owner): len(SHIPS) - state.sunk[owner].bit_count()
+                   for owner in (0, 1)},
         "salvo": [SQUARE_NAMES[sq] for sq in state.salvo],
         "due": state.due if state.phase in ("fire", "report") else None,
     }
     if not game.referee:
-        data["commits"] = list(state.commits)
+        data["commits"] = {seat_text(owner): commit for owner, commit in enumerate(state.commits)}
     return data
 
 
@@ -153,11 +155,11 @@ def diagram_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
         def at(name: str) -> tuple[int, int]:
             return FILES.index(name[0]), SIZE - int(name[1:])
 
-        for ship, squares in (view["fleets"][owner] or {}).items():
+        for ship, squares in (view["fleets"][seat_text(owner)] or {}).items():
             letter = LETTERS[SHIPS.index(ship)]
             for name in squares:
                 cells[at(name)] = Piece(letter, "neutral", "square")
-        for name, result in view["shots"][1 - owner].items():
+        for name, result in view["shots"][seat_text(1 - owner)].items():
             words = result.split()
             if words[0] == "miss":
                 cells[at(name)] = Piece("", "neutral", "ring")

@@ -374,12 +374,12 @@ class WesternMahjong(Game[MahjongState, Any]):
             "round": state.round,
             "leader": seat_text(state.leader),
             "phase": state.phase,
-            "points": list(state.points),
+            "points": {seat_text(i): points for i, points in enumerate(state.points)},
             "wall": state.wall_size,
-            "hands": [tile_text(hand_faces(state.hands[i])) if seat == i else None
-                      for i in range(2)],
-            "hand_sizes": list(state.sizes),
-            "opened": list(state.opened),
+            "hands": {seat_text(i): tile_text(hand_faces(state.hands[i])) if seat == i else None
+                      for i in range(2)},
+            "hand_sizes": {seat_text(i): size for i, size in enumerate(state.sizes)},
+            "opened": {seat_text(i): opened for i, opened in enumerate(state.opened)},
             "table": [f"{seat_text(owner)}: {tile_text(tiles)}" for owner, tiles in state.melds],
             "discards": " ".join(NAMES[f] + ("*" if taken else "") for _s, f, taken in state.pile),
             "discard_to_take": None if state.discard is None else NAMES[state.discard],
@@ -405,16 +405,15 @@ class WesternMahjong(Game[MahjongState, Any]):
                          for t in text.split())
 
         parts: list[Any] = [Note((self.render(state, seat, names).splitlines()[0],))]
+        # the seats' entries in seat order (keyed by the names this call's view says)
+        hands, sizes = list(view["hands"].values()), list(view["hand_sizes"].values())
         for i, name in enumerate(names[:2]):
-            hand = view["hands"][i]
-            items = (tiles(hand) if hand is not None else
-                     (back(kind="tile"),) * view["hand_sizes"][i])
+            hand = hands[i]
+            items = tiles(hand) if hand is not None else (back(kind="tile"),) * sizes[i]
             drawn = f", drew {view['drawn']}" if hand is not None and "drawn" in view else ""
-            parts.append(Row(f"hand of {name}", items,
-                             f"{view['hand_sizes'][i]} tiles{drawn}"))
-        for meld in view["table"]:
-            owner, _, text = meld.partition(": ")
-            parts.append(Row(f"meld of {names[int(owner[1:]) - 1]}", tiles(text)))
+            parts.append(Row(f"hand of {name}", items, f"{sizes[i]} tiles{drawn}"))
+        for owner, meld in state.melds:  # on the table, seen by all
+            parts.append(Row(f"meld of {names[owner]}", tiles(tile_text(meld))))
         parts.append(Row("discards", tiles(view["discards"]),
                          f"may be taken: {view['discard_to_take']}"
                          if view["discard_to_take"] else ""))
