@@ -8,6 +8,7 @@ Seat names belong to the record, never to the engine.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
@@ -31,6 +32,7 @@ GUESSES = 200
 """How many positions or chance actions :meth:`Game.assume_action` tries before giving up."""
 
 OPTION_MAXIMUM = 1_000_000
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 """The largest value of a whole-number option that names no maximum of its own (plies, points,
 rounds): larger ones are refused before any work depends on them."""
 
@@ -64,10 +66,9 @@ class Option:
             if len(value) > 12:
                 raise GameError(f"option {self.name}={value[:20]}...: a number of "
                                 f"{len(value):,} characters is too long")
-            try:
-                number = int(value)
-            except ValueError:
-                raise GameError(f"option {self.name}={value}: expected a whole number") from None
+            if not _WHOLE.fullmatch(value):  # ASCII digits only: int() takes others, and "1_0"
+                raise GameError(f"option {self.name}={value}: expected a whole number")
+            number = int(value)
             if self.minimum is not None and number < self.minimum:
                 raise GameError(f"option {self.name}={value}: at least {self.minimum}")
             maximum = OPTION_MAXIMUM if self.maximum is None else self.maximum

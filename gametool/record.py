@@ -78,7 +78,11 @@ def parse_options(value: str) -> dict[str, str]:
         name, eq, setting = piece.partition("=")
         if not eq or not name or not setting:
             raise GameError(f"option {piece!r} is not NAME=VALUE")
-        out[name.strip().lower()] = setting.strip()
+        key = name.strip().lower()
+        if key in out:
+            raise GameError(f"option {key} is given twice ({key}={out[key]} and "
+                            f"{key}={setting.strip()})")
+        out[key] = setting.strip()
     return out
 
 

@@ -386,3 +386,18 @@ def test_whole_number_options_are_bounded_and_never_echoed_whole(tmp_path: Path,
     error = result.stderr.strip().splitlines()[-1]
     assert error.startswith("Error: Invalid value for") and "is not in the range" in error
     assert len(error) < 200 and path.read_bytes() == before
+
+
+def test_an_option_given_twice_or_in_other_digits_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    status, _, err = invoke("start", "colors", "--option", "runs=longest", "--option",
+                            "runs=each-row", "-o", str(path))
+    assert status == 1 and "option runs is given twice (runs=longest and runs=each-row)" in err
+    assert not path.exists()
+    for value in ("\uff11\uff10", "1_0", "--5", "٣"):
+        status, _, err = invoke("start", "gami-four", "--option", f"max_plies={value}")
+        assert status == 1 and "expected a whole number" in err, value
+    path.write_text('[Game "gami-four"]\n[Players "a; b"]\n'
+                    '[Options "max_plies=4; MAX_PLIES=600"]\n')
+    status, out, err = invoke("validate", str(path))
+    assert status == 1 and "option max_plies is given twice" in out + err
