@@ -327,3 +327,23 @@ def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() ->
     written = [part for step in random_game("sapos", "5", max_plies=80).steps
                if step.text != "resign" for part in step.text.split(",")]
     assert written and all(same(text) for text in written)
+
+
+def test_horse_actions_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    from gametool.auto import random_game
+    from gametool.games.chess import horse_notation
+    from notation import tokens
+
+    def same(text: str) -> bool:
+        return fast_reads_as_grammar(
+            horse_notation.fast_horse,
+            lambda t: tuple(tokens.parse_whole(horse_notation.HORSE_TAIL, t)[0]), text)
+
+    fuzz_fast_reader(["@", "-", "H", "h", "e6", "a1", "h8", "i9", "E6", "=", "Q", "n", "k", "+",
+                      "#", "!", "?", " "], same)
+    assert same("@e6") and same("-e6 -f3") and same("-a1") and same("Hg6-g7")
+    assert same("He7-e8=Q+") and same("-e6-f3")
+    written = [" ".join(step.text.split()[1:]) for step in
+               random_game("super-horse-chess", "4", max_plies=120).steps
+               if len(step.text.split()) > 1 and step.text.split()[0] != "claim-draw"]
+    assert written and all(same(text) for text in written)

@@ -112,7 +112,7 @@ lower-case file (h4); a horse move with an upper-case H.
             termination, winner = pos.end
             return (Outcome.draw(2, termination) if winner is None
                     else Outcome.win(2, winner, termination))
-        if not pos.moves:  # D10: judged on the chess moves alone
+        if not pos.has_move():  # D10: judged on the chess moves alone
             if pos.in_check():
                 return Outcome.win(2, 1 if pos.white else 0, CHECKMATE)
             return Outcome.draw(2, STALEMATE)
@@ -446,7 +446,7 @@ lower-case file (h4); a horse move with an upper-case H.
         memo = pos._turns
         if memo is not None and memo[0] == (self.owned, self.required):
             return (m, h) in self._turn_set(pos)
-        if m not in pos.moves:
+        if m not in pos.moves_to((m >> 6) & 63):
             return False
         after = make_move(pos.board, m, pos.white, pos.castling, pos.ep)[0]
         actions = self.horse_actions(after, pos.white)

@@ -6,6 +6,7 @@ recur in every position.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -59,9 +60,36 @@ def horse_value(written: Any) -> Any:
     return (HMOVE, square_index(written[1]), square_index(written[2]), promo)
 
 
+_SQ = r"([a-h])([1-8])"
+_FAST_HORSE = re.compile(rf"@{_SQ}|-{_SQ}(?: ?-{_SQ})?|H{_SQ}-{_SQ}(?:=?([NBRQnbrq]))?")
+_FAST_SUFFIX = re.compile(r"(?:[+#]+[!?]*|[!?]+)?")
+
+
+def fast_horse(text: str) -> Any:
+    """A horse action written as the tool writes it (lower-case squares, one blank at most), read
+    without the grammar, as ``HORSE_TAIL`` reads it; None for any other spelling."""
+    text = text.strip()
+    match = _FAST_HORSE.match(text)
+    if match is None or _FAST_SUFFIX.fullmatch(text, match.end()) is None:
+        return None
+    g = match.groups()
+
+    def square(i: int) -> tokens.Square:
+        return tokens.Square(ord(g[i]) - 97, int(g[i + 1]))
+
+    if g[0]:
+        return ("place", square(0))
+    if g[2]:
+        return ("remove", square(2), square(4)) if g[4] else ("remove", square(2))
+    return ("move", square(6), square(8), g[10] or "")
+
+
 @lru_cache(maxsize=1 << 15)
 def horse_part(text: str) -> Any:
-    return horse_value(tokens.parse_whole(HORSE_TAIL, text)[0])
+    written = fast_horse(text)
+    if written is None:
+        written = tokens.parse_whole(HORSE_TAIL, text)[0]
+    return horse_value(written)
 
 
 @lru_cache(maxsize=1 << 16)
