@@ -457,6 +457,11 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
          number: int | None, **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result.
 
+    With --json, the same as data, each seat named by its name in the record wherever it is
+    meant: the seat to move, the scores, and in the game's position every value that names a
+    seat or is held per seat (an object keyed by the seat names; a seat's colour, where the
+    game has one, under "colours").
+
     With --svg, a picture of the same position: boards with coordinates, the last action
     highlighted, hidden cards as backs. With --as on a record whose Seed can be guessed,
     refused unless --weak-seed-ok. A record exported for a seat (export --as SEAT) shows that

@@ -245,12 +245,7 @@ def seat_convention_breaches(gid: str, frames: list[dict[str, Any]]) -> list[str
     return sorted(set(breaches))
 
 
-PENDING = {"tawula", "track-gammon"}
-"""Games whose views still name seats otherwise (each must still fail the check)."""
-
-
-@pytest.mark.parametrize("gid", [pytest.param(g, marks=pytest.mark.xfail(strict=True))
-                                 if g in PENDING else g for g in PLAYABLE])
+@pytest.mark.parametrize("gid", PLAYABLE)
 def test_json_names_every_seat_by_its_name(tmp_path: Path, gid: str) -> None:
     """Everywhere ``show --json``'s position refers to a seat (a value naming one, a mapping
     with a value per seat) it says the record's seat name; see seat_convention_breaches.

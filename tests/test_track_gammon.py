@@ -584,7 +584,7 @@ def test_edge_case_resigned_seat_and_placings_from_the_command_line(tmp_path: Pa
                "placings=on")
     assert _cli("move", str(f), "G: h/19 h/15", "roll 3-1")[0] == 0
     code, out = _cli("show", "--json", str(f))
-    assert code == 0 and '"turn": "W"' in out
+    assert code == 0 and '"turn": "White"' in out
     bad = tmp_path / "bad.gtn"
     code, out = _cli("start", "track-gammon", "--no-seed", "--position",
                      "B:1x2,7x2 G:13x2 W:25x2 turn=B", "-o", str(bad))
@@ -671,9 +671,10 @@ def test_a_finished_game_is_set_up_with_its_ending(tmp_path: Path, position: str
 def test_a_live_game_after_a_finish_or_resignation_reads_back(tmp_path: Path) -> None:
     f = _start(tmp_path, "B:off15 G:13x2 W:25x2 turn=G", "placings=on")
     data = _show(f)
-    assert not data["over"] and data["position"]["places"] == {"B": 1, "G": 0, "W": 0}
+    assert not data["over"] and data["position"]["places"] == {"Black": 1, "Green": 0,
+                                                                "White": 0}
     f = _start(tmp_path, "B:left G:13x2 W:25x2 turn=G", "placings=on")
-    assert _show(f)["position"]["places"] == {"B": 3, "G": 0, "W": 0}
+    assert _show(f)["position"]["places"] == {"Black": 3, "Green": 0, "White": 0}
     f = _start(tmp_path, "B:left G:13x2 W:25x2 turn=G dice=6-2")
     assert _cli("move", str(f), "G: h/19 h/15", "roll 4-1", "W: resign")[0] == 0
     data = _show(f)

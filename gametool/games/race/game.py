@@ -55,6 +55,8 @@ class RaceGame(Game[RaceState, Any]):
     start_word: ClassVar[str] = "start point"
     citations: ClassVar[dict[str, str]] = {}
     """Where the game's rules file has Tawula's decision of that number (messages cite it)."""
+    names_seats = True
+    names_seats_in_actions = False  # turns name colours (B: ...), never seats
     chance = "two dice"
     hidden = ""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from gametool.engine import seat_text
 from gametool.games.race.state import RaceState
 from gametool.tables import tabulate
 
@@ -14,24 +15,26 @@ if TYPE_CHECKING:
 
 
 def position(game: RaceGame, state: RaceState) -> dict[str, Any]:
-    """The position as JSON-able data: occupied spaces by colour, hands, bars, off, dice."""
+    """The position as JSON-able data: each seat's colour, the figures on each occupied space
+    by seat, each seat's hand, bar, borne-off figures and place, the dice."""
     geo = game.geo
-    letters = geo.letters
+    seats = [seat_text(q) for q in range(geo.seats)]
     spaces: dict[str, dict[str, int]] = {}
     for s in range(geo.spaces):
-        figures = {letters[q]: row[s] for q, row in enumerate(state.counts) if row[s]}
+        figures = {seats[q]: row[s] for q, row in enumerate(state.counts) if row[s]}
         if figures:
             spaces[str(s + 1)] = figures
     to_play = game.to_move(state)
     return {
+        "colours": dict(zip(seats, geo.colours, strict=True)),
         "spaces": spaces,
         "special_spaces": [s + 1 for s in range(geo.spaces) if geo.is_special_space(s)],
-        "hand": dict(zip(letters, state.hand, strict=True)),
-        "bar": dict(zip(letters, state.bar, strict=True)),
-        "off": dict(zip(letters, state.off, strict=True)),
-        "places": dict(zip(letters, state.places, strict=True)),
-        "left": [letters[q] for q in range(geo.seats) if state.out[q]],
-        "turn": None if state.ended else letters[state.seat] if not state.opening else None,
+        "hand": dict(zip(seats, state.hand, strict=True)),
+        "bar": dict(zip(seats, state.bar, strict=True)),
+        "off": dict(zip(seats, state.off, strict=True)),
+        "places": dict(zip(seats, state.places, strict=True)),
+        "left": [seats[q] for q in range(geo.seats) if state.out[q]],
+        "turn": None if state.ended else seats[state.seat] if not state.opening else None,
         "dice": list(state.dice) if state.dice and to_play is not None else None,
         "last_roll": list(state.last_roll) if state.last_roll else None,
         "opening": state.opening,
@@ -83,15 +86,14 @@ def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
     coloured by its seat, the seats' hands, bars and borne-off figures, and the dice."""
     from gametool.diagram import SEAT_SHAPES, Diagram, Note, Panel, Piece, Point, Track
 
-    data = position(game, state)
     geo = game.geo
     rows = game.board_rows(state)
 
     def is_labels(row: list[str]) -> bool:
         return all(text.strip("()").isdigit() for text in row)
 
-    def piece(letter: str, count: int) -> Piece:
-        q = geo.letters.index(letter)
+    def piece(q: int, count: int) -> Piece:
+        letter = geo.letters[q]
         colour = geo.colours[q].lower()
         style = colour if colour in ("black", "white", "green", "red", "blue") else f"seat{q}"
         return Piece(letter, style, SEAT_SHAPES[q], count)
@@ -106,15 +108,16 @@ def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
         points = []
         for text in rows[j]:
             label = text.strip("()")
-            figures = data["spaces"].get(label, {})
-            points.append(Point(label, tuple(piece(letter, n) for letter, n in figures.items()),
-                                marked=int(label) in data["special_spaces"]))
+            s = int(label) - 1
+            points.append(Point(label, tuple(piece(q, row[s]) for q, row in
+                                             enumerate(state.counts) if row[s]),
+                                marked=geo.is_special_space(s)))
         track.append(tuple(points))
     panel = Panel(("colour", "player", "hand", "bar", "off"),
-                  tuple((f"{letter} {geo.colours[q]}", names[q], str(data["hand"][letter]),
-                         str(data["bar"][letter]), str(data["off"][letter]))
+                  tuple((f"{letter} {geo.colours[q]}", names[q], str(state.hand[q]),
+                         str(state.bar[q]), str(state.off[q]))
                         for q, letter in enumerate(geo.letters)))
     notes = [line for line in draw(game, state, names).split("\n\n")[-1].splitlines() if line]
-    legend = tuple((piece(letter, 1).style, f"{geo.colours[q]}: {names[q]}")
-                   for q, letter in enumerate(geo.letters))
+    legend = tuple((piece(q, 1).style, f"{geo.colours[q]}: {names[q]}")
+                   for q in range(geo.seats))
     return Diagram((Track(tuple(track)), panel, Note(tuple(notes))), legend=legend)
