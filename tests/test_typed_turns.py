@@ -347,3 +347,84 @@ def test_horse_actions_read_without_the_grammar_as_the_grammar_reads_them() -> N
                random_game("super-horse-chess", "4", max_plies=120).steps
                if len(step.text.split()) > 1 and step.text.split()[0] != "claim-draw"]
     assert written and all(same(text) for text in written)
+
+
+def test_space_cards_actions_read_without_the_grammar_as_the_grammar_reads_them() -> None:
+    from gametool.auto import random_game
+    from gametool.errors import GameError
+    from gametool.games import space_cards
+
+    def same(text: str) -> bool:
+        return fast_reads_as_grammar(space_cards._fast_action, space_cards._grammar_action, text)
+
+    fuzz_fast_reader(["deal", "draw", "trade", "score", "Deal", "TRADE", " ", "  ", "6", "3", "0",
+                      "06", "7", "10", ":", "2S", "AH", "KD", "7T", "KU", "8H", "10H", "1H", "2s",
+                      "QH", "run4", "Hearts", "luck", "sevenplus", "run7", "resign"], same)
+    cards = "2S 3S 3D 6T 7D 7U"
+    for text in (f"deal 6: {cards}", "draw 3: 2T 6U 7D", "draw 1: KS", "trade AC 4C 5U",
+                 f"trade {cards}", "score run4", "score luck", "score hearts"):
+        assert same(text), text
+    # Other spellings, blanks and cards or numbers outside the deck are left to the grammar.
+    for text in (f"Deal 6: {cards}", f"deal 6: {cards.lower()}", "Score run4", "score RUN4",
+                 f"deal 6:  {cards}", f"deal 6 : {cards}", f"deal  6: {cards}", f" deal 6: {cards}",
+                 f"deal 6: {cards} ", "trade  AC", "trade AC  4C", f"deal 06: {cards}",
+                 "draw 7: 2T", "draw 0: 2T", "draw 10: 2T", "draw 3: 2T 6U 8D", "trade KU",
+                 "trade 1H", "trade 10H", "trade QH", "score run7", "score", "trade",
+                 f"deal 6: {cards} 4H", "deal 6:", "resign"):
+        assert space_cards._fast_action(text) is None, text
+    game = games.playable_class("space-cards")({})
+    state = game.initial_state(2)
+    with pytest.raises(GameError, match="KU is not in the Space Cards deck"):
+        game.parse_action(state, "deal 6: AH 2H 3H 4H 5H KU")
+    with pytest.raises(GameError, match="'1H' is not a card"):
+        game.parse_action(state, "deal 6: AH 2H 3H 4H 5H 1H")
+    # Every action the tool writes, but resign, is read by the fast path.
+    written = [step.text for seed in range(3)
+               for step in random_game("space-cards", str(seed)).steps if step.text != "resign"]
+    assert {text.split()[0] for text in written} == {"deal", "draw", "trade", "score"}
+    assert all(same(text) for text in written)
+
+
+@pytest.mark.parametrize("options", [{}, {"shots": "squares", "report": "ships"},
+                                     {"fleet": "classic", "shots": "fixed5"}])
+def test_special_salvo_actions_read_without_the_grammar_as_the_grammar_reads_them(
+        options: dict[str, str]) -> None:
+    from gametool.auto import random_game
+    from gametool.errors import GameError
+    from gametool.games.special_salvo import notation as salvo
+    from notation import tokens
+
+    def same(text: str) -> bool:
+        return fast_reads_as_grammar(salvo._fast_tokens,
+                                     lambda t: tokens.parse_whole(salvo.grammar(), t).as_list(),
+                                     text)
+
+    salt = "65f2557400e834a85e38f2b9adb6fc5aa3c5a26f32b7dd7dcc40b3b0af98b667"
+    fuzz_fast_reader(["place", "fire", "report", "commit", "reveal", "salt", "resign", "Fire", " ",
+                      "  ", ",", ", ", "a1", "j10", "c7", "k1", "a11", "a0", "A1", "miss", "hit",
+                      "sunk", "Hit", "bb", "cv", "sub", "pt", "cr", "xx", "e", "s", "se", "ne",
+                      "w", "E", "ab12", salt, salt.upper()], same)
+    fleet = "cv b6 e, bb g6 e, cr a9 s, sub c8 ne, pt h4 e"
+    for text in ("place bb g6 e", f"place {fleet}", "fire a10", "fire a10 i5 d3 h2 j1",
+                 "report a10 miss, i5 hit, d3 hit bb, h2 sunk pt, j1 hit sub", f"commit {salt}",
+                 f"reveal {fleet} salt {salt}", f"reveal {fleet} salt 00", "resign"):
+        assert same(text), text
+    # Other spellings, blanks, squares off the ocean and unknown codes are left to the grammar.
+    for text in ("Fire a10", "fire A10", "fire  a10", "fire a10 ", " fire a10", "fire a1,b2",
+                 "fire k1", "fire a11", "fire a0", "fire a100", "place bb g6 w", "place bb g6 se,",
+                 "place bb g6 E", "place xx g6 e", "place bb g6 e,pt h4 e", "report a1 hit xx",
+                 "report a1 sunk", "report a1 miss,b2 miss", "report a1 Miss", f"commit {salt}0",
+                 f"commit {salt[:-1]}", f"commit {salt.upper()}", f"reveal {fleet} salt",
+                 f"reveal {fleet} salt AB", "fire", "report", "place", "Resign"):
+        assert salvo._fast_tokens(text) is None, text
+    with pytest.raises(GameError, match="k1 is off the ocean"):
+        salvo.read("fire k1")
+    with pytest.raises(GameError, match="'xx' is no ship of the fleet"):
+        salvo.read("place xx g6 e")
+    with pytest.raises(GameError, match="a commitment is 64 hexadecimal digits"):
+        salvo.read(f"commit {salt[:-1]}")
+    # Every action the tool writes is read by the fast path.
+    written = [step.text for seed in range(2)
+               for step in random_game("special-salvo", str(seed), options=options).steps]
+    assert {text.split()[0] for text in written} >= {"place", "fire", "report"}
+    assert all(same(text) for text in written)

@@ -8,6 +8,7 @@ view can show one before the cards are dealt.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -113,6 +114,38 @@ ACTION = (
     | (keyword("score")("kind") - pp.Word(pp.alphanums).set_name("category")("category"))
 ).set_name("Space Cards action")
 """An action; its card words are read one by one with the card grammar (see read_card)."""
+
+Tokens = tuple[str, int | None, tuple[str, ...], str | None]
+"""What an action reads as: its kind, count, card words and category (absent ones None)."""
+
+_FAST_CARD = r"(?:[A2-7][HSCDUMT]|K[HSCD])"
+_FAST_CARDS = rf"({_FAST_CARD}(?: {_FAST_CARD}){{0,5}})"
+_FAST_ACTION = re.compile(rf"(deal|draw) ([1-6]): {_FAST_CARDS}|trade {_FAST_CARDS}"
+                          rf"|score ({'|'.join(CATEGORIES)})")
+
+
+def _fast_action(text: str) -> Tokens | None:
+    """The tokens of an action written as the tool writes it (cards of the deck in upper case,
+    one blank between words), read without the grammar, exactly as ``ACTION`` reads them; None
+    for any other spelling, which the grammar reads (and explains)."""
+    match = _FAST_ACTION.fullmatch(text)
+    if match is None:
+        return None
+    kind, count, listed, traded, category = match.groups()
+    if kind:
+        return kind, int(count), tuple(listed.split(" ")), None
+    if traded:
+        return "trade", None, tuple(traded.split(" ")), None
+    return "score", None, (), category
+
+
+def _grammar_action(text: str) -> Tokens:
+    """The tokens of an action read by ``ACTION``; NotationError if it is not one."""
+    parsed = parse_whole(ACTION, text)
+    kind = parsed["kind"]
+    if kind == "score":
+        return kind, None, (), parsed["category"]
+    return kind, parsed.get("count"), tuple(parsed["cards"]), None
 
 
 @lru_cache(maxsize=512)
@@ -291,19 +324,21 @@ upper case in run order."""
             if seat == CHANCE:
                 raise IllegalAction(f"'resign': chance is to {self._chance_verb(state)}")
             return RESIGN
-        try:
-            parsed = parse_whole(ACTION, text)
-        except NotationError as exc:
-            raise MalformedAction(
-                f"malformed action {text.strip()!r}: expected deal 6: CARDS, trade CARDS, "
-                f"draw N: CARDS or score CATEGORY ({exc.message})") from None
-        kind = parsed["kind"]
-        if kind == "score":
-            return self._parse_score(state, text, parsed["category"].lower())
-        cards = self._card_ids(text, parsed["cards"])
+        parsed = _fast_action(text)
+        if parsed is None:
+            try:
+                parsed = _grammar_action(text)
+            except NotationError as exc:
+                raise MalformedAction(
+                    f"malformed action {text.strip()!r}: expected deal 6: CARDS, trade CARDS, "
+                    f"draw N: CARDS or score CATEGORY ({exc.message})") from None
+        kind, count, words, category = parsed
+        if category is not None:
+            return self._parse_score(state, text, category.lower())
+        cards = self._card_ids(text, words)
         if kind == "trade":
             return self._parse_trade(state, text, cards)
-        return self._parse_chance(state, text, kind, parsed["count"], cards)
+        return self._parse_chance(state, text, kind, count, cards)
 
     def _chance_verb(self, state: SpaceState) -> str:
         return "deal" if state.phase == DEAL else f"draw {state.pending}"

@@ -6,13 +6,22 @@ naming ship k, with ``report=ships``) and ``SUNK + k``.
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from typing import Any
 
 import pyparsing as pp
 
 from gametool.errors import IllegalAction, MalformedAction
-from gametool.games.special_salvo.fleet import REVERSED, SHIPS, SIZE, SQUARE_NAMES, canonical
+from gametool.games.special_salvo.fleet import (
+    DIRECTIONS,
+    FILES,
+    REVERSED,
+    SHIPS,
+    SIZE,
+    SQUARE_NAMES,
+    canonical,
+)
 from notation import tokens
 from notation.errors import NotationError
 
@@ -80,9 +89,49 @@ def _ship(code: str, text: str) -> int:
     return SHIPS.index(code.lower())
 
 
+_SQUARES = {f"{file}{rank}": tokens.Square(f, rank)
+            for f, file in enumerate(FILES) for rank in range(1, SIZE + 1)}
+_FAST_SQUARE = "(?:[a-j](?:10|[1-9]))"
+_FAST_SHIP = f"(?:{'|'.join(SHIPS)})"
+_FAST_SHIP_POS = rf"{_FAST_SHIP} {_FAST_SQUARE} (?:{'|'.join(DIRECTIONS)})"
+_FAST_FLEET = rf"{_FAST_SHIP_POS}(?:, {_FAST_SHIP_POS})*"
+_FAST_RESULT = rf"{_FAST_SQUARE} (?:miss|hit(?: {_FAST_SHIP})?|sunk {_FAST_SHIP})"
+_FAST_ACTION = re.compile(
+    rf"fire {_FAST_SQUARE}(?: {_FAST_SQUARE})*|report {_FAST_RESULT}(?:, {_FAST_RESULT})*"
+    rf"|place {_FAST_FLEET}|commit [0-9a-f]{{64}}|reveal {_FAST_FLEET} salt [0-9a-f]+|resign")
+
+
+def _fast_tokens(text: str) -> list[Any] | None:
+    """The tokens of an action written as the tool writes it (lower case, squares on the
+    ocean, the fleet's codes, canonical directions, one blank between words), read without the
+    grammar, exactly as :func:`grammar` reads them; None for any other spelling, which the
+    grammar reads (and explains)."""
+    if _FAST_ACTION.fullmatch(text) is None:
+        return None
+    kind, _, rest = text.partition(" ")
+    if kind == "fire":
+        return [kind, [_SQUARES[word] for word in rest.split(" ")]]
+    if kind == "report":
+        results = (result.partition(" ") for result in rest.split(", "))
+        return [kind, [[_SQUARES[square], outcome.split(" ")] for square, _, outcome in results]]
+    if kind == "place":
+        return [kind, _fast_fleet(rest)]
+    if kind == "commit":
+        return [kind, rest]
+    if kind == "reveal":
+        fleet, _, salt = rest.rpartition(" salt ")
+        return [kind, _fast_fleet(fleet), "salt", salt]
+    return [kind]
+
+
+def _fast_fleet(text: str) -> list[list[Any]]:
+    return [[ship, _SQUARES[square], direction]
+            for ship, square, direction in (part.split(" ") for part in text.split(", "))]
+
+
 def read(text: str) -> tuple[str, Any]:
     """The kind of an action and its pieces (see :func:`_read`), remembered per text."""
-    return _read(text.strip().lower())
+    return _read(text.strip())
 
 
 @lru_cache(maxsize=8192)
@@ -92,6 +141,10 @@ def _read(text: str) -> tuple[str, Any]:
     Squares off the ocean, ship positions running off it and unknown ship codes raise
     IllegalAction (the text is well formed but breaks a rule).
     """
+    parsed = _fast_tokens(text)
+    if parsed is not None:
+        return _pieces(parsed, text)
+    text = text.lower()
     if "?" in text:
         raise MalformedAction(f"hidden value '?' in {text.strip()!r}: this record was exported "
                               "for one seat and cannot be replayed; use the master record")
@@ -99,6 +152,11 @@ def _read(text: str) -> tuple[str, Any]:
         parsed = tokens.parse_whole(grammar(), text)
     except NotationError as exc:
         raise MalformedAction(f"malformed action {text.strip()!r}: {exc.message}") from None
+    return _pieces(parsed, text)
+
+
+def _pieces(parsed: Any, text: str) -> tuple[str, Any]:
+    """The kind and pieces of an action from its tokens (of the grammar or the fast reader)."""
     kind = parsed[0].lower()
     if kind == "resign":
         return kind, None
