@@ -134,6 +134,8 @@ def test_default_names_need_no_translation_and_the_named_game_pickles() -> None:
     assert named.format_action(named.initial_state(3), ("leader", 2)) == "leader cy"
     renamed = with_names(named, ["dee", "eve", "fay"])  # a named game named afresh
     assert renamed.format_action(renamed.initial_state(3), ("leader", 2)) == "leader fay"
+    salvo = with_names(games.playable_class("special-salvo")({"referee": "off"}), ["ann", "ben"])
+    assert salvo.view(salvo.initial_state(2), None)["commits"] == {"ann": None, "ben": None}
     belemmer = with_names(games.playable_class("belemmer")(), ["ann", "ben"])
     assert with_names(belemmer, ["cy", "dee"]).view(belemmer.initial_state(2), None)[
         "colours"] == {"cy": "red", "dee": "black"}
@@ -245,17 +247,26 @@ def seat_convention_breaches(gid: str, frames: list[dict[str, Any]]) -> list[str
     return sorted(set(breaches))
 
 
-@pytest.mark.parametrize("gid", PLAYABLE)
-def test_json_names_every_seat_by_its_name(tmp_path: Path, gid: str) -> None:
+VARIANTS = [(gid, "", 0) for gid in PLAYABLE] + [
+    (gid, options, players) for gid, options, players in (
+        ("super-horse-chess", "horses=owned", 0), ("space-cards", "", 4), ("two-headed-dragon", "", 3), ("johari-bones", "", 4))
+    if gid in PLAYABLE]
+"""Every game as it starts by default, and the options and seat counts whose views differ."""
+
+
+@pytest.mark.parametrize(("gid", "options", "players"), VARIANTS)
+def test_json_names_every_seat_by_its_name(tmp_path: Path, gid: str, options: str,
+                                           players: int) -> None:
     """Everywhere ``show --json``'s position refers to a seat (a value naming one, a mapping
     with a value per seat) it says the record's seat name; see seat_convention_breaches.
     Two seeded random games (at most 300 plies each), every ply, as every seat and as a
     spectator."""
-    players = games.playable_class(gid).players_default()
+    players = players or games.playable_class(gid).players_default()
     names = ["ann", "ben", "cy", "dee"][:players]
+    settings = dict([options.split("=")]) if options else None
     breaches = []
     for seed in ("1", "2"):
-        session = random_game(gid, seed, names, max_plies=300)
+        session = random_game(gid, seed, names, settings, max_plies=300)
         for viewer in (*names, None):
             frames = [json.loads(json.dumps(render.show_data(session, ply, viewer)))
                       for ply in range(session.ply + 1)]
