@@ -249,7 +249,8 @@ def seat_convention_breaches(gid: str, frames: list[dict[str, Any]]) -> list[str
 
 VARIANTS = [(gid, "", 0) for gid in PLAYABLE] + [
     (gid, options, players) for gid, options, players in (
-        ("super-horse-chess", "horses=owned", 0), ("space-cards", "", 4), ("two-headed-dragon", "", 3), ("johari-bones", "", 4))
+        ("super-horse-chess", "horses=owned", 0), ("space-cards", "", 4),
+        ("two-headed-dragon", "", 3), ("johari-bones", "", 4))
     if gid in PLAYABLE]
 """Every game as it starts by default, and the options and seat counts whose views differ."""
 
