@@ -301,7 +301,8 @@ def _castle_ok(board: str, white: bool, castling: int, kingside: bool) -> bool:
             and not any(attacked(board, base + c, not white) for c in crossed))
 
 
-def moves_to(board: str, white: bool, castling: int, ep: int, target: int) -> list[int]:
+def moves_to(board: str, white: bool, castling: int, ep: int, target: int,
+             checked: bool | None = None) -> list[int]:
     """The legal moves of the side to move that end on ``target``: the same moves as
     ``legal_moves`` lists for it, found from the target square backwards (for reading and
     writing one move without listing them all)."""
@@ -353,7 +354,7 @@ def moves_to(board: str, white: bool, castling: int, ep: int, target: int) -> li
     # A move that cannot uncover or leave a check needs no test: the king not in check, and
     # neither the king nor a piece on a line with it moving, nor an en-passant capture.
     lined = LINES[ksq]
-    if attacked(board, ksq, not white):
+    if attacked(board, ksq, not white) if checked is None else checked:
         lined = ALL_SQUARES
     return castle + [m for m in found
                      if (m & 63 not in lined and (m >> 6) & 63 != ep)

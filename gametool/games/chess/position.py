@@ -95,7 +95,7 @@ class Position:
         found = memo.get(("to", target))
         if found is None:
             found = memo["to", target] = moves_to(self.board, self.white, self.castling, self.ep,
-                                            target)
+                                            target, self.in_check())
         return found
 
     def has_move(self) -> bool:
