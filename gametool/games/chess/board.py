@@ -369,37 +369,43 @@ def has_legal_move(board: str, white: bool, castling: int, ep: int,
         (BLACK_PIECES, WHITE_PIECES, "k")
     if in_check(board, white) if checked is None else checked:
         return bool(legal_moves(board, white, castling, ep))
-    # Not in check: castling is never the only legal move (the king's step towards the rook
-    # is legal whenever castling is), so steps and captures are enough.
-    up, capts = (8, W_PAWN_CAPT) if white else (-8, B_PAWN_CAPT)
+    # Not in check, a piece off every line through its king is pinned by nothing, so any
+    # step it has is legal; the king and the pieces on its lines are tried afterwards, by
+    # playing their moves. Castling is never the only legal move (the king's step towards the
+    # rook is legal whenever castling is), so steps and captures are enough.
     lined = LINES[board.index(king)]
-    for s, c in enumerate(board):
-        if c == EMPTY or c not in own:
-            continue
-        if c in "Pp":
-            targets: list[int] = [t for t in capts[s]
-                                  if board[t] in enemy and board[t] != EMPTY or t == ep]
-            if board[s + up] == EMPTY:
-                targets.append(s + up)
-        elif c in "Nn":
-            targets = [t for t in KNIGHT[s] if board[t] == EMPTY or board[t] in enemy]
-        elif c in "Kk":
-            targets = [t for t in KING[s] if board[t] == EMPTY or board[t] in enemy]
-        else:
-            rays = ROOK_RAYS[s] if c in "Rr" else BISHOP_RAYS[s] if c in "Bb" else RAYS[s]
-            targets = []
-            for ray in rays:
-                t = ray[0] if ray else -1
-                if t >= 0 and (board[t] == EMPTY or board[t] in enemy):
-                    targets.append(t)  # the first square of a line: any legal move along
-                    # it exists only if one to its first square does (pins keep the line)
-        if targets and s not in lined and c not in "Kk" and (c not in "Pp" or ep < 0):
-            return True  # no pin, no check to answer
-        for t in targets:
+    later = [(board.index(king), king)]
+    for c in own[:5]:  # P N B R Q, each found by the string search
+        s = board.find(c)
+        while s >= 0:
+            if s in lined or (c in "Pp" and ep >= 0):
+                later.append((s, c))
+            elif _targets(board, s, c, white, enemy, ep):
+                return True
+            s = board.find(c, s + 1)
+    for s, c in later:
+        for t in _targets(board, s, c, white, enemy, ep):
             promo = 4 if c in "Pp" and t >> 3 in (0, 7) else 0
             if _safe(board, s | t << 6 | promo << 12, white, castling, ep, king):
                 return True
     return False
+
+
+def _targets(board: str, s: int, c: str, white: bool, enemy: str, ep: int) -> list[int]:
+    """The squares the piece ``c`` on ``s`` steps or captures to, ignoring its king; for a
+    slider only the first square of each line (any move along a line is legal exactly when
+    the one to its first square is, since a pin keeps the piece on the pinning line)."""
+    if c in "Pp":
+        up, capts = (8, W_PAWN_CAPT) if white else (-8, B_PAWN_CAPT)
+        found = [t for t in capts[s] if board[t] in enemy and board[t] != EMPTY or t == ep]
+        if board[s + up] == EMPTY:
+            found.append(s + up)
+        return found
+    if c in "Nn" or c in "Kk":
+        return [t for t in (KNIGHT[s] if c in "Nn" else KING[s])
+                if board[t] == EMPTY or board[t] in enemy]
+    rays = ROOK_RAYS[s] if c in "Rr" else BISHOP_RAYS[s] if c in "Bb" else RAYS[s]
+    return [ray[0] for ray in rays if ray and (board[ray[0]] == EMPTY or board[ray[0]] in enemy)]
 
 
 def _ep_legal(board: str, s: int, t: int, white: bool, king: str) -> bool:
