@@ -471,20 +471,26 @@ def _play(session: Session, node: Node, known: _Moves) -> gtn.TurnLine:
     if hit is not None and hit[0] is state:
         _state, seat, action, text, after = hit
         return session.append_checked(seat, action, text, after)
-    seat = game.to_move(state)
-    if seat is None:
-        raise _over(game, state, node)
-    try:
-        action = _read_move(game, state, node.san)
-    except GameError as exc:
-        raise _Refused(f"move {_move_number(state)}{node.san}: {exc.message}",
-                       node.offset) from None
+    seat, action = _next_move(game, state, node, "")
     line = session.append_checked(seat, action)
     if len(session.steps) <= SHARED_PLIES:
         if len(known.moves) >= SHARED_MOVES:
             known.moves.clear()
         known.moves[key] = (state, seat, action, session.steps[-1].text, session.state)
     return line
+
+
+def _next_move(game: Any, state: Any, node: Node, where: str) -> tuple[int, Any]:
+    """The seat to move in ``state`` and the action that ``node`` names; _Refused (its
+    message naming the move, and ``where``) after the end of the game or for a bad move."""
+    seat = game.to_move(state)
+    if seat is None:
+        raise _over(game, state, node)
+    try:
+        return seat, _read_move(game, state, node.san)
+    except GameError as exc:
+        raise _Refused(f"move {_move_number(state)}{node.san}{where}: {exc.message}",
+                       node.offset) from None
 
 
 def _move_number(state: Any) -> str:
@@ -499,14 +505,7 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
     states = list(states)
     for node in line.nodes:
         state = states[-1]
-        seat = game.to_move(state)
-        if seat is None:
-            raise _over(game, state, node)
-        try:
-            action = _read_move(game, state, node.san)
-        except GameError as exc:
-            raise _Refused(f"move {_move_number(state)}{node.san} (in a variation): "
-                           f"{exc.message}", node.offset) from None
+        seat, action = _next_move(game, state, node, " (in a variation)")
         ply = len(states)
         turn = gtn.TurnLine(ply, session.names[seat],
                             [gtn.Action(game.format_action(state, action))],
