@@ -219,6 +219,12 @@ class Game(Generic[S, A]):
     names_seats: ClassVar[bool] = False
     """True if the game's texts (actions, messages, views) name seats, always by
     :func:`seat_text`; the record puts its own names in their place."""
+    notation_words: ClassVar[frozenset[str]] = frozenset()
+    """Where actions name seats: the words of the notation (lower case) that a seat name may
+    not be, since ``deal ann: ...`` for a seat named ``deal`` reads two ways."""
+    notation_tokens: ClassVar[str] = ""
+    """Where actions name seats: a regular expression for the other tokens of the notation
+    (cards, tiles, squares, numbers) that a seat name may not be."""
     names_seats_in_actions: ClassVar[bool] = True
     """False where, of the game's texts, only the views and the drawn position name seats
     (never an action or a message): actions are then read and written untranslated."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import datetime as _dt
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -103,6 +104,9 @@ def parse_contributions(value: str, seats: int) -> list[str | None]:
     return out
 
 
+_DEFAULT_NAME = re.compile(r"p[0-9]+")
+
+
 def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     """Seat names: the right number, distinct, and writable in a record."""
     n = len(names)
@@ -111,12 +115,20 @@ def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
                 else f"{game_cls.min_players}-{game_cls.max_players}")
         raise GameError(f"{game_cls.id} is for {span} players, not {n}")
     seen: set[str] = set()
-    for name in names:
+    for number, name in enumerate(names, start=1):
         if not name or any(c not in gtn.SEAT_CHARS for c in name):
             raise GameError(
                 f"seat name {name!r}: use letters, digits and _ - . ' + @ only (no spaces)"
             )
         key = name.lower()
+        if game_cls.names_seats and game_cls.names_seats_in_actions and (
+                key in game_cls.notation_words or (game_cls.notation_tokens and re.fullmatch(
+                    game_cls.notation_tokens, name, re.IGNORECASE))):
+            raise GameError(f"seat name {name!r} is also a word of the actions of "
+                            f"{game_cls.name}, which name seats: choose another name")
+        if _DEFAULT_NAME.fullmatch(key) and key != f"p{number}":
+            raise GameError(f"seat name {name!r} for seat {number}: a name p1, p2, ... is the "
+                            f"default name of that seat (write p{number} or another name)")
         if key == CHANCE_NAME:
             raise GameError("'chance' is the name of the chance seat, not a player")
         if key in seen:

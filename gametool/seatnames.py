@@ -14,8 +14,9 @@ are, at no cost.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
+from itertools import combinations
 from typing import Any, TypeVar
 
 from gametool.engine import Game
@@ -25,6 +26,9 @@ from gametool.errors import GameError, MalformedAction
 # pawn, a square and a horse), so that a board text is never read as naming a seat.
 _DEFAULT = re.compile(r"(?<![\w\-/*])p(\d+)(?![\w\-/*])", re.IGNORECASE)
 _NAME_CHARS = r"\w\-.'+@"
+_MOST_NAMES = 6
+"""Names in one text beyond which only the whole translation and the text as written are
+tried."""
 
 T = TypeVar("T")
 
@@ -74,27 +78,37 @@ class SeatNames:
             raise
 
     def reading(self, text: str, read: Callable[[str], T]) -> T:
-        """``read`` applied to ``text`` in default names; a text that says a name but reads
-        only as written (a name that is also a word of the game) is read as written."""
-        inner = self.inward(text)
-        if inner == text:
-            return self.errors(lambda: read(text))
-        try:
-            return self.errors(lambda: read(inner))
-        except MalformedAction:
-            # read as written, the text may say more: "KH has been seen already" rather than
-            # "expected colour" for a name that is also a colour of the game
+        """``read`` applied to ``text`` in default names. A name may also be a word of the game
+        (a seat named ``deal`` or ``up``), so where the text with every name translated does
+        not read, it is read with one, then two, ... of the names it holds left as written, and
+        last as written. Failing all, the error is the first that is not about the syntax
+        ("KH has been seen already" rather than "expected colour"), else the first."""
+        errors: list[GameError] = []
+        for candidate in self._readings(text):
             try:
-                return self.errors(lambda: read(text))
-            except MalformedAction:
-                pass
-            raise
-        except GameError:
-            try:
-                return read(text)
-            except GameError:
-                pass
-            raise
+                return self.errors(lambda: read(candidate))  # noqa: B023 - called at once
+            except GameError as exc:
+                errors.append(exc)
+        raise next((e for e in errors if not isinstance(e, MalformedAction)), errors[0])
+
+    def _readings(self, text: str) -> Iterator[str]:
+        """``text`` with its names translated: all, then all but one, ..., then none."""
+        spans = [m.span() for m in self._name.finditer(text)]
+        if len(spans) > _MOST_NAMES:
+            yield self.inward(text)
+            yield text
+            return
+        for kept in range(len(spans) + 1):
+            for left in combinations(range(len(spans)), kept):
+                out, at = [], 0
+                for number, (start, end) in enumerate(spans):
+                    out.append(text[at:start])
+                    word = text[start:end]
+                    out.append(word if number in left else
+                               f"p{self._index[word.lower()] + 1}")
+                    at = end
+                out.append(text[at:])
+                yield "".join(out)
 
 
 class _NamedViews:

@@ -326,7 +326,7 @@ _ENDING = re.compile(
     r"end[ \t]*:[ \t]*(?P<result>[^\s{};\"]+)"
     r"(?:[ \t]+(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<reason>[^{};\"]*?)))?[ \t]*"
     r"(?P<comment>\{[^}]*\}|;.*)?", re.IGNORECASE)
-_PLAIN_REASON = re.compile(r"[^{};\"\\\x00-\x1f\x7f]*")
+_PLAIN_REASON = re.compile(r"[^{};\"\\\x00-\x1f\x7f-\x9f\u2028\u2029]*")
 
 
 def _take_nags(actions: list[Action]) -> list[int]:

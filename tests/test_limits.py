@@ -401,3 +401,22 @@ def test_an_option_given_twice_or_in_other_digits_is_refused(tmp_path: Path) -> 
                     '[Options "max_plies=4; MAX_PLIES=600"]\n')
     status, out, err = invoke("validate", str(path))
     assert status == 1 and "option max_plies is given twice" in out + err
+
+
+def test_an_ending_reason_with_a_line_separator_is_written_quoted(tmp_path: Path) -> None:
+    pgn = tmp_path / "u.pgn"
+    pgn.write_text('[White "a"]\n[Black "b"]\n[Result "1-0"]\n[Termination "x\u2028y\x85z"]\n\n'
+                   '1. e4 e5 1-0\n')
+    out = tmp_path / "u.gtn"
+    assert invoke("import", str(pgn), "-o", str(out))[0] == 0
+    status, _, err = invoke("validate", str(out))
+    assert status == 0, err
+    assert load_one(out.read_text()).ending.termination == "x\u2028y\x85z"
+
+
+def test_a_seat_named_like_another_seat_s_default_name_is_refused(tmp_path: Path) -> None:
+    for gid, names in (("johari-bones", "p2,p1,cy"), ("track-gammon", "p2,p1,cy"),
+                       ("chess", "ann,p1")):
+        status, _, err = invoke("start", gid, "--players", names)
+        assert status == 1 and "is the default name of that seat" in err, (gid, err)
+    assert invoke("start", "chess", "--players", "p1,p2")[0] == 0

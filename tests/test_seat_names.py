@@ -322,3 +322,40 @@ def test_pictures_and_boards_of_named_seats_say_the_names(gid: str) -> None:
             assert not DEFAULT_NAME.search(words) and not DEFAULT_NAME.search(text), (ply,
                                                                                      viewer)
             assert "ann" in words and "ann" in text
+
+
+# Seat names that are also words of the game's actions (which name seats): refused, since
+# ``draw>me.up`` or ``deal deal: ...`` would read two ways; names that only contain such a word
+# read back as written.
+GAME_WORDS = {
+    "johari-bones": (["deal", "me", "up", "in", "out", "draw", "drawn", "swap", "score", "2-5"],
+                     [["ann", "ben", "dealer"], ["me2", "up-ann", "out.b"]]),
+    "two-headed-dragon": (["leader", "lead", "open", "deal", "1-3", "4"],
+                          [["ann", "ben", "leaders"], ["1-3a", "open-b", "cy"]]),
+    "western-mahjong": (["deal", "EW", "5k", "meld", "wall", "2"],
+                        [["dealer", "ben"], ["EWx", "k5"]]),
+    "gami-plus": (["table", "deal", "AH", "10d", "claim"], [["ann", "tables"], ["AHx", "deal-b"]]),
+    "special-salvo": (["fire", "report", "miss", "a1", "cv", "j10"],
+                      [["fires", "b"], ["a1b", "cvx"]]),
+}
+
+
+@pytest.mark.parametrize("gid", sorted(GAME_WORDS))
+def test_a_seat_name_that_is_a_word_of_the_actions_is_refused(tmp_path: Path, gid: str) -> None:
+    from gametool.auto import random_game
+
+    refused, allowed = GAME_WORDS[gid]
+    players = games.playable_class(gid).players_default()
+    for word in refused:
+        names = [word, *["ann", "ben", "cy", "dee"][:players - 1]]
+        code, out = run("start", gid, "--players", ",".join(names), "-o", str(tmp_path / "x"))
+        assert code == 1 and "is also a word of the actions of" in out, (word, out)
+        assert not (tmp_path / "x").exists()
+    for names in allowed:
+        names = names[:players] + ["fay", "gus", "hal"][:max(0, players - len(names))]
+        for seed in ("1", "2", "3"):
+            session = random_game(gid, seed, names=names, max_plies=150)
+            text = session.text()
+            again = load_one(text)
+            assert again.text() == text and again.ply == session.ply, (names, seed)
+            assert [s.action for s in again.steps] == [s.action for s in session.steps]

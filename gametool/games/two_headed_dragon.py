@@ -190,6 +190,8 @@ class TwoHeadedDragon(Game[DragonState, Any]):
     id = "two-headed-dragon"
     name = "Two-Headed Dragon"
     names_seats = True
+    notation_words = frozenset("deal leader lead open play sheep resign".split())
+    notation_tokens = r"[0-9]+(-[0-9]+)?"
     min_players = 3
     max_players = 4
     default_players = 4

@@ -33,6 +33,8 @@ class GamiGame(GamiText, Game[GamiState, Action]):
 
     seat_names = ("p1", "p2")
     names_seats = True  # deals and messages write p1, p2 (the record's names are shown)
+    notation_words = frozenset("deal table swap claim pick return resign".split())
+    notation_tokens = r"(a|10|[2-9]|j|q|k)[hdcs]|[0-9]+"
     cards: ClassVar[Cards]
     deals: ClassVar[tuple[int, int, int]] = (0, 0, 0)
     """Cards dealt to p1, p2 and the table by chance; all zero when nothing is dealt."""

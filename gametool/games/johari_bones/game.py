@@ -61,6 +61,10 @@ class JohariBones(Game[JohariState, Any]):
     id = "johari-bones"
     name = "Johari Bones"
     names_seats = True
+    notation_words = frozenset(
+        "deal draw drawn swap score resign me up down in out ones twos threes fours fives sixes "
+        "fullhouse run4 run5 chance".split())
+    notation_tokens = r"[0-9]+(-[0-9]+)?"
     min_players = 2
     max_players = 4
     default_players = 3

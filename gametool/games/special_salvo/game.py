@@ -47,6 +47,9 @@ class SpecialSalvo(Game[SalvoState, Action]):
 
     id = "special-salvo"
     names_seats = True  # seats in texts and terminations are written p1, p2 (record names shown)
+    notation_words = frozenset("place fire report commit reveal salt miss hit sunk resign cv bb "
+                               "cr sub pt e s se ne w n nw sw".split())
+    notation_tokens = r"[a-j](10|[1-9])|[0-9a-f]{8,}"
     name = "Special Salvo"
     min_players = 2
     max_players = 2

@@ -90,6 +90,8 @@ class WesternMahjong(Game[MahjongState, Any]):
     id = "western-mahjong"
     name = "Western Mahjong"
     names_seats = True
+    notation_words = frozenset("deal draw drawn wall discard meld add to out resign".split())
+    notation_tokens = r"[0-9]+[bck]?|[eswn]w|[rgw]d"
     min_players = 2
     max_players = 2
     default_players = 2
