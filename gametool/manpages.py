@@ -147,8 +147,9 @@ def main_page() -> str:
         "another bound (see each game's page). The seats and the plies of a record are bounded by "
         "the game. "
         "A record beyond a bound is refused with one line naming it. No command writes a "
-        "record beyond these bounds: it refuses with one line and leaves the file as it was; "
-        f"a PGN comment holds at most {gtn.MAX_COMMENT:,} characters.",
+        "record beyond these bounds: it refuses with one line and leaves the file as it was. "
+        f"A comment holds at most {gtn.MAX_COMMENT:,} characters and the reason of an ending "
+        f"{gtn.MAX_REASON:,}, so that any record read can be written back.",
         ".SH EXAMPLES",
         *_verbatim("gametool start colors -o game.gtn       # a new record\n"
                    "gametool moves game.gtn                 # the legal actions\n"

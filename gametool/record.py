@@ -1018,7 +1018,8 @@ def write_record(record: gtn.Record) -> str:
     try:
         return gtn.write(record)
     except NotationError as exc:
-        raise RecordError(f"cannot write the record: {exc.message}") from None
+        where = f" (its line {exc.line})" if exc.line else ""
+        raise RecordError(f"cannot write the record{where}: {exc.message}") from None
 
 
 def read_text(text: str, file: str | None = None, first_line: int = 1) -> list[gtn.Record]:

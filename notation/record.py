@@ -62,7 +62,10 @@ MAX_TAG_LINE = len('[ ""]') + MAX_TAG_NAME + len("\\u{10ffff}") * MAX_TAG_VALUE
 """Characters of one tag line: room for the longest name and the longest value with every
 character written as an escape, so that any tag read can be written back."""
 MAX_COMMENT = MAX_LINE // 2
-"""Characters of one comment taken from another format (PGN), leaving room on its line."""
+"""Characters of one comment, leaving room on its line for the rest of it."""
+MAX_REASON = 2_048
+"""Characters of the reason of an ending off the board, which may be written all in
+escapes."""
 MAX_PLY_DIGITS = 9
 """Digits of a ply number: no game comes near a thousand million plies."""
 
@@ -339,10 +342,13 @@ def _take_nags(actions: list[Action]) -> list[int]:
     return [int(word[1:]) for word in found.group().split()]
 
 
-def _comment_parts(raw: str) -> tuple[str, str]:
-    if raw.startswith("{"):
-        return raw[1:-1].strip(), "{"
-    return raw[1:].strip(), ";"
+def _comment_parts(raw: str, lineno: int) -> tuple[str, str]:
+    body, style = (raw[1:-1].strip(), "{") if raw.startswith("{") else (raw[1:].strip(), ";")
+    if len(body) > MAX_COMMENT:
+        # bounded below the line, so that the record can always be written back
+        raise NotationError(f"comment of {len(body):,} characters: a comment holds at most "
+                            f"{MAX_COMMENT:,}", lineno, 1)
+    return body, style
 
 
 def parse(text: str, first_line: int = 1) -> list[Record]:
@@ -403,10 +409,10 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
         in_movetext = True
         if stripped[0] in "{;":
             if _FAST_COMMENT.fullmatch(stripped):
-                body, style = _comment_parts(stripped)
+                body, style = _comment_parts(stripped, lineno)
             else:
                 result = _parse_line(grammar()[2], stripped, lineno)
-                body, style = _comment_parts(result["comment"])
+                body, style = _comment_parts(result["comment"], lineno)
             target.append(CommentLine(body, style, lineno))
             continue
         if stripped == "(":
@@ -423,10 +429,13 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
             continue
         ending = _ENDING.fullmatch(stripped)
         if ending is not None:
-            comment, style = (_comment_parts(ending["comment"]) if ending["comment"]
+            comment, style = (_comment_parts(ending["comment"], lineno) if ending["comment"]
                               else (None, "{"))
             reason = (unescape(ending["quoted"]) if ending["quoted"] is not None
                       else (ending["reason"] or "").strip())
+            if len(reason) > MAX_REASON:
+                raise NotationError(f"reason of {len(reason):,} characters: the reason of an "
+                                    f"ending holds at most {MAX_REASON:,}", lineno, indent + 1)
             target.append(EndingLine(ending["result"], reason, comment, style, lineno,
                                      indent + 1))
             continue
@@ -438,7 +447,7 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
         actions = _fast_actions(fast, indent) if fast is not None else None
         if fast is not None and actions is not None:
             comment_raw = fast["comment"]
-            comment, style = _comment_parts(comment_raw) if comment_raw else (None, "{")
+            comment, style = _comment_parts(comment_raw, lineno) if comment_raw else (None, "{")
             text = fast["actions"]
             nags = _take_nags(actions) if "$" in text else []
             target.append(
@@ -466,7 +475,7 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
             action.column += indent
         comment = style = None
         if "comment" in result:
-            comment, style = _comment_parts(result["comment"])
+            comment, style = _comment_parts(result["comment"], lineno)
         nags = _take_nags(actions)
         target.append(
             TurnLine(
@@ -548,6 +557,9 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
             continue
         if isinstance(item, EndingLine):
             reason = item.reason
+            if len(reason) > MAX_REASON:
+                raise NotationError(f"the reason of the ending would have {len(reason):,} "
+                                    f"characters, and it holds at most {MAX_REASON:,}")
             if reason.strip() != reason or not _PLAIN_REASON.fullmatch(reason):
                 reason = f'"{escape(reason)}"'
             line = f"end: {item.result} {reason}".rstrip()

@@ -420,3 +420,24 @@ def test_a_seat_named_like_another_seat_s_default_name_is_refused(tmp_path: Path
         status, _, err = invoke("start", gid, "--players", names)
         assert status == 1 and "is the default name of that seat" in err, (gid, err)
     assert invoke("start", "chess", "--players", "p1,p2")[0] == 0
+
+
+def test_a_record_the_reader_takes_can_be_written_back(tmp_path: Path) -> None:
+    """Comments and ending reasons are bounded below the line, so the writer's spacing and
+    escapes never push a record it has read over the line bound."""
+    path = tmp_path / "c.gtn"
+    head = '[Game "chess"]\n[Players "ann; ben"]\n[Result "*"]\n\n'
+    path.write_text(head + "1.ann:e4{" + "x" * gtn.MAX_COMMENT + "}\n")
+    status, _, err = invoke("move", str(path), "e5")
+    assert status == 0, err
+    assert invoke("validate", str(path))[0] == 0
+    path.write_text(head + "1.ann:e4{" + "x" * (gtn.MAX_COMMENT + 1) + "}\n")
+    status, out, err = invoke("validate", str(path))
+    assert status == 1 and "a comment holds at most 32,768" in out + err
+    path.write_text(head.replace("*", "1-0") + '1. ann: e4\nend: 1-0 "' + "\\u{2028}" * 2_048
+                    + '"\n')
+    status, out, err = invoke("export", str(path), "--as", "ann")
+    assert status == 0, err
+    path.write_text(head + '1. ann: e4\nend: 1-0 "' + "y" * 2_049 + '"\n')
+    status, out, err = invoke("validate", str(path))
+    assert status == 1 and "the reason of an ending holds at most 2,048" in out + err
