@@ -78,7 +78,7 @@ def parse_options(value: str) -> dict[str, str]:
     for piece in value.replace(";", " ").replace(",", " ").split():
         name, eq, setting = piece.partition("=")
         if not eq or not name or not setting:
-            raise GameError(f"option {piece!r} is not NAME=VALUE")
+            raise GameError(f"option {piece!r} is not NAME=VALUE (no blanks around '=')")
         key = name.strip().lower()
         if key in out:
             raise GameError(f"option {key} is given twice ({key}={out[key]} and "

@@ -909,3 +909,18 @@ def test_a_resigner_has_no_place(tmp_path: Path) -> None:
     line = _refused(tmp_path, "B:1x2,left,place2 W:13x2 end=resignation", "place2",
                     "no place")
     assert "placings" not in line  # Tawula has no such option
+
+
+@pytest.mark.parametrize("position, why", [
+    ("B:1x2,h13 W:13x2,h13 turn=B turn=W", "turn= is given twice"),
+    ("B:1x2,h13 W:13x2,h13 turn=B dice=4-3 dice=6-6", "dice= is given twice"),
+    ("B:19,off14,off1 W:13x2,h13 turn=W", "B: off is given twice"),
+    ("B:19,19,h13 W:13x2,h13 turn=B", "B: space 19 is given twice (write 19xN"),
+    ("B:1x2,h12,h1 W:13x2,h13 turn=B", "B: h is given twice"),
+])
+def test_a_position_field_given_twice_is_refused(tmp_path: Path, position: str, why: str) -> None:
+    out = tmp_path / "t.gtn"
+    result = CliRunner().invoke(cli, ["start", "tawula", "--no-seed", "--position", position,
+                                      "-o", str(out)])
+    assert result.exit_code == 1 and why in result.stderr, result.stderr
+    assert not out.exists()

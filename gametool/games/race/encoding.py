@@ -86,10 +86,14 @@ def decode(game: RaceGame, text: str) -> RaceState:
     def bad(why: str) -> GameError:
         return GameError(f"position {shown!r}: {why}")
 
+    fields: set[str] = set()
     for field in text.split():
         key, eq, value = field.partition("=")
         if eq:
             key = key.lower()
+            if key in fields:
+                raise bad(f"{key}= is given twice")
+            fields.add(key)
             if key == "turn":
                 if value.lower() == "opening":
                     opening = True
@@ -121,12 +125,18 @@ def decode(game: RaceGame, text: str) -> RaceState:
         if q in seen:
             raise bad(f"seat {letter.upper()} is given twice")
         seen.add(q)
+        given: set[str] = set()
         for item in filter(None, items.split(",")):
             m = _ITEM.match(item)
             if not m:
                 raise bad(f"{item!r}: expected S, SxN, hN, barN, offN, placeN or left")
             if any(len(digits.lstrip("0")) > 3 for digits in (m[1], m[2], m[4]) if digits):
                 raise bad(f"{item[:24]!r}: too large a number for a space or a count")
+            what = (m[3] or m[5] or f"space {int(m[1])}").lower()
+            if what in given:
+                raise bad(f"{letter.upper()}: {what} is given twice"
+                          + (f" (write {int(m[1])}xN for N figures)" if m[1] else ""))
+            given.add(what)
             if m[1]:
                 space, many = int(m[1]), int(m[2] or 1)
                 if not 1 <= space <= geo.spaces:
