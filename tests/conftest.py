@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from gametool import games
 from gametool.auto import random_game
 from gametool.record import Session
+
+if TYPE_CHECKING:
+    from gametool.referee import Referee
 
 # GAMETOOL_GAMES=id,id limits the per-game suites to some games (to iterate on one game).
 _ONLY = os.environ.get("GAMETOOL_GAMES")
@@ -55,3 +62,17 @@ def svg_words(svg: str) -> str:
     root = ET.fromstring(svg)
     return "\n".join(" ".join(node.itertext()) for node in root.iter()
                      if node.tag.rsplit("}", 1)[-1] in ("text", "title"))
+
+
+def joined_referee_game(ref: Referee, seed: str, ann: str, ben: str) -> tuple[str, str, Path]:
+    """A new referee game of Belemmer whose two seats have sent their part of the seed:
+    (match, ann's seat key, the master record)."""
+    match, opening = ref.new("belemmer", [ann, ben], seed=seed, weak_seed_ok=True)
+    for message in opening:
+        seat_key = re.search(r"seat key: (\S+)", message.body).group(1)
+        part = hashlib.sha256(message.to.encode()).hexdigest()[:32]
+        joined = ref.receive((f"From: {message.to}\r\nSubject: [gametool {match}]\r\n\r\n"
+                              f"#key {seat_key}\r\n#join {part}\r\n").encode())
+        assert joined.applied, joined.reason
+    key = re.search(r"seat key: (\S+)", next(m for m in opening if m.to == ann).body).group(1)
+    return match, key, ref.master(match)

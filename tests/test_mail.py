@@ -3,7 +3,6 @@ answered with one reason (or dropped when nobody can be answered), never an inte
 
 from __future__ import annotations
 
-import hashlib
 import re
 from email import policy
 from email.message import EmailMessage
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import joined_referee_game
 
 from gametool.cli import cli
 from gametool.mail import MailDropped, MailRejected
@@ -144,15 +144,8 @@ def test_a_damaged_key_file_is_a_clear_error() -> None:
 @pytest.fixture
 def game(tmp_path: Path) -> tuple[Referee, str, str, Path]:
     ref = Referee(tmp_path / "games", tmp_path / "outbox")
-    match, opening = ref.new("belemmer", [ANN, BEN], seed="hostile", weak_seed_ok=True)
-    for message in opening:  # both seats send their contribution to the seed first
-        seat_key = re.search(r"seat key: (\S+)", message.body).group(1)
-        part = hashlib.sha256(message.to.encode()).hexdigest()[:32]
-        joined = ref.receive((f"From: {message.to}\r\nSubject: [gametool {match}]\r\n\r\n"
-                              f"#key {seat_key}\r\n#join {part}\r\n").encode())
-        assert joined.applied, joined.reason
-    key = re.search(r"seat key: (\S+)", next(m for m in opening if m.to == ANN).body).group(1)
-    return ref, match, key, tmp_path / "games" / f"{match}.gtn"
+    match, key, master = joined_referee_game(ref, "hostile", ANN, BEN)
+    return ref, match, key, master
 
 
 def raw(head: str, body: str) -> bytes:

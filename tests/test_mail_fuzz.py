@@ -9,14 +9,13 @@ no traceback and no "internal error" may show.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import joined_referee_game
 
 from gametool.chance import SeedRng
 from gametool.cli import cli
@@ -128,15 +127,8 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Referee, str,
     # Durability is tested elsewhere; here each applied mail would wait on the disk for nothing.
     monkeypatch.setattr(os, "fsync", lambda fd: None)
     ref = Referee(tmp_path / "games", tmp_path / "outbox", max_bytes=256 * 1024)
-    match, opening = ref.new("belemmer", [ANN, BEN], seed="fuzz", weak_seed_ok=True)
-    for message in opening:  # both seats send their contribution to the seed first
-        seat_key = re.search(r"seat key: (\S+)", message.body).group(1)
-        part = hashlib.sha256(message.to.encode()).hexdigest()[:32]
-        joined = ref.receive((f"From: {message.to}\r\nSubject: [gametool {match}]\r\n\r\n"
-                              f"#key {seat_key}\r\n#join {part}\r\n").encode())
-        assert joined.applied, joined.reason
-    key = re.search(r"seat key: (\S+)", next(m for m in opening if m.to == ANN).body).group(1)
-    return ref, match, key, tmp_path / "games" / f"{match}.gtn"
+    match, key, master = joined_referee_game(ref, "fuzz", ANN, BEN)
+    return ref, match, key, master
 
 
 def test_thousands_of_mutated_mails_get_a_reason_never_an_error(
