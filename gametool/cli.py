@@ -6,10 +6,11 @@ record, stale ``--expect-ply``, game over); 2 usage errors. Every failure is one
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import click
@@ -510,12 +511,16 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
 @click.option("--contribution", "contributions", multiple=True, metavar="SEAT=HEX",
               help="Also check that SEAT's contribution to the joint seed is HEX, as that seat "
                    "sent it (repeatable).")
+@click.option("--referee-only-seed", "referee_only", is_flag=True,
+              help="With --seed-hash: accept a record whose chance drew from the Seed alone, "
+                   "with no seat's contribution (refused otherwise, since whoever held the "
+                   "seed could choose it).")
 @json_option
 @jobs_option
 @scheduler_option
 def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
-             exported: str | None, contributions: tuple[str, ...], jobs: int,
-             scheduler: str | None, as_json: bool) -> None:
+             exported: str | None, contributions: tuple[str, ...], referee_only: bool,
+             jobs: int, scheduler: str | None, as_json: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
     A folder stands for every .gtn and .pgn file under it. Errors are printed on stderr as
@@ -545,7 +550,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
         pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
         check = functools.partial(verify.check_part, all_errors=all_errors,
                                   expected_hash=seed_hash, exported=exported,
-                                  contributions=tuple(sent))
+                                  contributions=tuple(sent), referee_only=referee_only)
         results = distribute.run(check, pieces, jobs, scheduler, "validating")
         reports = [verify.report(path, [result for _part, result in group])
                    for path, group in groupby(zip(pieces, results, strict=True),
@@ -910,6 +915,17 @@ def sending_options(command: Callable[..., Any]) -> Callable[..., Any]:
              "stay and are tried again by the next run.")(command)
 
 
+@contextlib.contextmanager
+def referee_failures(where: str) -> Iterator[None]:
+    """A referee command's refusals and its folder or disk failures (a folder that cannot be
+    made, a full disk, no permission): one clear line and exit status 1, never a traceback."""
+    try:
+        with storage.disk_failures(where):
+            yield
+    except GameError as exc:
+        raise fail(exc) from None
+
+
 def send_outbox(outbox: str, sendmail: str | None, smtp: str | None) -> None:
     """Send the outbox if asked to; one line and exit status 1 when something is left."""
     if sendmail is None and smtp is None:
@@ -918,12 +934,10 @@ def send_outbox(outbox: str, sendmail: str | None, smtp: str | None) -> None:
         raise click.UsageError("--sendmail and --smtp exclude each other")
     from gametool import mailtransport
 
-    try:
+    with referee_failures(outbox):
         sender = (mailtransport.Smtp(smtp) if smtp is not None
                   else mailtransport.Sendmail(sendmail or mailtransport.DEFAULT_SENDMAIL))
         report = mailtransport.send_outbox(outbox, sender)
-    except GameError as exc:
-        raise fail(exc) from None
     if report.error is not None:
         raise Rejected(f"{report.left} message{'s' * (report.left != 1)} left in the outbox "
                        f"for the next run: {report.error}")
@@ -962,12 +976,10 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     from gametool.referee import Referee
 
     ref = Referee(game_dir, outbox, address)
-    try:
-        match, messages = ref.new(game, [p.strip() for p in players.split(",")],
-                                  parse_options(" ".join(options)), seed, weak_seed_ok)
-    except GameError as exc:
-        raise fail(exc) from None
-    ref.write(messages)
+    with referee_failures(game_dir):
+        match, _messages = ref.new(game, [p.strip() for p in players.split(",")],
+                                   parse_options(" ".join(options)), seed, weak_seed_ok,
+                                   deliver=True)
     click.echo(match)
     send_outbox(outbox, sendmail, smtp)
 
@@ -1035,18 +1047,16 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
         raise click.UsageError("give one of MESSAGE, --maildir and --mbox")
     ref = Referee(game_dir, outbox, address, max_bytes)
     if maildir is not None or mbox is not None:
-        try:
+        with referee_failures(outbox):
             report = (mailtransport.read_maildir(ref, maildir, max_bytes) if maildir is not None
                       else mailtransport.read_mbox(ref, mbox or "", max_bytes))
-        except GameError as exc:
-            raise fail(exc) from None
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
         send_outbox(outbox, sendmail, smtp)
         return
     raw, size = _read_mail(message or "-", max_bytes)
     journal = mailtransport.Journal(ref.outbox)
-    with journal.locked():
+    with referee_failures(outbox), journal.locked():
         mailtransport.finish_orphans(ref, journal, {mailtransport.digest(raw)})
         outcome = mailtransport.apply_once(ref, journal, raw, size)
         journal.remove(mailtransport.digest(raw))
@@ -1098,11 +1108,9 @@ def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: st
     from gametool.referee import Referee
 
     ref = Referee(game_dir, outbox, address)
-    try:
+    with referee_failures(game_dir):
         messages = ref.rekey(match, seat)
-    except GameError as exc:
-        raise fail(exc) from None
-    ref.write(messages)
+        ref.write(messages)
     send_outbox(outbox, sendmail, smtp)
 
 

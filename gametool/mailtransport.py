@@ -37,11 +37,11 @@ from email import policy
 from email.parser import BytesParser
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Protocol
+from typing import BinaryIO, Protocol
 
 from gametool import storage
 from gametool.errors import GameError
-from gametool.referee import Outgoing, Receipt, Referee
+from gametool.referee import OUTBOX_NAME, Outgoing, Receipt, Referee
 
 DEFAULT_SENDMAIL = "sendmail -t -oi"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -66,8 +66,13 @@ class Journal:
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+        storage.private_folder(self.folder.parent)
+        storage.private_folder(self.folder)
+        try:
+            fd = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, storage.PRIVATE_FILE)
+        except OSError as exc:
+            raise TransportError(f"{self.folder / 'lock'}: cannot open: "
+                                 f"{exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -78,15 +83,16 @@ class Journal:
         return self.folder / f"{key}.json"
 
     def read(self, key: str) -> dict | None:
+        """The entry, or None when there is none or it is not one this referee writes (an
+        unreadable or altered entry is as good as none: the message is applied afresh)."""
         try:
-            return json.loads(self._path(key).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return None
+            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return None  # an unreadable entry is as good as none: the message is applied afresh
+            return None
+        return entry if _well_formed(entry) else None
 
     def write(self, key: str, entry: dict) -> None:
-        storage.write_atomic(str(self._path(key)), json.dumps(entry))
+        storage.write_atomic(str(self._path(key)), json.dumps(entry), storage.PRIVATE_FILE)
 
     def remove(self, key: str) -> None:
         try:
@@ -98,6 +104,22 @@ class Journal:
         if not self.folder.is_dir():
             return []
         return sorted(p.stem for p in self.folder.glob("*.json"))
+
+
+def _well_formed(entry: object) -> bool:
+    """Whether a journal entry has the shape this module writes, every file it names a plain
+    outbox message name (never a path: '../x' or '/etc/x' would be written outside)."""
+    if not isinstance(entry, dict):
+        return False
+    if "keys" in entry:  # the list of mbox messages done
+        return isinstance(entry["keys"], list) and all(isinstance(k, str) for k in entry["keys"])
+    files = entry.get("files")
+    record = entry.get("record")
+    return (isinstance(files, list)
+            and all(isinstance(item, list) and len(item) == 2
+                    and all(isinstance(part, str) for part in item)
+                    and OUTBOX_NAME.fullmatch(item[0]) is not None for item in files)
+            and (record is None or isinstance(record, str)))
 
 
 def _text_digest(path: str) -> str | None:
@@ -143,10 +165,11 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
             return Outcome(bool(entry.get("applied")), entry.get("reason"), recovered=True)
         journal.remove(key)  # the record was never replaced: apply the message afresh
 
-    def on_commit(path: Path, old: str, new: str, replies: list[Outgoing]) -> None:
+    def on_commit(path: Path, old: str, new: str, replies: list[Outgoing],
+                  reason: str | None = None) -> None:
         journal.write(key, {"record": str(path), "before": digest(old.encode()),
-                            "after": digest(new.encode()), "applied": True,
-                            "files": ref.render_files(replies)})
+                            "after": digest(new.encode()), "applied": reason is None,
+                            "reason": reason, "files": ref.render_files(replies)})
 
     receipt: Receipt = ref.receive(raw, size, on_commit)
     entry = journal.read(key)
@@ -228,33 +251,97 @@ def read_mbox(ref: Referee, file: str | Path, max_bytes: int) -> RunReport:
 def _read_mbox(ref: Referee, path: Path, max_bytes: int) -> RunReport:
     if not path.is_file():
         raise TransportError(f"{path}: no such mbox file")
+    # The mailbox module is used for its locks only (fcntl and dot-lock, as mail delivery agents
+    # take them): it reads a message whole, and this reads at most max_bytes + 1 of each.
     box = mailbox.mbox(str(path), create=False)
     journal = Journal(ref.outbox)
     report = RunReport()
     with journal.locked():
         box.lock()
         try:
-            done = journal.read("mbox-done") or {"keys": []}
-            finish_orphans(ref, journal, {digest(box.get_bytes(k)[:max_bytes + 1])
-                                          for k in box.keys()})
-            for key in list(box.keys()):
-                raw = box.get_bytes(key)
-                size = len(raw)
-                key_digest = digest(raw)
-                if key_digest in done["keys"]:
-                    continue  # applied by a run killed before it emptied the mbox
-                outcome = apply_once(ref, journal, raw[:max_bytes + 1], size)
-                _count(report, outcome)
-                done["keys"].append(key_digest)
-                journal.write("mbox-done", done)
-                journal.remove(digest(raw[:max_bytes + 1]))
-            box.clear()
-            box.flush()
+            with open(path, "rb+") as handle:
+                spans, scanned = _mbox_spans(handle)
+                done = journal.read("mbox-done") or {"keys": []}
+                finish_orphans(ref, journal, {digest(_mbox_message(handle, span, max_bytes)[0])
+                                              for span in spans})
+                for span in spans:
+                    raw, size = _mbox_message(handle, span, max_bytes)
+                    key_digest = f"{digest(raw)}-{size}"
+                    if key_digest in done["keys"]:
+                        continue  # applied by a run killed before it emptied the mbox
+                    outcome = apply_once(ref, journal, raw, size)
+                    _count(report, outcome)
+                    done["keys"].append(key_digest)
+                    journal.write("mbox-done", done)
+                    journal.remove(digest(raw))
+                if spans:
+                    _drop_head(handle, scanned)
             journal.remove("mbox-done")
         finally:
             box.unlock()
             box.close()
     return report
+
+
+MBOX_CHUNK = 1 << 16
+
+
+def _mbox_spans(handle: BinaryIO) -> tuple[list[tuple[int, int]], int]:
+    """Where each message of an mbox starts (its 'From ' line) and ends, as the mailbox module
+    splits them, reading at most MBOX_CHUNK bytes at a time whatever the lines' length; and the
+    size read."""
+    starts: list[int] = []
+    stops: list[int] = []
+    last_was_empty = False
+    at_line_start = True
+    handle.seek(0)
+    while True:
+        line_pos = handle.tell()
+        line = handle.readline(MBOX_CHUNK)
+        if at_line_start and line.startswith(b"From "):
+            if len(stops) < len(starts):
+                stops.append(line_pos - 1 if last_was_empty else line_pos)
+            starts.append(line_pos)
+            last_was_empty = False
+        elif not line:
+            if len(stops) < len(starts):
+                stops.append(line_pos - 1 if last_was_empty else line_pos)
+            return list(zip(starts, stops, strict=True)), line_pos
+        else:
+            last_was_empty = at_line_start and line == b"\n"
+        at_line_start = line.endswith(b"\n")
+
+
+def _mbox_message(handle: BinaryIO, span: tuple[int, int], max_bytes: int
+                  ) -> tuple[bytes, int]:
+    """At most ``max_bytes + 1`` bytes of one mbox message (after its 'From ' line), and its
+    whole size."""
+    start, stop = span
+    handle.seek(start)
+    while True:  # the 'From ' line, however long
+        piece = handle.readline(MBOX_CHUNK)
+        if not piece or piece.endswith(b"\n") or handle.tell() >= stop:
+            break
+    begin = min(handle.tell(), stop)
+    return handle.read(min(stop - begin, max_bytes + 1)), stop - begin
+
+
+def _drop_head(handle: BinaryIO, scanned: int) -> None:
+    """Remove the first ``scanned`` bytes of the mbox (the messages read), keeping any that a
+    program which ignores the locks appended meanwhile."""
+    read_at, write_at = scanned, 0
+    while True:
+        handle.seek(read_at)
+        chunk = handle.read(MBOX_CHUNK)
+        if not chunk:
+            break
+        handle.seek(write_at)
+        handle.write(chunk)
+        read_at += len(chunk)
+        write_at += len(chunk)
+    handle.truncate(write_at)
+    handle.flush()
+    os.fsync(handle.fileno())
 
 
 def _read_bounded(path: Path, max_bytes: int) -> tuple[bytes, int]:
@@ -389,32 +476,43 @@ class SendReport:
 
 
 def send_outbox(outbox: str | Path, sender: Sender) -> SendReport:
-    """Send every .eml file of the outbox, oldest first, moving each to ``sent/`` once handed
-    over. On the first failure the rest stays for the next run."""
+    """Send every .eml file of the outbox, oldest first, moving each to ``sent/`` (mode 0700)
+    once handed over. On the first failure the rest stays for the next run; a folder that
+    cannot be read or written is one TransportError."""
     root = Path(outbox)
     report = SendReport()
     if not root.is_dir():
         return report
-    files = sorted(p for p in root.glob("*.eml") if p.is_file())
-    (root / "sent").mkdir(exist_ok=True)
+    try:
+        files = sorted(p for p in root.glob("*.eml") if p.is_file())
+        storage.private_folder(root)
+        storage.private_folder(root / "sent")
+    except (OSError, GameError) as exc:
+        sender.close()
+        raise TransportError(str(exc) if isinstance(exc, GameError)
+                             else f"{exc.filename or root}: {exc.strerror or exc}") from None
     try:
         for index, path in enumerate(files):
             try:
                 raw = path.read_bytes()
             except FileNotFoundError:
                 continue  # sent by another run meanwhile
+            except OSError as exc:
+                raise TransportError(f"{path}: cannot read: {exc.strerror or exc}") from None
             envelope_from, recipients = _envelope(raw)
-            if not recipients:
-                os.replace(path, root / "sent" / path.name)
-                continue
+            if recipients:
+                try:
+                    sender.send(raw, envelope_from, recipients)
+                except TransportError as exc:
+                    report.error = str(exc)
+                    report.left = len(files) - index
+                    return report
+                report.sent += 1
             try:
-                sender.send(raw, envelope_from, recipients)
-            except TransportError as exc:
-                report.error = str(exc)
-                report.left = len(files) - index
-                return report
-            os.replace(path, root / "sent" / path.name)
-            report.sent += 1
+                os.replace(path, root / "sent" / path.name)
+            except OSError as exc:
+                raise TransportError(f"{path}: sent, but cannot be moved to sent/ "
+                                     f"({exc.strerror or exc}); it will be sent again") from None
     finally:
         sender.close()
     return report

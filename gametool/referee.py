@@ -49,6 +49,7 @@ from gametool.record import Session, load_one
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 MAX_REASON = 1000
+OUTBOX_NAME = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,200}\.eml")
 
 
 @dataclass
@@ -59,6 +60,22 @@ class Outgoing:
     subject: str
     body: str
     in_reply_to: str | None = None
+
+
+class _Stranger(MailDropped):
+    """The sender holds no seat in the game the mail names."""
+
+
+class _Unkept(Exception):
+    """The outcome of a mail could not be kept (a full disk): not the sender's fault."""
+
+    def __init__(self, failure: GameError) -> None:
+        super().__init__(str(failure))
+        self.failure = failure
+
+
+DRAWN_REFUSAL = ("this mail completed the draw, so the reason is not given (it could tell what "
+                 "was drawn): read your view, then send your actions again in a new mail")
 
 
 class Receipt(NamedTuple):
@@ -88,12 +105,15 @@ class Referee:
     # -- starting ---------------------------------------------------------------------------
 
     def new(self, game_id: str, addresses: list[str], options: dict[str, str] | None = None,
-            seed: str | None = None, weak_seed_ok: bool = False) -> tuple[str, list[Outgoing]]:
+            seed: str | None = None, weak_seed_ok: bool = False,
+            deliver: bool = False) -> tuple[str, list[Outgoing]]:
         """Start a game among ``addresses``; return its match id and the opening messages.
 
         Every seat gets a fresh key, named only in its own opening message. ``seed`` is the
         referee's secret (random by default); one that can be guessed is refused unless
-        ``weak_seed_ok``, since its SeedHash goes to every player.
+        ``weak_seed_ok``, since its SeedHash goes to every player. With ``deliver`` the opening
+        messages are written to the outbox too. All of it is written or none: on any failure
+        (a folder that cannot be made, a full disk) no record, key file or message is left.
         """
         reason = weak_seed_reason(seed) if seed is not None else None
         if reason is not None and not weak_seed_ok:
@@ -112,10 +132,30 @@ class Referee:
         match = f"{session.game.id}-{secrets.token_hex(4)}"
         ring = Keyring()
         keys = {name: ring.issue(name) for name in names}
-        self.game_dir.mkdir(parents=True, exist_ok=True)
-        self._save_keys(match, ring, fresh=True)
-        storage.create(str(self.master(match)), session.text())
-        return match, self.messages(match, session, opening=True, keys=keys)
+        messages = self.messages(match, session, opening=True, keys=keys)
+        files = self.render_files(messages) if deliver else []
+        made: list[str] = []
+        written: list[Path] = []
+        try:
+            made += storage.private_folder(self.game_dir)
+            if deliver:
+                made += storage.private_folder(self.outbox)
+            self._save_keys(match, ring, fresh=True, made=written)
+            storage.create(str(self.master(match)), session.text(), mode=storage.PRIVATE_FILE)
+            written.append(self.master(match))
+            for name, text in files:
+                path = self._outbox_file(name)
+                storage.write_atomic(str(path), text, storage.PRIVATE_FILE)
+                written.append(path)
+        except GameError:
+            for path in reversed(written):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+            storage.undo_folders(made)
+            raise
+        return match, messages
 
     def rekey(self, match: str, seat: str) -> list[Outgoing]:
         """Issue ``seat`` a new key (the old one stops working at once); return its message."""
@@ -145,53 +185,119 @@ class Referee:
     # -- receiving ------------------------------------------------------------------------------
 
     def receive(self, raw: bytes, size: int | None = None,
-                on_commit: Callable[[Path, str, str, list[Outgoing]], None] | None = None
-                ) -> Receipt:
+                on_commit: Callable[..., None] | None = None) -> Receipt:
         """Read and apply one incoming mail (``size``: its full size when ``raw`` was cut).
 
-        ``on_commit(path, old, new, replies)`` is called under the record's lock once the new
-        text and the replies are known and before the record is replaced (a journal keeps
-        them there, so a crash after it neither loses the replies nor applies the mail again).
+        ``on_commit(path, old, new, replies, reason=None)`` is called under the record's lock
+        once the new text and the replies are known and before the record is replaced (a
+        journal keeps them there, so a crash after it neither loses the replies nor applies
+        the mail again); ``reason`` says why the mail's actions were refused when its
+        contribution to the seed was kept all the same.
+
+        Nothing is answered until the sender is known to hold a seat of the game the mail
+        names: mail from anyone else, or naming no known game, is dropped unanswered with the
+        same reason whichever it was (a forged From gets no reply, and an outsider cannot tell
+        which match ids exist).
         """
         letter = Letter.parse(raw, self.max_bytes, size)
         try:
             sender = letter.sender()
         except MailDropped as exc:
             return Receipt(False, [], f"dropped: {exc}")
-        answer = [sender]
-        match: str | None = None
-        holder: list[list[Outgoing]] = []
-        try:
+        stranger = Receipt(False, [], f"dropped: {sender} holds no seat in a game this mail "
+                                      "names; no reply is sent")
+        match = self._named_game(letter)
+        if match is None:
+            return stranger
+        path = self.master(match)
+        seat: list[str] = []
+        holder: list[tuple[list[Outgoing], str | None]] = []
+
+        def change(text: str) -> str:
+            session = load_one(text, str(path))
+            name = self._seat_of(session, sender)
+            if name is None:
+                raise _Stranger(sender)
+            seat.append(name)
             letter.check()
-            match = found = self._match_id(letter)
-            path = self.master(found)
+            new, replies, refused = self._apply(match, session, name, letter)
+            if refused is not None:
+                replies.append(self._actions_refused(name, match, refused, letter.message_id()))
+                refused = f"contribution recorded, actions not applied: {refused}"
+            if on_commit is not None:
+                try:
+                    if refused is None:
+                        on_commit(path, text, new, replies)
+                    else:
+                        on_commit(path, text, new, replies, reason=refused)
+                except GameError as exc:
+                    raise _Unkept(exc) from None
+            holder.append((replies, refused))
+            return new
 
-            def change(text: str) -> str:
-                session = load_one(text, str(path))
-                name = answer[0] = self._seat(session, sender, found)
-                lines = own_lines(letter.text())
-                self._authenticate(found, name, lines)
-                if not self._join(session, session.seat_index(name), lines) or has_guard(lines):
-                    instructions = find_instructions(lines, session.game.max_plies)
-                    if instructions.ply != session.ply + 1:
-                        raise MailRejected(
-                            f"'#ply {instructions.ply}' is stale: the next ply of this game is "
-                            f"{session.ply + 1} (an old or repeated mail is not applied)")
-                    session.play(instructions.actions, name, instructions.ply)
-                new = session.text()
-                replies = (self.messages(found, session) if not session.is_waiting_for_seed()
-                           else [self._joined(found, session, name)])
-                if on_commit is not None:
-                    on_commit(path, text, new, replies)
-                holder.append(replies)
-                return new
-
-            storage.update(str(path), change)
+        try:
+            storage.update(str(path), change, storage.PRIVATE_FILE)
+        except _Stranger:
+            return stranger
+        except _Unkept as exc:  # the journal could not be written: the referee's failure
+            raise exc.failure from None
         except GameError as exc:
             reason = _short(str(exc))
-            return Receipt(False, [self._rejection(answer[0], match, reason,
+            if not seat:  # the record could not be read: nobody known to answer
+                return Receipt(False, [], f"dropped: {reason}")
+            return Receipt(False, [self._rejection(seat[0], match, reason,
                                                    letter.message_id())], reason)
-        return Receipt(True, holder[0])
+        replies, refused = holder[0]
+        if refused is not None:
+            return Receipt(False, replies, refused)
+        return Receipt(True, replies)
+
+    def _apply(self, match: str, session: Session, name: str, letter: Letter
+               ) -> tuple[str, list[Outgoing], str | None]:
+        """Apply an authenticated seat's mail to ``session``: its contribution to the seed
+        first, then its actions. Returns the new text, the replies, and why the actions were
+        refused when the contribution is kept all the same.
+
+        A contribution, once read from an authenticated mail, is kept whatever happens to the
+        rest of the mail, and the draw it completes is made before any action is read: a seat
+        cannot send the same mail again with another contribution to see another deal. When
+        this mail completed the draw, a refusal of its actions gives no reason, since the
+        reason could name what was drawn.
+        """
+        lines = own_lines(letter.text())
+        self._authenticate(match, name, lines)
+        seat = session.seat_index(name)
+        joined = self._join(session, seat, lines)
+        completed = joined and session.seed is not None
+        refused: str | None = None
+        if not joined or has_guard(lines):
+            kept = session.text()
+            try:
+                self._play(session, name, lines)
+            except GameError as exc:
+                if not joined:
+                    raise
+                refused = DRAWN_REFUSAL if completed else _short(str(exc))
+                session = load_one(kept, session.file)
+        replies = (self.messages(match, session) if not session.is_waiting_for_seed()
+                   else [self._joined(match, session, name)])
+        return session.text(), replies, refused
+
+    @staticmethod
+    def _play(session: Session, name: str, lines: list[str]) -> None:
+        instructions = find_instructions(lines, session.game.max_plies)
+        if instructions.ply != session.ply + 1:
+            raise MailRejected(
+                f"'#ply {instructions.ply}' is stale: the next ply of this game is "
+                f"{session.ply + 1} (an old or repeated mail is not applied)")
+        session.play(instructions.actions, name, instructions.ply)
+
+    def _actions_refused(self, to: str, match: str, reason: str,
+                         in_reply_to: str | None) -> Outgoing:
+        return Outgoing(to, f"[gametool {match}] your actions were not applied",
+                        "Your contribution to the seed is recorded and can no longer change; "
+                        "the actions in your mail were not applied.\n\n"
+                        f"Reason: {reason}\n", in_reply_to)
 
     def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
         """Record the seat's contribution to the joint seed if the mail holds one; refuse a
@@ -220,12 +326,13 @@ class Referee:
                         f"Chance waits for the contribution of: {waiting}. Every seat gets "
                         "its view as soon as the last one arrives.\n")
 
-    def _seat(self, session: Session, sender: str, match: str) -> str:
-        """The registered address of the sender's seat."""
+    @staticmethod
+    def _seat_of(session: Session, sender: str) -> str | None:
+        """The registered address of the sender's seat; None when the sender holds none."""
         for name in session.names:
             if name.lower() == sender:
                 return name
-        raise MailRejected(f"{sender} is not a player of {match}")
+        return None
 
     def _authenticate(self, match: str, name: str, lines: list[str]) -> None:
         """Refuse the mail unless its key line holds seat ``name``'s current key."""
@@ -233,19 +340,22 @@ class Referee:
             raise MailRejected(f"the key is not {name}'s key: copy the '#key' line from your "
                                "opening message exactly, or ask the referee for a new key")
 
-    def _save_keys(self, match: str, ring: Keyring, fresh: bool = False) -> None:
-        """Replace the key file (``fresh``: make it, never replace one); a new file is made
-        readable by the referee only."""
+    def _save_keys(self, match: str, ring: Keyring, fresh: bool = False,
+                   made: list[Path] | None = None) -> None:
+        """Replace the key file (``fresh``: make it, never replace one), readable by the
+        referee only; a file it makes is added to ``made``."""
         path = self.keys_path(match)
         try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, storage.PRIVATE_FILE))
+            if made is not None:
+                made.append(path)
         except FileExistsError:
             if fresh:
                 raise GameError(f"{path}: already exists") from None
-            # otherwise replaced below, keeping its mode
+            # otherwise replaced below
         except OSError as exc:
             raise GameError(f"{path}: cannot create: {exc.strerror}") from None
-        storage.write_atomic(str(path), ring.text())
+        storage.write_atomic(str(path), ring.text(), storage.PRIVATE_FILE)
 
     def _keyring(self, match: str) -> Keyring:
         path = self.keys_path(match)
@@ -261,17 +371,21 @@ class Referee:
             raise MailRejected(f"unknown game {match[:70]!r}")
         return self.master(match)
 
-    def _match_id(self, letter: Letter) -> str:
-        found = MATCH_TAG.search(letter.subject())
-        if found is None:
-            try:
+    def _named_game(self, letter: Letter) -> str | None:
+        """The match id the mail names ([gametool MATCH-ID] in the subject, else in the text),
+        when it is a game of this referee; None otherwise (no game, an unknown one, or a head
+        that cannot be read: the sender is not yet known to hold a seat, so nothing is said)."""
+        try:
+            found = MATCH_TAG.search(letter.subject())
+            if found is None:
                 found = MATCH_TAG.search(letter.text())
-            except MailRejected:
-                found = None
+        except MailRejected:
+            return None
         if found is None:
-            raise MailRejected("no game named: the subject must hold [gametool MATCH-ID]")
+            return None
         match = found.group(1).lower()
-        self._known(match)
+        if not MATCH_ID.fullmatch(match) or not self.master(match).is_file():
+            return None
         return match
 
     def _rejection(self, to: str, match: str | None, reason: str,
@@ -338,14 +452,20 @@ class Referee:
         return self.write_files(self.render_files(messages))
 
     def write_files(self, files: list[tuple[str, str]]) -> list[Path]:
-        """Write rendered messages (name, text) into the outbox; the same again is harmless."""
-        self.outbox.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name, text in files:
-            path = self.outbox / name
-            storage.write_atomic(str(path), text)
-            paths.append(path)
+        """Write rendered messages (name, text) into the outbox, mode 0600 in a folder of mode
+        0700 (they hold keys and hands); the same again is harmless."""
+        paths = [self._outbox_file(name) for name, _text in files]
+        storage.private_folder(self.outbox)
+        for path, (_name, text) in zip(paths, files, strict=True):
+            storage.write_atomic(str(path), text, storage.PRIVATE_FILE)
         return paths
+
+    def _outbox_file(self, name: str) -> Path:
+        """The path of the outbox file ``name``, which must be a plain .eml name (a journal
+        entry names its files: none may lead out of the outbox)."""
+        if not OUTBOX_NAME.fullmatch(name):
+            raise GameError(f"{str(name)[:80]!r} is not the name of an outbox message")
+        return self.outbox / name
 
     def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
         """Each message as an .eml file name and text. Names sort in the order written."""

@@ -13,7 +13,8 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from gametool.errors import GameError
 
@@ -123,16 +124,63 @@ def clean_stale_temporaries(folder: str) -> list[str]:
     return removed
 
 
-def write_atomic(path: str, text: str) -> None:
+def write_atomic(path: str, text: str, mode: int | None = None) -> None:
     """Replace ``path`` with ``text``: temporary file, fsync, rename, fsync of the folder.
 
-    Any failure (a full disk, a name too long, no permission) is one GameError, and the old
-    file, if any, is left as it was.
+    The new file keeps the old one's mode (a new file: what the umask allows), or has ``mode``
+    when given, whatever the umask. Any failure (a full disk, a name too long, no permission)
+    is one GameError, and the old file, if any, is left as it was.
     """
     try:
-        _write_atomic(path, text)
+        _write_atomic(path, text, mode)
     except OSError as exc:
         raise _os_failure(path, "write", exc) from None
+
+
+PRIVATE_FILE = 0o600
+PRIVATE_FOLDER = 0o700
+"""The modes of what holds secrets (seeds, hands, seat keys): the owner's alone."""
+
+
+def private_folder(path: str | os.PathLike[str]) -> list[str]:
+    """Make the folder ``path`` (and its missing parents) and give it mode 0700 whatever the
+    umask; an existing folder is narrowed to 0700. Returns the folders made, outermost first
+    (for a caller that undoes its work); a failure is one GameError."""
+    folder = os.path.abspath(os.fspath(path))
+    missing = []
+    probe = folder
+    while not os.path.lexists(probe):
+        missing.append(probe)
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if os.stat(folder).st_mode & 0o777 != PRIVATE_FOLDER:
+            os.chmod(folder, PRIVATE_FOLDER)
+    except OSError as exc:
+        raise _os_failure(os.fspath(path), "make the folder", exc) from None
+    return list(reversed(missing))
+
+
+def undo_folders(made: list[str]) -> None:
+    """Remove the folders ``private_folder`` made, innermost first, where they are empty."""
+    for folder in reversed(made):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            return
+
+
+@contextmanager
+def disk_failures(where: str | os.PathLike[str], doing: str = "write") -> Iterator[None]:
+    """Turn a failed file or folder operation into one clear GameError naming the path (the
+    file the system names, else ``where``): for commands whose every step touches the disk."""
+    try:
+        yield
+    except OSError as exc:
+        raise _os_failure(os.fspath(exc.filename or where), doing, exc) from None
 
 
 def _umask() -> int:
@@ -141,7 +189,7 @@ def _umask() -> int:
     return mask
 
 
-def _write_atomic(path: str, text: str) -> None:
+def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
     # Through a symbolic link the file it points to is replaced, and the link kept.
     path = os.path.realpath(path)
     folder = os.path.dirname(path)
@@ -156,10 +204,13 @@ def _write_atomic(path: str, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()  # a new file: what the umask allows, as open() gives
+        if forced is not None:
+            mode = forced
+        else:
+            try:
+                mode = os.stat(path).st_mode & 0o777
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()  # a new file: what the umask allows, as open() gives
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
@@ -182,10 +233,11 @@ def _write_atomic(path: str, text: str) -> None:
         os.close(dir_fd)
 
 
-def update(path: str, change: Callable[[str], str]) -> str:
+def update(path: str, change: Callable[[str], str], mode: int | None = None) -> str:
     """Lock ``path``, compute its new text from the old and replace it; return the new text.
 
-    Through a symbolic link, the file it points to is locked and replaced."""
+    Through a symbolic link, the file it points to is locked and replaced (with ``mode`` when
+    given, see ``write_atomic``)."""
     path = os.path.realpath(path)
     fd = _open_locked(path)
     try:
@@ -196,13 +248,13 @@ def update(path: str, change: Callable[[str], str]) -> str:
             old = decode(handle.read(), path)
         new = change(old)
         if new != old:
-            write_atomic(path, new)
+            write_atomic(path, new, mode)
         return new
     finally:
         os.close(fd)  # closing releases the lock
 
 
-def create(path: str, text: str, force: bool = False) -> None:
+def create(path: str, text: str, force: bool = False, mode: int | None = None) -> None:
     """Write a new record file; refuse to overwrite one unless ``force``."""
     try:
         exists = os.path.lexists(path)
@@ -210,4 +262,4 @@ def create(path: str, text: str, force: bool = False) -> None:
         raise _os_failure(path, "create", exc) from None
     if exists and not force:
         raise GameError(f"{path}: already exists (use --force to overwrite)")
-    write_atomic(path, text)
+    write_atomic(path, text, mode)

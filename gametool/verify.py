@@ -18,20 +18,38 @@ from typing import Any
 from gametool import storage
 from gametool.chance import check_contribution, seed_hash
 from gametool.distribute import Part
+from gametool.engine import CHANCE
 from gametool.errors import GameError, RecordError, Where
 from gametool.record import Checked, Session, check_text, parse_contributions, read_text
 from notation import record as gtn
 
 
-def check_seed_hash(master: Session, expected: str) -> list[GameError]:
-    """The master's seed must hash to ``expected`` (the SeedHash the players received)."""
+def check_seed_hash(master: Session, expected: str,
+                    referee_only: bool = False) -> list[GameError]:
+    """The master's seed must hash to ``expected`` (the SeedHash the players received), and,
+    unless ``referee_only`` says it was agreed, chance must not have drawn from the referee's
+    secret alone: a record that drew with no seat's contribution says so."""
     tag = master.record.find("Seed")
     where = Where(master.file, tag.line if tag else master.record.line, 1)
     if master.secret is None:
         return [RecordError("the record has no Seed tag to check against the seed hash", where)]
     if seed_hash(master.secret) != expected.strip().lower():
         return [RecordError(f"the seed does not match the seed hash {expected.strip()}", where)]
+    if not referee_only and master.contributions is None and drew_from_seed(master):
+        return [RecordError("no seat contributed to the seed: chance drew from the referee's "
+                            "secret alone, which the referee could choose (add "
+                            "--referee-only-seed if that was agreed)", where)]
     return []
+
+
+def drew_from_seed(session: Session) -> bool:
+    """Whether some chance action of the record was drawn (had more than one outcome)."""
+    for ply, step in enumerate(session.steps):
+        if step.seat == CHANCE:
+            outcomes = session.game.chance_outcomes(session.states[ply])
+            if outcomes is None or len(outcomes) != 1:
+                return True
+    return False
 
 
 def check_contribution_sent(master: Session, seat_name: str, sent: str) -> list[GameError]:
@@ -85,7 +103,7 @@ def check_against_export(master: Session, text: str, file: str | None) -> list[G
     view = exported.get("View")
     hashed = exported.get("SeedHash")
     if hashed is not None:
-        errors += check_seed_hash(master, hashed)
+        errors += check_seed_hash(master, hashed, referee_only=True)
     errors += _check_exported_contributions(master, exported, file)
     for name in ("Game", "Players"):
         if (exported.get(name) or "").lower() != (master.record.get(name) or "").lower():
@@ -129,22 +147,24 @@ class FileReport:
 
 def check_file(path: str, all_errors: bool = False, expected_hash: str | None = None,
                exported: str | None = None,
-               contributions: tuple[tuple[str, str], ...] = ()) -> FileReport:
+               contributions: tuple[tuple[str, str], ...] = (),
+               referee_only: bool = False) -> FileReport:
     """Validate every record of the file ``path``: the first error of each record, or all
     with ``all_errors``."""
     return report(path, [check_part(Part(path), all_errors, expected_hash, exported,
-                                    contributions)])
+                                    contributions, referee_only)])
 
 
 def check_part(part: Part, all_errors: bool = False, expected_hash: str | None = None,
                exported: str | None = None,
-               contributions: tuple[tuple[str, str], ...] = ()) -> list[Checked] | GameError:
+               contributions: tuple[tuple[str, str], ...] = (),
+               referee_only: bool = False) -> list[Checked] | GameError:
     """The verdicts on the records of a file or of a part of one (a top-level function, so
     that it can run in a worker process or on a Dask worker); the error if it cannot be read."""
     try:
         extra = None
         if expected_hash is not None or exported is not None or contributions:
-            extra = _commitment_check(expected_hash, exported, contributions)
+            extra = _commitment_check(expected_hash, exported, contributions, referee_only)
         if part.path.lower().endswith(".pgn"):
             return _check_pgn(part, extra)
         return check_text(part.read(), part.path, all_errors, extra, part.first_line)
@@ -202,14 +222,14 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
 
 
 def _commitment_check(expected_hash: str | None, exported: str | None,
-                      contributions: tuple[tuple[str, str], ...] = ()
-                      ) -> Callable[[Session], list[GameError]]:
+                      contributions: tuple[tuple[str, str], ...] = (),
+                      referee_only: bool = False) -> Callable[[Session], list[GameError]]:
     exported_text = storage.read(exported) if exported is not None else None
 
     def check(session: Session) -> list[GameError]:
         errors = []
         if expected_hash is not None:
-            errors += check_seed_hash(session, expected_hash)
+            errors += check_seed_hash(session, expected_hash, referee_only)
         if exported_text is not None:
             errors += check_against_export(session, exported_text, exported)
         for seat, sent in contributions:

@@ -158,10 +158,11 @@ def raw(head: str, body: str) -> bytes:
     ("From: ben@example.net<ann@example.org>", "", False, "ambiguous"),
     ("From: friends: ann@example.org, ben@example.net;", "", False, "no plain address"),
     ("Subject: [gametool {m}]", "", False, "no From header"),
-    ("From: ann@example.org\nSubject: [gametool {m}]\nSubject: [gametool {m}]", "", True,
-     "2 Subject headers"),
-    ("From: ann@example.org\nSubject: [gametool " + "a" * 100_000 + "]", "", True,
-     "unknown game"),
+    # Which game is meant cannot be read: nobody is known to hold a seat, nothing is answered.
+    ("From: ann@example.org\nSubject: [gametool {m}]\nSubject: [gametool {m}]", "", False,
+     "holds no seat"),
+    ("From: ann@example.org\nSubject: [gametool " + "a" * 100_000 + "]", "", False,
+     "holds no seat"),
     ("From: ann@example.org\nSubject: [gametool {m}]", "#key {k}\n#ply " + "5" * 5000
      + "\nplace a1", True, "digits is beyond the last ply of this game"),
     ("From: ann@example.org\nSubject: [gametool {m}]", "#key {k}\n\x00#ply 3\nplace a1", True,

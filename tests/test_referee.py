@@ -197,12 +197,7 @@ def started(tmp_path: Path) -> tuple[Referee, str, Path, dict[str, str]]:
     [
         (ANN, "[gametool {m}] move", "", False, "body"),
         (ANN, "[gametool {m}] move", "#key {k}\n#ply 3\nplace a1", True, "HTML-only"),
-        ("eve@example.com", "[gametool {m}] move", "#key {k}\n#ply 3\nplace a1", False,
-         "not a player"),
         (ANN, "[gametool {m}] move", "#key {k}\n#ply 2\nplace a1", False, "stale"),
-        (ANN, "[gametool nosuch-1234] move", "#key {k}\n#ply 3\nplace a1", False,
-         "unknown game"),
-        (ANN, "hello", "#key {k}\n#ply 3\nplace a1", False, "no game named"),
         (BEN, "[gametool {m}] move", "#key {k}\n#ply 3\nplace a1", False,
          "not ben@example.net's turn"),
         (ANN, "[gametool {m}] move", "#key {k}\n#ply 3\nplace z9", False, "ply 3"),
