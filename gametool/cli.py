@@ -962,10 +962,11 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
 
     Each opening message carries that seat's secret key (and no other seat's), the SeedHash,
     the seat's view and, for the seat to move, its legal actions. The referee keeps only a
-    salted hash of each key. Prints the match id. In a game with chance, the seed is drawn
-    jointly: chance waits until every seat has replied with its contribution ('#join HEX',
-    printed by 'gametool join'), and the seed is the SHA-256 of the referee's secret and every
-    contribution.
+    salted hash of each key. The record, the key file and the messages are written all or
+    none, readable by the referee only (folders 0700, files 0600). Prints the match id. In a
+    game with chance, the seed is drawn jointly: chance waits until every seat has replied
+    with its contribution ('#join HEX', printed by 'gametool join'), and the seed is the
+    SHA-256 of the referee's secret and every contribution.
 
     \b
     Examples:
@@ -1030,8 +1031,9 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     (one From header holding one address) and, in the player's own text (quoted lines and any
     pasted original are not read), hold the line '#key KEY' with the seat's key, then the guard
     line '#ply N', then one action per line. Exit status 1 when the mail was rejected: then only
-    a reply to the seat (or to a sender with no seat) is written, and nothing else changes. A
-    mail with no single readable sender is dropped with one line on stderr.
+    a reply to the seat is written, and nothing else changes (but a contribution to the seed,
+    once read, is kept). A mail with no single readable sender, or from anyone who holds no
+    seat in the game it names, is dropped unanswered with one line on stderr.
 
     \b
     Examples:
@@ -1109,8 +1111,7 @@ def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: st
 
     ref = Referee(game_dir, outbox, address)
     with referee_failures(game_dir):
-        messages = ref.rekey(match, seat)
-        ref.write(messages)
+        ref.rekey(match, seat, deliver=True)
     send_outbox(outbox, sendmail, smtp)
 
 

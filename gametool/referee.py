@@ -8,16 +8,23 @@ registered address (one ``From`` header, one address) and carry, in the player's
 ``#key KEY``, then the guard ``#ply N``, then one action per line (``gametool.mail.body``). The
 referee applies the actions as that seat with ``expect_ply=N`` under the record's lock, then
 writes one message per seat into the outbox: that seat's view, and its legal actions when it is
-to move. A rejected mail changes nothing and gets one reply, to the seat's registered address
-(or to a sender who holds no seat), saying what was wrong; a mail with no single readable sender
-is dropped with its reason. When the game ends every seat receives the master record, seed
-included, to check against the SeedHash it was sent.
+to move. A rejected mail changes nothing and gets one reply, to the seat's registered address,
+saying what was wrong. A mail with no single readable sender, or whose sender holds no seat in
+the game it names (or that names no known game), is dropped unanswered with its reason: no
+backscatter to a forged sender, and nothing that tells which games exist. When the game ends
+every seat receives the master record, seed included, to check against the SeedHash it was sent.
 
 In a game with chance nobody chooses the seed. The record's ``Seed`` is the referee's secret,
 committed to by the ``SeedHash`` in every opening message; each seat's first mail carries
 ``#join HEX``, a random contribution of its own (``gametool join`` prints one), and chance draws
 from the SHA-256 of the secret and every contribution in seat order (``Contributions`` tag).
 Chance waits until the last contribution has arrived: one round of mail after the opening.
+A contribution read from an authenticated mail is kept whatever the rest of the mail holds, and
+the draw it completes is made before the mail's actions are read, so nobody can grind the deal
+by sending the same mail again with other contributions.
+
+Secrets at rest: the game folder and the outbox are mode 0700, and every file written here
+(records, key files, outbox messages, the journal) mode 0600, whatever the umask.
 
 Reading mail (``gametool.mail``) is apart from how it arrives and leaves: ``receive`` takes the
 raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
@@ -157,10 +164,14 @@ class Referee:
             raise
         return match, messages
 
-    def rekey(self, match: str, seat: str) -> list[Outgoing]:
-        """Issue ``seat`` a new key (the old one stops working at once); return its message."""
+    def rekey(self, match: str, seat: str, deliver: bool = False) -> list[Outgoing]:
+        """Issue ``seat`` a new key (the old one stops working at once); return its message.
+
+        With ``deliver`` the message is written to the outbox before the new key is saved, and
+        removed again if it cannot be: the key changes only when its message is in the outbox.
+        """
         path = self._known(match)
-        holder: list[tuple[Session, str, str]] = []
+        holder: list[Outgoing] = []
 
         def change(text: str) -> str:
             # Under the master record's lock, so no mail is checked against a half-made change.
@@ -172,15 +183,23 @@ class Referee:
             # A game started before seats had keys gets its key file here, one seat at a time.
             ring = self._keyring(match) if self.keys_path(match).exists() else Keyring()
             key = ring.issue(name)
-            self._save_keys(match, ring)
-            holder.append((session, name, key))
+            (message,) = [m for m in self.messages(match, session, keys={name: key},
+                                                   rekeyed=True) if m.to == name]
+            written = self.write([message]) if deliver else []
+            try:
+                self._save_keys(match, ring)
+            except GameError:
+                for item in written:
+                    try:
+                        os.unlink(item)
+                    except OSError:
+                        pass
+                raise
+            holder.append(message)
             return text
 
         storage.update(str(path), change)
-        session, name, key = holder[0]
-        (message,) = [m for m in self.messages(match, session, keys={name: key},
-                                               rekeyed=True) if m.to == name]
-        return [message]
+        return holder
 
     # -- receiving ------------------------------------------------------------------------------
 

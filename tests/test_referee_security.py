@@ -505,3 +505,26 @@ def test_a_full_disk_is_one_line_for_new_inbox_and_send(tmp_path: Path,
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
     assert "sent" in done.stderr and "internal error" not in done.stderr
     assert len(eml(outbox)) == len(waiting) + 1
+
+
+def test_rekey_and_inbox_with_an_outbox_in_the_way_are_one_line_and_change_nothing(
+        tmp_path: Path) -> None:
+    match, keys = start(tmp_path, "belemmer")
+    master = tmp_path / "games" / f"{match}.gtn"
+    key_file = tmp_path / "games" / f"{match}.keys"
+    before = master.read_bytes(), key_file.read_bytes()
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the outbox should be\n")
+    where = ["--game-dir", str(tmp_path / "games"), "--outbox", str(blocked / "outbox")]
+    done = run("referee", "rekey", match, BEN, *where)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "blocked/outbox: cannot make the folder" in done.stderr
+    mail = tmp_path / "in.eml"
+    mail.write_bytes(compose(BEN, f"[gametool {match}] join",
+                             f"#key {keys[BEN]}\n#join {part(BEN)}\n"))
+    done = run("referee", "inbox", str(mail), *where)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "blocked/outbox: cannot make the folder" in done.stderr
+    assert (master.read_bytes(), key_file.read_bytes()) == before
+    # The old key still works: the new one was never issued, since it could not be sent.
+    assert inbox(tmp_path, mail.read_bytes()).returncode == 0
