@@ -119,7 +119,20 @@ def _well_formed(entry: object) -> bool:
             and all(isinstance(item, list) and len(item) == 2
                     and all(isinstance(part, str) for part in item)
                     and OUTBOX_NAME.fullmatch(item[0]) is not None for item in files)
-            and (record is None or isinstance(record, str)))
+            and (record is None or isinstance(record, str))
+            and (entry.get("reason") is None or isinstance(entry.get("reason"), str)))
+
+
+def _holds_outcome(ref: Referee, entry: dict) -> bool:
+    """Whether the entry's outcome is in place: no record was to change, or the record (a
+    master record of this referee's game folder, nothing else) holds the text it names."""
+    record = entry.get("record")
+    if record is None:
+        return True
+    path = Path(record)
+    if path.suffix != ".gtn" or path.parent.resolve() != ref.game_dir.resolve():
+        return False
+    return _text_digest(record) == entry.get("after")
 
 
 def _text_digest(path: str) -> str | None:
@@ -146,10 +159,8 @@ def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> None:
         if len(key) != 64 or key in waiting:
             continue
         entry = journal.read(key)
-        if entry is not None:
-            record = entry.get("record")
-            if record is None or _text_digest(record) == entry.get("after"):
-                ref.write_files([tuple(item) for item in entry["files"]])
+        if entry is not None and _holds_outcome(ref, entry):
+            ref.write_files([tuple(item) for item in entry["files"]])
         journal.remove(key)
 
 
@@ -159,8 +170,7 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
     key = digest(raw)
     entry = journal.read(key)
     if entry is not None:
-        record = entry.get("record")
-        if record is None or _text_digest(record) == entry.get("after"):
+        if _holds_outcome(ref, entry):
             ref.write_files([tuple(item) for item in entry["files"]])
             return Outcome(bool(entry.get("applied")), entry.get("reason"), recovered=True)
         journal.remove(key)  # the record was never replaced: apply the message afresh

@@ -347,6 +347,19 @@ def test_journal_entries_cannot_name_files_outside_the_outbox(tmp_path: Path) ->
     assert sorted(p.name for p in journal.iterdir()) == ["lock"]
     assert load_one((tmp_path / "games" / f"{match}.gtn").read_text()).contributions[1] == \
         part(BEN)
+    # An entry whose record is a file outside the game folder (that it "holds the outcome"
+    # proves nothing): the planted message is not written, the mail is applied afresh.
+    decoy = tmp_path / "decoy.gtn"
+    decoy.write_text("anything\n")
+    planted = "00000000000000000001-1-0badc0de.eml"
+    raw = compose(ANN, f"[gametool {match}] join", f"#key {keys[ANN]}\n#join {part(ANN)}\n")
+    (journal / f"{hashlib.sha256(raw).hexdigest()}.json").write_text(json.dumps(
+        {"record": str(decoy), "after": hashlib.sha256(decoy.read_bytes()).hexdigest(),
+         "applied": True, "reason": None, "files": [[planted, "From: x\n\nplanted\n"]]}))
+    assert inbox(tmp_path, raw).returncode == 0
+    assert not (tmp_path / "outbox" / planted).exists()
+    assert load_one((tmp_path / "games" / f"{match}.gtn").read_text()).contributions == [
+        part(ANN), part(BEN)]
     ref = Referee(tmp_path / "games", tmp_path / "outbox")
     for name in ("../x.eml", "/tmp/x.eml", "x.txt", ".hidden.eml", "a/b.eml", ""):
         with pytest.raises(Exception, match="not the name of an outbox message"):
