@@ -5,11 +5,14 @@ the record is replaced, the outcome of the message (the digests of the record be
 and every reply as a finished .eml file) is written to a journal entry,
 ``OUTBOX/.journal/DIGEST.json``. Then the record is replaced, the replies are written to the
 outbox, the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with the flag ``S``;
-mbox: removed once the whole run is done) and the entry is deleted. A referee killed anywhere
-finds the entry at its next run: if the record holds the outcome it only writes the replies
-(the same files again) and files the message; if not, it applies the message afresh. A message
-is so applied once, and its replies written once, whatever the moment of the crash. One run at a
-time holds the journal's lock.
+mbox: removed once the whole run is done; each message is read no further than ``--max-bytes``)
+and the entry is deleted. A referee killed anywhere finds the entry at its next run: if the
+record holds the outcome it only writes the replies (the same files again) and files the
+message; if not, it applies the message afresh. A message is so applied once, and its replies
+written once, whatever the moment of the crash. One run at a time holds the journal's lock. An
+entry is only believed when it has the shape written here: every reply it holds is a plain
+``.eml`` name (never a path out of the outbox), and its record a master record of the game
+folder.
 
 Sending. Each .eml file of the outbox, oldest first, goes to ``sendmail`` or an SMTP server and
 is then moved to ``OUTBOX/sent/``. A message that cannot be sent stays and is tried again by the

@@ -157,10 +157,14 @@ def private_folder(path: str | os.PathLike[str]) -> list[str]:
         probe = parent
     try:
         os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise _os_failure(os.fspath(path), "make the folder", exc) from None
+    try:
         if os.stat(folder).st_mode & 0o777 != PRIVATE_FOLDER:
             os.chmod(folder, PRIVATE_FOLDER)
     except OSError as exc:
-        raise _os_failure(os.fspath(path), "make the folder", exc) from None
+        raise _os_failure(os.fspath(path), "make the folder readable by its owner only",
+                          exc) from None
     return list(reversed(missing))
 
 
