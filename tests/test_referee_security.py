@@ -387,17 +387,29 @@ def test_outsiders_get_no_reply_and_cannot_tell_which_games_exist(tmp_path: Path
             (EVE, "no game at all", "#ply 3\nplace a1"),
             (EVE, f"[gametool {match.upper()}]", "#key x\n#ply 1\nplace a1"),
         ]
-        probes += [(EVE, f"[gametool belemmer-{n:08x}]", "#ply 1\nx") for n in range(3)]
+        probes += [(EVE, f"[gametool belemmer-{n:08x}]", "#ply 1\nx") for n in range(8)]
         # A seat's own address naming a game it does not play in is no different.
         probes.append((ANN, "[gametool belemmer-0badc0de]", f"#key {keys[ANN]}\n#ply 3\nx"))
         lines = set()
-        for sender, subject, body in probes:
+        for sender, subject, body in probes[:2]:  # one mail piped in at a time
             done = inbox(tmp_path, compose(sender, subject, body), *smtp)
             assert done.returncode == 1 and done.stdout == ""
             assert done.stderr.count("\n") == 1
             lines.add(done.stderr.replace(sender, "SENDER"))
         assert lines == {"gametool: mail dropped: SENDER holds no seat in a game this mail "
                          "names; no reply is sent\n"}
+        box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+        for sender, subject, body in probes:  # all of them, and again, from a Maildir
+            box.add(compose(sender, subject, body))
+            box.add(compose(sender, subject, body + "\n"))
+        done = run("referee", "inbox", "--maildir", str(tmp_path / "Maildir"),
+                   *folders(tmp_path), *smtp)
+        assert done.returncode == 0 and done.stdout == ""
+        said = done.stderr.splitlines()
+        assert len(said) == 2 * len(probes)
+        assert {line.replace(EVE, "SENDER").replace(ANN, "SENDER") for line in said} == {
+            "gametool: mail not applied: dropped: SENDER holds no seat in a game this mail "
+            "names; no reply is sent"}
         assert len(handler.messages) == opened
         assert eml(tmp_path / "outbox") == [] and master.read_bytes() == before
         # A forged From of a seat with a wrong key: the refusal goes to the seat's registered
