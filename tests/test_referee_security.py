@@ -553,3 +553,22 @@ def test_rekey_and_inbox_with_an_outbox_in_the_way_are_one_line_and_change_nothi
     assert (master.read_bytes(), key_file.read_bytes()) == before
     # The old key still works: the new one was never issued, since it could not be sent.
     assert inbox(tmp_path, mail.read_bytes()).returncode == 0
+
+
+def test_inbox_on_a_disk_that_takes_no_more_is_one_line_and_applies_nothing(
+        tmp_path: Path) -> None:
+    match, keys = start(tmp_path, "space-cards")
+    master = tmp_path / "games" / f"{match}.gtn"
+    before = master.read_bytes()
+    waiting = eml(tmp_path / "outbox")
+    mail = tmp_path / "in.eml"
+    mail.write_bytes(compose(ANN, f"[gametool {match}] join",
+                             f"#key {keys[ANN]}\n#join {part(ANN)}\n"))
+    # The journal entry (the record's digests and the reply, ~1.5 KB) cannot be written.
+    done = run("referee", "inbox", str(mail), *folders(tmp_path), fsize=600)
+    assert done.returncode == 1 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert "cannot write: File too large" in done.stderr and "internal error" not in done.stderr
+    assert master.read_bytes() == before and eml(tmp_path / "outbox") == waiting
+    assert [p.name for p in (tmp_path / "outbox" / ".journal").iterdir()] == ["lock"]
+    assert run("referee", "inbox", str(mail), *folders(tmp_path)).returncode == 0
+    assert load_one(master.read_text()).contributions == [part(ANN), None]
