@@ -9,9 +9,12 @@ file; it knows no game.
 
 from __future__ import annotations
 
+import math
+import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from gametool import figures
 from gametool.diagram import (
     Beside,
     Card,
@@ -24,6 +27,7 @@ from gametool.diagram import (
     Point,
     Row,
     Track,
+    walk,
 )
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -52,11 +56,32 @@ INK = {"red": "#D55E00", "black": "#000000", "blue": "#0072B2", "green": "#009E7
 """Text colour of a card face by style (others are black)."""
 
 SQUARE_LIGHT, SQUARE_DARK, LINE = "#eeeeee", "#b0b0b0", "#555555"
+BOARDS = {"wood": ("#f0dcb4", "#b5855a")}
+"""Light and dark squares of a :class:`~gametool.diagram.Grid` by its ``board``: the usual
+strong contrast of a chess board, told apart by lightness alone."""
+ALERT = "#D55E00"
+TABLE_FILL, SPIKE_FILLS, TRAY_FILL = "#e9dcc0", ("#ffffff", "#9a9a9a"), "#d8c8a4"
+SUIT_INK = {"green": "#009E73", "blue": "#0072B2", "red": "#D55E00", "black": "#000000"}
 HIGHLIGHT_FILL, HIGHLIGHT_LINE = "#F0E442", "#0072B2"
 BACK_FILL, BACK_LINE = "#0072B2", "#ffffff"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
+PIPS: dict[str, tuple[tuple[int, int], ...]] = {
+    "0": (),
+    "1": ((0, 0),),
+    "2": ((-1, -1), (1, 1)),
+    "3": ((-1, -1), (0, 0), (1, 1)),
+    "4": ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    "5": ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    "6": ((-1, -1), (0, -1), (1, -1), (-1, 1), (0, 1), (1, 1)),
+    "7": ((-1, -1), (0, -1), (1, -1), (0, 0), (-1, 1), (0, 1), (1, 1)),
+    "8": ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)),
+    "9": tuple((u, v) for v in (-1, 0, 1) for u in (-1, 0, 1)),
+}
+"""The pips of a domino's half on a 3 by 3 grid (column, row), as dominoes show them."""
+
 CARD_STYLE = (".cf{stroke:#000000;stroke-width:1.2}"
+              ".pip{fill:#000000}"
               f".cb{{fill:{BACK_FILL};stroke:#000000;stroke-width:1}}"
               ".cl{font-weight:bold;text-anchor:middle}")
 
@@ -66,9 +91,13 @@ GAP = 16
 LINE_HEIGHT = 18
 CARD_W, CARD_H = 40, 56
 DOMINO_W, DOMINO_H = 64, 32
-TILE_W, TILE_H = 36, 48
+TILE_W, TILE_H = 36, 50
 PER_LINE = 14
+ROW_WIDTH = 560
 POINT_W, STACK_SHOWN = 34, 5
+
+
+_RUNS = re.compile(r" {2,}")
 
 
 def text_width(text: str, size: float) -> float:
@@ -102,7 +131,8 @@ def _text(parent: ET.Element, x: float, y: float, text: str, size: float = 14,
         node.set("font-weight", weight)
     if cls:
         node.set("class", cls)
-    node.text = text
+    # a run of blanks keeps its width in every viewer (some collapse it despite white-space)
+    node.text = _RUNS.sub(lambda m: " " + "\u00a0" * (len(m.group()) - 1), text)
     return node
 
 
@@ -114,6 +144,20 @@ class Renderer:
         self.palette = {**PALETTE, **(palette or {})}
         self.flipped = flipped
         self.ids = ids
+        self.used: set[str] = set()
+        """The figure shapes drawn, to be defined once in the picture's ``<defs>``."""
+
+    def figure(self, parent: ET.Element, name: str, x: float, y: float, size: float,
+               fill: str, ink: str, outline: str = "#000000") -> ET.Element:
+        """The shape ``name`` of :mod:`gametool.figures` in the square of ``size`` at (x, y):
+        defined once per picture, placed here by reference."""
+        figures.shape(name)  # an unknown name fails here, not in a browser
+        self.used.add(name)
+        node = _el(parent, "use", href=f"#{self.ids}fig-{name}", x=f"{x:g}", y=f"{y:g}",
+                   width=f"{size:g}", height=f"{size:g}", fill=fill, stroke=outline)
+        node.set("color", ink)
+        node.set("class", f"fig fig-{name}")
+        return node
 
     def colours(self, style: str) -> tuple[str, str]:
         return self.palette.get(style, self.palette["neutral"])
@@ -200,7 +244,8 @@ class Renderer:
                 x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
                 if part.checkered:
                     light = (col + row) % 2 == 0
-                    fill = SQUARE_LIGHT if light else SQUARE_DARK
+                    shades = BOARDS.get(part.board, (SQUARE_LIGHT, SQUARE_DARK))
+                    fill = shades[0] if light else shades[1]
                 else:
                     fill = "#ffffff"
                 rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
@@ -212,6 +257,11 @@ class Renderer:
                 if (col, row) in part.highlight:
                     _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
                         fill_opacity=0.55)
+                if (col, row) in part.alert:
+                    _el(g, "circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL / 2,
+                        fill=f"url(#{self.ids}alert)", **{"class": "alert"})
+                    _el(g, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2,
+                        fill="none", stroke=ALERT, stroke_width=2, stroke_dasharray="4 2")
         for (col, row), piece in sorted(part.cells.items()):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
             self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
@@ -246,6 +296,12 @@ class Renderer:
         g = _el(parent, "g", **{"class": "piece"})
         if piece.text or piece.label:
             ET.SubElement(g, "title").text = piece.text or piece.label
+        if piece.figure:
+            side = size * 0.9
+            self.figure(g, piece.figure, cx - side / 2, cy - side / 2, side, fill, ink)
+            if piece.count > 1:
+                self._count(g, cx, cy, size, piece.count)
+            return
         r = size * 0.38
         shape = piece.shape
         outline = {"stroke": "#000000", "stroke_width": 1.5}
@@ -297,10 +353,14 @@ class Renderer:
             _text(g, cx, cy + label_size * 0.36, piece.label, size=label_size,
                   anchor="middle", fill=ink, weight="bold", cls="piece")
         if piece.count > 1:
-            _el(g, "rect", x=cx + size * 0.12, y=cy + size * 0.14, width=size * 0.38,
-                height=size * 0.32, fill="#ffffff", stroke="#000000", stroke_width=0.8)
-            _text(g, cx + size * 0.31, cy + size * 0.4, str(piece.count), size=size * 0.27,
-                  anchor="middle", cls="count")
+            self._count(g, cx, cy, size, piece.count)
+
+    @staticmethod
+    def _count(g: ET.Element, cx: float, cy: float, size: float, count: int) -> None:
+        _el(g, "rect", x=cx + size * 0.12, y=cy + size * 0.14, width=size * 0.38,
+            height=size * 0.32, fill="#ffffff", stroke="#000000", stroke_width=0.8)
+        _text(g, cx + size * 0.31, cy + size * 0.4, str(count), size=size * 0.27,
+              anchor="middle", cls="count")
 
     def track(self, part: Track) -> _Box:
         top = LINE_HEIGHT + 4 if part.title else 0
@@ -343,30 +403,59 @@ class Renderer:
 
     def row(self, part: Row) -> _Box:
         items = list(part.items)
-        lines = [items[i:i + PER_LINE] for i in range(0, len(items), PER_LINE)] or [[]]
+        # units laid left to right: each group whole (with its label), else single items
+        units: list[tuple[str, list[Card]]] = []
+        at = 0
+        for label, size in part.groups:
+            units.append((label, items[at:at + size]))
+            at += size
+        units += [("", [card]) for card in items[at:]]
+        gap, group_gap = 6.0, 18.0
+
+        def unit_width(unit: list[Card]) -> float:
+            return sum(self._item_size(c)[0] + gap for c in unit) - gap
+
+        limit = max(ROW_WIDTH, max((unit_width(u) for _l, u in units), default=0))
+        if not part.groups:
+            limit = max(limit, PER_LINE * (max((self._item_size(c)[0] for c in items),
+                                                default=0) + gap))
+        lines: list[list[tuple[str, list[Card]]]] = [[]]
+        x = 0.0
+        for label, unit in units:
+            step = unit_width(unit) + (group_gap if label else gap)
+            if lines[-1] and x + unit_width(unit) > limit:
+                lines.append([])
+                x = 0.0
+            lines[-1].append((label, unit))
+            x += step
         title = part.title + (f"  ({part.note})" if part.note else "")
         height = LINE_HEIGHT + 4
-        item_h = max((self._item_size(c)[1] for c in items), default=0) + (
-            16 if any(c.count > 1 for c in items) else 0)
+        tallest = max((self._item_size(c)[1] for c in items), default=0)
+        item_h = tallest + (16 if any(c.count > 1 for c in items) else 0)
+        label_h = 15 if part.groups else 0
         width = text_width(title, 14)
         box = _Box(0, 0)
         box.group.set("class", "row")
         _text(box.group, 0, 14, title, weight="bold")
         for line in lines:
             x = 0.0
-            for card in line:
-                w, _h = self._item_size(card)
-                self.card(box.group, x, height, card)
-                x += w + 6
+            for label, unit in line:
+                if label:
+                    _text(box.group, x, height + 11, label, size=12, cls="group")
+                for card in unit:
+                    w, h = self._item_size(card)
+                    self.card(box.group, x, height + label_h + (tallest - h) / 2, card)
+                    x += w + gap
+                x += group_gap - gap if label else 0
             width = max(width, x)
-            height += item_h + 6
+            height += label_h + item_h + gap
         box.width, box.height = width, height
         return box
 
     @staticmethod
     def _item_size(card: Card) -> tuple[float, float]:
         if card.kind == "domino":
-            return DOMINO_W, DOMINO_H
+            return (DOMINO_H, DOMINO_W) if card.across else (DOMINO_W, DOMINO_H)
         if card.kind == "tile":
             return TILE_W, TILE_H
         return CARD_W, CARD_H
@@ -383,15 +472,11 @@ class Renderer:
             _el(item, "rect", x=x + 3, y=y + 3, width=w - 6, height=h - 6, rx=3,
                 fill=f"url(#{self.ids}back)", stroke=BACK_LINE, stroke_width=1)
         else:
-            fill = "#fffbe6" if card.kind == "tile" else "#ffffff"
+            fill = {"tile": "#fffbe6", "domino": "#fffdf6"}.get(card.kind, "#ffffff")
             _el(item, "rect", x=x, y=y, width=w, height=h, rx=4, fill=fill, **{"class": "cf"})
             ink = INK.get(card.style, "#000000")
             if card.kind == "domino":
-                halves = card.label.split("-", 1) + [""]
-                _el(item, "line", x1=x + w / 2, x2=x + w / 2, y1=y + 4, y2=y + h - 4,
-                    stroke="#000000", stroke_width=1)
-                _text(item, x + w / 4, y + h / 2 + 6, halves[0], size=17, cls="cl")
-                _text(item, x + 3 * w / 4, y + h / 2 + 6, halves[1], size=17, cls="cl")
+                self.domino(item, x, y, w, h, card)
             else:
                 _text(item, x + w / 2, y + 20, card.label, size=15 if len(card.label) < 3
                       else 12, fill=ink, cls="cl")
@@ -408,6 +493,33 @@ class Renderer:
             _text(g, x + w / 2, y + h + 14, f"\u00d7{card.count}", size=12, anchor="middle",
                   cls="count")
 
+    def domino(self, item: ET.Element, x: float, y: float, w: float, h: float,
+               card: Card) -> None:
+        """The two halves of a domino, each with its pips in the usual layout (a half that is
+        not a number from 0 to 9 is written); crosswise, the first half on top."""
+        halves = (card.label.split("-", 1) + [""])[:2]
+        across = h > w
+        side = min(w, h)
+        if across:
+            _el(item, "line", x1=x + 4, x2=x + w - 4, y1=y + h / 2, y2=y + h / 2,
+                stroke="#000000", stroke_width=1.2)
+        else:
+            _el(item, "line", x1=x + w / 2, x2=x + w / 2, y1=y + 4, y2=y + h - 4,
+                stroke="#000000", stroke_width=1.2)
+        for n, half in enumerate(halves):
+            hx = x + side / 2 + (0 if across else n * side)
+            hy = y + side / 2 + (n * side if across else 0)
+            layout = PIPS.get(half) if half.isdigit() else None
+            if layout is None:
+                _text(item, hx, hy + 6, half, size=17, cls="cl")
+                continue
+            step = side * 0.27
+            for u, v in layout:
+                if across:  # rows of a six run along the domino's length
+                    u, v = v, u
+                _el(item, "circle", cx=f"{hx + u * step:g}", cy=f"{hy + v * step:g}",
+                    r=f"{side * 0.085:g}", **{"class": "pip"})
+
     def legend(self, pairs: tuple[tuple[str, str], ...], shapes: dict[str, str]) -> _Box:
         box = _Box(0, 26)
         x = 0.0
@@ -419,7 +531,8 @@ class Renderer:
         return box
 
 
-def _defs(root: ET.Element, ids: str) -> None:
+def _defs(root: ET.Element, ids: str, used: Iterable[str] = ()) -> ET.Element:
+    """The patterns every picture may use, and the figure shapes ``used``, each once."""
     defs = _el(root, "defs")
     hatch = _el(defs, "pattern", id=f"{ids}hatch", width=6, height=6,
                 patternUnits="userSpaceOnUse", patternTransform="rotate(45)")
@@ -427,6 +540,20 @@ def _defs(root: ET.Element, ids: str) -> None:
     cross = _el(defs, "pattern", id=f"{ids}back", width=8, height=8,
                 patternUnits="userSpaceOnUse", patternTransform="rotate(45)")
     _el(cross, "path", d="M0,4H8M4,0V8", stroke=BACK_LINE, stroke_width=1.2)
+    glow = _el(defs, "radialGradient", id=f"{ids}alert")
+    _el(glow, "stop", offset="0.35", stop_color=ALERT, stop_opacity=1)
+    _el(glow, "stop", offset="1", stop_color=ALERT, stop_opacity=0)
+    for name in sorted(used):
+        symbol = _el(defs, "symbol", id=f"{ids}fig-{name}", viewBox="0 0 100 100")
+        for kind, path in figures.shape(name):
+            if kind == "body":
+                _el(symbol, "path", d=path, stroke_width=3.5, stroke_linejoin="round")
+            elif kind == "line":
+                _el(symbol, "path", d=path, fill="none", stroke="currentColor", stroke_width=4,
+                    stroke_linecap="round")
+            else:
+                _el(symbol, "path", d=path, fill="currentColor", stroke="none")
+    return defs
 
 
 def _legend_shapes(diagram: Diagram) -> dict[str, str]:
@@ -447,10 +574,8 @@ def _legend_shapes(diagram: Diagram) -> dict[str, str]:
     return shapes
 
 
-def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
-           palette: Mapping[str, tuple[str, str]] | None = None, ids: str = "") -> str:
-    """The SVG text of ``diagram``; ``flipped`` overrides the diagram's own orientation; ``ids``
-    prefixes the picture's ids, so several pictures can share one page."""
+def _body(diagram: Diagram, flipped: bool | None,
+          palette: Mapping[str, tuple[str, str]] | None, ids: str) -> tuple[Renderer, _Box]:
     renderer = Renderer(palette, diagram.flipped if flipped is None else flipped, ids)
     body = renderer.stack(list(diagram.parts))
     if diagram.legend:
@@ -459,18 +584,76 @@ def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
         body.group.append(legend.group)
         body.height += GAP + legend.height
         body.width = max(body.width, legend.width)
-    width, height = body.width + 2 * GAP, body.height + 2 * GAP
+    return renderer, body
+
+
+def _root(width: float, height: float, title: str) -> ET.Element:
     root = ET.Element("svg", {
         "xmlns": SVG_NS, "version": "1.1", "width": f"{width:g}", "height": f"{height:g}",
         "viewBox": f"0 0 {width:g} {height:g}", "font-family": FONT,
-        "style": "white-space:pre",
+        "style": "white-space:pre", "{http://www.w3.org/XML/1998/namespace}space": "preserve",
     })
     if title:
         ET.SubElement(root, "title").text = title
-    # card faces, backs and labels are many in a long game's page: styled once, by class
+    return root
+
+
+def _text_of(root: ET.Element) -> str:
+    return ET.tostring(root, encoding="unicode") + "\n"
+
+
+def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
+           palette: Mapping[str, tuple[str, str]] | None = None, ids: str = "") -> str:
+    """The SVG text of ``diagram``, a whole picture with its own definitions; ``flipped``
+    overrides the diagram's own orientation; ``ids`` prefixes the picture's ids, so several
+    pictures can share one page."""
+    return _picture(diagram, title, flipped, palette, ids, True)
+
+
+def render_body(diagram: Diagram, title: str = "", flipped: bool | None = None,
+                palette: Mapping[str, tuple[str, str]] | None = None, ids: str = "") -> str:
+    """The picture of ``diagram`` without its definitions (patterns, figure shapes, styles):
+    for a page that holds them once, from :func:`render_defs` with the same ``ids``."""
+    return _picture(diagram, title, flipped, palette, ids, False)
+
+
+def render_defs(diagrams: Iterable[Diagram], ids: str = "") -> str:
+    """An invisible SVG holding, once, the definitions every picture of ``diagrams`` drawn by
+    :func:`render_body` with the same ``ids`` refers to (a replay page puts it first)."""
+    used = set()
+    for diagram in diagrams:
+        used |= figures_used(diagram)
+    root = ET.Element("svg", {"xmlns": SVG_NS, "version": "1.1", "width": "0", "height": "0",
+                              "style": "position:absolute", "aria-hidden": "true"})
     ET.SubElement(root, "style").text = CARD_STYLE
-    _defs(root, renderer.ids)
+    _defs(root, ids, used)
+    return _text_of(root)
+
+
+def figures_used(diagram: Diagram) -> set[str]:
+    """The figure shapes a diagram's pieces and cards ask for."""
+    used: set[str] = set()
+    for part in walk(diagram.parts):
+        if isinstance(part, Grid):
+            used |= {p.figure for p in part.cells.values() if p.figure}
+        elif isinstance(part, Track):
+            used |= {p.figure for row in part.rows for point in row for p in point.pieces
+                     if p.figure}
+        elif isinstance(part, Row):
+            used |= {c.figure for c in part.items if c.figure}
+    return used
+
+
+def _picture(diagram: Diagram, title: str, flipped: bool | None,
+             palette: Mapping[str, tuple[str, str]] | None, ids: str, whole: bool) -> str:
+    renderer, body = _body(diagram, flipped, palette, ids)
+    width, height = body.width + 2 * GAP, body.height + 2 * GAP
+    root = _root(width, height, title)
+    if whole:
+        # card faces, backs and labels are many in a long game's page: styled once, by class
+        ET.SubElement(root, "style").text = CARD_STYLE
+        _defs(root, renderer.ids, renderer.used)
     _el(root, "rect", width=f"{width:g}", height=f"{height:g}", fill="#ffffff")
     body.group.set("transform", f"translate({GAP},{GAP})")
     root.append(body.group)
-    return ET.tostring(root, encoding="unicode") + "\n"
+    return _text_of(root)

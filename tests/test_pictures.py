@@ -249,8 +249,9 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     assert done.returncode == 0 and done.stdout == "", done.stderr
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>")
-    # nothing is fetched: no external scripts, styles, images, fonts or links
-    fetches = re.compile(r"(src|href)\s*=|<link|<img|@import|url\((?!#)"
+    # nothing is fetched: no external scripts, styles, images, fonts or links (a reference
+    # to a figure shape defined in the page, href="#...", fetches nothing)
+    fetches = re.compile(r"(src|href)\s*=(?!\"#)|<link|<img|@import|url\((?!#)"
                          r"|https?://(?!www\.w3\.org/2000/svg)")
     assert not fetches.search(page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
     frames = re.findall(r'<figure class="frame" id="frame-(\d+)" data-ply="\d+"( hidden)?>', page)
@@ -338,8 +339,10 @@ def test_a_king_in_check_is_marked() -> None:
     session = chess_session("e4", "f5", "Qh5+")
     grid = render.picture(session).parts[1]
     assert isinstance(grid, diagram.Grid)
-    assert grid.marked == {(4, 0)}  # e8
-    assert render.picture(chess_session("e4")).parts[1].marked == frozenset()
+    assert grid.alert == {(4, 0)}  # e8
+    assert render.picture(chess_session("e4")).parts[1].alert == frozenset()
+    root = parse(render.show_svg(session))
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "alert"]) == 1
 
 
 def test_cards_played_or_drawn_by_the_last_action_are_outlined() -> None:
