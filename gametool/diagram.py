@@ -92,6 +92,8 @@ class Track:
     rows: tuple[tuple[Point, ...], ...]
     title: str = ""
     outline: tuple[tuple[tuple[float, float], ...], ...] = ()
+    labels: str = "base"
+    """Where positioned points carry their numbers: ``"base"`` or ``"tip"`` (beyond it)."""
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,8 @@ BOARDS = {"wood": ("#f0dcb4", "#b5855a")}
 """Light and dark squares of a :class:`~gametool.diagram.Grid` by its ``board``: the usual
 strong contrast of a chess board, told apart by lightness alone."""
 ALERT = "#D55E00"
-TABLE_FILL, SPIKE_FILLS, TRAY_FILL = "#e9dcc0", ("#ffffff", "#9a9a9a"), "#d8c8a4"
+TABLE_FILL, FIELD_FILL, TRAY_FILL = "#dcc9a0", "#efe6d2", "#c9b68c"
+SPIKE_FILLS = ("#fbf6ea", "#8c6a48")
 SUIT_INK = {"green": "#009E73", "blue": "#0072B2", "red": "#D55E00", "black": "#000000"}
 HIGHLIGHT_FILL, HIGHLIGHT_LINE = "#F0E442", "#0072B2"
 BACK_FILL, BACK_LINE = "#0072B2", "#ffffff"
@@ -95,6 +96,9 @@ TILE_W, TILE_H = 36, 50
 PER_LINE = 14
 ROW_WIDTH = 560
 POINT_W, STACK_SHOWN = 34, 5
+UNIT, PIECE_STEP = 26, 0.84
+"""A positioned track's point width in pixels, and the distance between stacked pieces in
+point widths."""
 
 
 _RUNS = re.compile(r" {2,}")
@@ -363,6 +367,8 @@ class Renderer:
               anchor="middle", cls="count")
 
     def track(self, part: Track) -> _Box:
+        if any(point.at is not None for row in part.rows for point in row):
+            return self.board(part)
         top = LINE_HEIGHT + 4 if part.title else 0
         row_h = 20 + (POINT_W - 4) * STACK_SHOWN * 0.62 + 24
         width = max((len(r) for r in part.rows), default=0) * POINT_W
@@ -400,6 +406,101 @@ class Renderer:
                 self.piece(g, x + POINT_W / 2, cy, POINT_W - 2,
                            Piece(label, piece.style, piece.shape))
                 cy += step
+
+    def board(self, part: Track) -> _Box:
+        """A track whose points stand where the game puts them: the board's shapes, then each
+        point (a spike or a tray) with its number outside its base and its pieces stacked from
+        the base, at most as many as fit, the last of a taller stack showing the count."""
+        points = [point for row in part.rows for point in row if point.at is not None]
+        xs: list[float] = []
+        ys: list[float] = []
+        for polygon in part.outline:
+            xs += [x for x, _y in polygon]
+            ys += [y for _x, y in polygon]
+        for point in points:
+            for x, y in self._point_shape(point) + [self._label_at(point, part.labels)]:
+                xs.append(x)
+                ys.append(y)
+        left, top = min(xs) - 0.8, min(ys) - 0.6
+        title_h = LINE_HEIGHT + 4 if part.title else 0
+        box = _Box((max(xs) + 0.8 - left) * UNIT, (max(ys) + 0.6 - top) * UNIT + title_h)
+        box.group.set("class", "track")
+        if part.title:
+            _text(box.group, 0, 14, part.title, weight="bold")
+        g = _el(box.group, "g", transform=f"translate({-left * UNIT:g},{title_h - top * UNIT:g})")
+
+        def pts(corners: list[tuple[float, float]] | tuple[tuple[float, float], ...]) -> str:
+            return " ".join(f"{x * UNIT:.1f},{y * UNIT:.1f}" for x, y in corners)
+
+        for n, polygon in enumerate(part.outline):
+            _el(g, "polygon", points=pts(polygon), fill=TABLE_FILL if n == 0 else FIELD_FILL,
+                stroke="#000000", stroke_width=1.5 if n == 0 else 1)
+        for point in points:
+            corners = pts(self._point_shape(point))
+            fill = TRAY_FILL if point.kind == "tray" else SPIKE_FILLS[point.shade % 2]
+            node = _el(g, "polygon", points=corners, fill=fill, stroke=LINE, stroke_width=0.8)
+            node.set("data-point", point.label)
+            if point.marked:
+                _el(g, "polygon", points=corners, fill=f"url(#{self.ids}hatch)")
+            if point.highlight:
+                _el(g, "polygon", points=corners, fill=HIGHLIGHT_FILL, fill_opacity=0.55)
+                _el(g, "polygon", points=corners, fill="none", stroke=HIGHLIGHT_LINE,
+                    stroke_width=3, stroke_linejoin="round", **{"class": "last"})
+            lx, ly = self._label_at(point, part.labels)
+            dx = math.cos(math.radians(point.toward))
+            if part.labels == "tip" and point.kind != "tray":
+                dx = -dx
+            anchor = "end" if dx > 0.5 else "start" if dx < -0.5 else "middle"
+            _text(g, lx * UNIT, ly * UNIT + 4, point.label, size=11, anchor=anchor,
+                  weight="bold" if point.marked else "normal", cls="coord")
+            self._stack(g, point)
+        return box
+
+    @staticmethod
+    def _point_shape(point: Point) -> list[tuple[float, float]]:
+        """The corners of a point, in point widths: a spike from its base to its tip, or a
+        tray as long as a spike."""
+        assert point.at is not None
+        x, y = point.at
+        angle = math.radians(point.toward)
+        dx, dy = math.cos(angle), math.sin(angle)
+        px, py = -dy / 2, dx / 2
+        reach = STACK_SHOWN * PIECE_STEP + 0.35
+        if point.kind == "tray":
+            px, py = px * 0.96, py * 0.96
+            return [(x + px, y + py), (x + px + dx * reach, y + py + dy * reach),
+                    (x - px + dx * reach, y - py + dy * reach), (x - px, y - py)]
+        return [(x + px, y + py), (x + dx * reach, y + dy * reach), (x - px, y - py)]
+
+    @staticmethod
+    def _label_at(point: Point, where: str = "base") -> tuple[float, float]:
+        assert point.at is not None
+        angle = math.radians(point.toward)
+        away = -0.45
+        if where == "tip" and point.kind != "tray":
+            away = STACK_SHOWN * PIECE_STEP + 0.35 + 0.4
+        return point.at[0] + math.cos(angle) * away, point.at[1] + math.sin(angle) * away
+
+    def _stack(self, g: ET.Element, point: Point) -> None:
+        """A point's pieces from its base outwards; each seat's pieces one group that says
+        how many they are (``data-count``)."""
+        assert point.at is not None
+        angle = math.radians(point.toward)
+        dx, dy = math.cos(angle), math.sin(angle)
+        slot = 0
+        for piece in point.pieces:
+            group = _el(g, "g", **{"class": "stack"})
+            group.set("data-count", str(piece.count))
+            group.set("data-point", point.label)
+            shown = max(1, min(piece.count, STACK_SHOWN - slot))
+            for n in range(shown):
+                far = (slot + 0.5) * PIECE_STEP + 0.12
+                label = (str(piece.count) if n == shown - 1 and piece.count > shown
+                         else piece.label)
+                self.piece(group, (point.at[0] + dx * far) * UNIT,
+                           (point.at[1] + dy * far) * UNIT, PIECE_STEP * UNIT * 1.18,
+                           Piece(label, piece.style, piece.shape, figure=piece.figure))
+                slot += 1
 
     def row(self, part: Row) -> _Box:
         items = list(part.items)
