@@ -1,8 +1,9 @@
 """Figure shapes as data: named silhouettes a diagram may ask for, drawn once per picture.
 
 A shape is a list of strokes in a 100 by 100 box, each a kind and an SVG path: ``"body"`` is
-filled with the piece's fill and outlined with its outline colour, ``"line"`` is a detail drawn
-in the ink colour (the colour that stands out on the fill), ``"dot"`` is filled with the ink.
+filled with the piece's fill and outlined with its outline colour, ``"stroke"`` is a broad line
+in the outline colour, ``"line"`` is a detail drawn in the ink colour (the colour that stands
+out on the fill), ``"dot"`` is filled with the ink.
 The renderer defines each shape a picture uses once and places it wherever it stands, so a long
 replay page holds each silhouette once. Games choose shapes by name; nothing here knows a game
 or a rule: a name is only a drawing.
@@ -93,15 +94,19 @@ SHAPES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "character": (
         # a brush sign of ten thousand, abstracted to strokes
-        ("line", "M18,28 H82 M38,12 V42 M62,12 V42 M24,50 H76 M50,50 C48,70 38,82 20,90"
+        ("stroke", "M18,28 H82 M38,12 V42 M62,12 V42 M24,50 H76 M50,50 C48,70 38,82 20,90"
                  " M36,64 H70 C70,78 66,88 56,90"),
     ),
     "wind": (
-        ("body", "M50,8 L86,50 L50,92 L14,50 Z"),
+        # a compass rose: the four winds
+        ("body", "M50,4 L60,40 L96,50 L60,60 L50,96 L40,60 L4,50 L40,40 Z"),
+        ("dot", _circle(50, 50, 7)),
     ),
     "dragon": (
-        ("body", "M50,6 L62,38 L94,50 L62,62 L50,94 L38,62 L6,50 L38,38 Z"),
-        ("dot", _circle(50, 50, 8)),
+        # a coiled dragon reduced to a flame: a drop with a curl
+        ("body", "M50,4 C66,24 86,40 82,64 C78,86 60,96 46,94 C28,92 16,78 18,60 C20,44 34,38"
+                 " 40,26 C44,36 44,44 52,50 C56,36 56,20 50,4 Z"),
+        ("line", "M40,72 C44,82 60,82 62,68"),
     ),
     "frame": (
         ("body", "M14,14 H86 V86 H14 Z M26,26 V74 H74 V26 Z"),

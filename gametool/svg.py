@@ -578,6 +578,16 @@ class Renderer:
             ink = INK.get(card.style, "#000000")
             if card.kind == "domino":
                 self.domino(item, x, y, w, h, card)
+            elif card.figure:  # a tile: its number or letter over its suit's sign
+                ink = SUIT_INK.get(card.style, ink)
+                side = 24 if card.label else 30
+                if card.label:
+                    _text(item, x + w / 2, y + 19, card.label, size=17, fill=ink, cls="cl")
+                self.figure(item, card.figure, x + (w - side) / 2,
+                            y + (h - side - 5 if card.label else (h - side) / 2), side, ink,
+                            "#ffffff", outline=ink)
+                if card.symbol:
+                    _text(item, x + w - 3, y + 12, card.symbol, size=13, anchor="end")
             else:
                 _text(item, x + w / 2, y + 20, card.label, size=15 if len(card.label) < 3
                       else 12, fill=ink, cls="cl")
@@ -652,6 +662,9 @@ def _defs(root: ET.Element, ids: str, used: Iterable[str] = ()) -> ET.Element:
             elif kind == "line":
                 _el(symbol, "path", d=path, fill="none", stroke="currentColor", stroke_width=4,
                     stroke_linecap="round")
+            elif kind == "stroke":
+                _el(symbol, "path", d=path, fill="none", stroke_width=8, stroke_linecap="round",
+                    stroke_linejoin="round")
             else:
                 _el(symbol, "path", d=path, fill="currentColor", stroke="none")
     return defs
