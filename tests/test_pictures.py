@@ -404,3 +404,177 @@ def test_a_seat_file_draws_the_same_pictures_as_the_master(gid: str) -> None:
         assert own.ply == master.ply
         for ply in plies_of(master, 8):
             assert render.show_svg(own, ply, name) == render.show_svg(master, ply, name), ply
+
+
+# -- structure: every game drawn as it looks at a table -------------------------------------
+
+DOMINO = re.compile(r"^([0-6])-([0-6])$")
+
+
+def viewers_of(session: Session) -> list[str | None]:
+    return [None, *session.names]
+
+
+def pictures_of(session: Session, plies: list[int]) -> list[tuple[int, str | None, ET.Element]]:
+    """The pictures of ``plies`` for every viewer, the referee's view of the master too."""
+    out = []
+    for ply in plies:
+        for who in viewers_of(session):
+            out.append((ply, who, parse(render.show_svg(session, ply, who))))
+        out.append((ply, "referee", parse(render.show_svg(session, ply, None, referee=True))))
+    return out
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if g in ("two-headed-dragon",
+                                                              "johari-bones")])
+def test_the_pips_of_every_domino_drawn_equal_its_value(gid: str) -> None:
+    session = sample_session(gid, 0)
+    faces = doubles = 0
+    for ply, who, root in pictures_of(session, plies_of(session, 5)):
+        for item in root.iter(f"{NS}g"):
+            if item.get("class") != "item face":
+                continue
+            ends = DOMINO.match(item.findtext(f"{NS}title") or "")
+            assert ends, (ply, who, item.findtext(f"{NS}title"))
+            pips = [c for c in item.iter(f"{NS}circle") if c.get("class") == "pip"]
+            assert len(pips) == int(ends[1]) + int(ends[2]), (ply, who, ends[0])
+            assert not [t for t in item.iter(f"{NS}text")]  # pips, not digits
+            faces += 1
+    assert faces > 20
+    if gid == "two-headed-dragon":  # a double lies across the chain: taller than wide
+        for ply in plies_of(session, 5):
+            chain = render.picture(session, ply).parts[2]
+            assert isinstance(chain, diagram.Row)
+            for card in chain.items:
+                a, b = card.label.split("-")
+                assert card.across == (a == b)
+                doubles += a == b
+        assert doubles > 0
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_square_and_space_of_a_board_is_drawn_once(gid: str) -> None:
+    """From every seat: each grid draws each of its cells once; each track each of its points
+    once (Track Gammon's shared corners too)."""
+    session = sample_session(gid, 0)
+    for ply, who, root in pictures_of(session, plies_of(session, 3)):
+        for group in root.iter(f"{NS}g"):
+            if group.get("class") == "grid":
+                cells = [r.get("data-cell") for r in group.iter(f"{NS}rect") if r.get("data-cell")]
+                assert len(cells) == len(set(cells)) > 0, (ply, who)
+            if group.get("class") == "track":
+                points = [p.get("data-point") for p in group.iter()
+                          if p.tag in (f"{NS}polygon", f"{NS}rect") and p.get("data-point")]
+                assert len(points) == len(set(points)), (ply, who)
+                spaces = {int(p) for p in points if p.isdigit()}
+                assert spaces == set(range(1, session.game.geo.spaces + 1)), (ply, who)
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if g in ("tawula", "track-gammon")])
+def test_race_figures_drawn_add_up_to_every_figure_and_stacks_show_counts(gid: str) -> None:
+    """Every figure of every seat is on a space, in a hand, on a bar or off, each stack shows
+    at most five and says its count beyond that."""
+    session = sample_session(gid, 0)
+    game = session.game
+    for ply, who, root in pictures_of(session, plies_of(session, 6)):
+        stacks = [g for g in root.iter(f"{NS}g") if g.get("class") == "stack"]
+        total = sum(int(g.get("data-count", "0")) for g in stacks)
+        assert total == game.geo.figures * game.geo.seats, (ply, who)
+        per_point: dict[str, int] = {}
+        for stack in stacks:
+            count = int(stack.get("data-count", "0"))
+            drawn = [p for p in stack.iter(f"{NS}g") if p.get("class") == "piece"]
+            point = stack.get("data-point", "")
+            assert 1 <= len(drawn) <= min(count, 5), (ply, who, point)
+            per_point[point] = per_point.get(point, 0) + len(drawn)
+            if count > len(drawn):
+                labels = [t.text for t in stack.iter(f"{NS}text")]
+                assert labels[-1] == str(count), (ply, who, point, labels)
+        assert max(per_point.values()) <= 5
+        state = session.states[ply]
+        spaces = {str(s + 1): sum(row[s] for row in state.counts)
+                  for s in range(game.geo.spaces)}
+        for stack in stacks:
+            point = stack.get("data-point", "")
+            if point.isdigit():
+                assert spaces[point] >= int(stack.get("data-count", "0"))
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if g in ("chess", "super-horse-chess")])
+def test_chess_pieces_are_figures_defined_once_and_used_per_piece(gid: str) -> None:
+    session = sample_session(gid, 0)
+    seen_horse = False
+    for ply, who, root in pictures_of(session, plies_of(session, 6)):
+        fen = session.game.view(session.states[ply], None)["fen"].split()[0]
+        pieces = [c for c in fen if c.isalpha() or c == "*"]
+        uses = [u for u in root.iter(f"{NS}use")]
+        assert len(uses) == len(pieces), (ply, who)
+        symbols = [s.get("id") for s in root.iter(f"{NS}symbol")]
+        assert len(symbols) == len(set(symbols))
+        assert {u.get("href") for u in uses} == {f"#{s}" for s in symbols}
+        names = {u.get("href") for u in uses}
+        kinds = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight",
+                 "p": "pawn", "h": "trojan-horse", "*": "trojan-horse"}
+        assert names == {f"#fig-{kinds[c.lower()]}" for c in pieces}, (ply, who)
+        seen_horse |= "#fig-trojan-horse" in names
+        assert not [t for t in root.iter(f"{NS}text") if t.get("class") == "piece"]
+    assert seen_horse == (gid == "super-horse-chess")
+
+
+def test_mahjong_tiles_carry_their_suit_sign_and_melds_lie_side_by_side() -> None:
+    from gametool.games.western_mahjong.game import HONOURS, SUIT_SIGNS
+
+    session = sample_session("western-mahjong", 0)
+    checked = 0
+    for ply, _who, root in pictures_of(session, plies_of(session, 6)):
+        for item in root.iter(f"{NS}g"):
+            if item.get("class") != "item face":
+                continue
+            name = item.findtext(f"{NS}title") or ""
+            sign = HONOURS[name][1] if name in HONOURS else SUIT_SIGNS[name[-1]][0]
+            assert [u.get("href") for u in item.iter(f"{NS}use")] == [f"#fig-{sign}"], name
+            checked += 1
+        melds = [p for p in render.picture(session, ply).parts
+                 if isinstance(p, diagram.Row) and p.title.startswith("meld")]
+        assert len(melds) <= 1
+        if melds:
+            assert len(melds[0].groups) == len(session.states[ply].melds)
+    assert checked > 100
+
+
+def test_the_master_record_without_as_shows_every_hand(tmp_path: Path) -> None:
+    record = tmp_path / "g.gtn"
+    session = sample_session("western-mahjong", 0)
+    record.write_text(session.text())
+    ply = "30"
+    whole = parse(run("show", str(record), "--svg", "--ply", ply).stdout)
+    mine = parse(run("show", str(record), "--svg", "--ply", ply, "--as", "p1",
+                     "--weak-seed-ok").stdout)
+
+    def backs(root: ET.Element) -> int:
+        return len([g for g in root.iter(f"{NS}g") if g.get("class") == "item back"])
+
+    assert backs(whole) == 1  # the wall alone
+    assert backs(mine) == session.states[30].sizes[1] + 1
+    assert "the referee's view" in svg_words(ET.tostring(whole, encoding="unicode"))
+    exported = tmp_path / "p1.gtn"
+    assert run("export", str(record), "--as", "p1", "--weak-seed-ok", "-o",
+               str(exported)).returncode == 0
+    assert backs(parse(run("show", str(exported), "--svg", "--ply", ply).stdout)) == backs(mine)
+
+
+def test_a_page_may_hold_the_definitions_once_and_each_picture_without_them() -> None:
+    session = sample_session("super-horse-chess", 0)
+    drawn = [render.picture(session, ply) for ply in plies_of(session, 4)]
+    defs = svg.render_defs(drawn, ids="g-")
+    bodies = [svg.render_body(d, ids="g-") for d in drawn]
+    defined = set(re.findall(r'\bid="([^"]+)"', defs))
+    assert {"g-fig-king", "g-fig-trojan-horse", "g-hatch", "g-back"} <= defined
+    for body in bodies:
+        parse(body)
+        assert "<defs" not in body and "<symbol" not in body
+        refs = set(re.findall(r'href="#([^"]+)"', body)) | set(
+            re.findall(r"url\(#([^)]+)\)", body))
+        assert refs and refs <= defined
+    whole = svg.to_svg(drawn[-1], ids="g-")
+    assert len(whole) > len(bodies[-1]) and whole.count("<symbol") >= 6
