@@ -160,7 +160,7 @@ class Renderer:
         node = _el(parent, "use", href=f"#{self.ids}fig-{name}", x=f"{x:g}", y=f"{y:g}",
                    width=f"{size:g}", height=f"{size:g}", fill=fill, stroke=outline)
         node.set("color", ink)
-        node.set("class", f"fig fig-{name}")
+        node.set("class", "fig")
         return node
 
     def colours(self, style: str) -> tuple[str, str]:

@@ -307,6 +307,29 @@ def test_readme_shows_pictures_made_by_the_tool() -> None:
         assert f"-o {path}" in readme  # the command that made it is given
 
 
+def test_readme_pictures_are_those_the_script_makes_now(tmp_path: Path) -> None:
+    """docs/make_pictures.py draws one picture per kind of game; the README gives each of its
+    commands and shows each picture, and the files in docs/ are what the tool draws today."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_pictures",
+                                                  ROOT / "docs" / "make_pictures.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    readme = (ROOT / "README.md").read_text()
+    for name, caption, _args in script.PICTURES:
+        command = " ".join(script.command(_args, f"docs/{name}"))
+        assert command in readme and f"![{caption}](docs/{name})" in readme, name
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "make_pictures.py"),
+                           str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    stale = [name for name, _c, _a in script.PICTURES
+             if (tmp_path / name).read_text() != (ROOT / "docs" / name).read_text()]
+    assert not stale, f"out of date: {stale}; run: python docs/make_pictures.py"
+    assert {p.name for p in (ROOT / "docs").glob("*.svg")} == {n for n, _c, _a in script.PICTURES}
+
+
 def test_flip_turns_any_board_when_asked() -> None:
     session = sample_session("colors", 0)
     assert cells_in_order(parse(render.show_svg(session)))[0] == "a7"
