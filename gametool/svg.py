@@ -631,11 +631,13 @@ class Renderer:
                 _el(item, "circle", cx=f"{hx + u * step:g}", cy=f"{hy + v * step:g}",
                     r=f"{side * 0.085:g}", **{"class": "pip"})
 
-    def legend(self, pairs: tuple[tuple[str, str], ...], shapes: dict[str, str]) -> _Box:
+    def legend(self, pairs: tuple[tuple[str, str], ...], shapes: dict[str, str],
+               signs: Mapping[str, str] | None = None) -> _Box:
         box = _Box(0, 26)
         x = 0.0
         for style, meaning in pairs:
-            self.piece(box.group, x + 11, 12, 24, Piece("", style, shapes.get(style, "disc")))
+            self.piece(box.group, x + 11, 12, 24, Piece("", style, shapes.get(style, "disc"),
+                                                        figure=(signs or {}).get(style, "")))
             _text(box.group, x + 26, 17, meaning, size=13)
             x += 34 + text_width(meaning, 13)
         box.width = x
@@ -670,6 +672,19 @@ def _defs(root: ET.Element, ids: str, used: Iterable[str] = ()) -> ET.Element:
     return defs
 
 
+def _legend_figures(diagram: Diagram) -> dict[str, str]:
+    """For a style whose pieces on boards are figures, the rarest of them (a chess side's
+    king), which the legend shows."""
+    counts: dict[str, dict[str, int]] = {}
+    for part in walk(diagram.parts):
+        if isinstance(part, Grid):
+            for piece in part.cells.values():
+                if piece.figure:
+                    seen = counts.setdefault(piece.style, {})
+                    seen[piece.figure] = seen.get(piece.figure, 0) + 1
+    return {style: min(sorted(seen), key=seen.__getitem__) for style, seen in counts.items()}
+
+
 def _legend_shapes(diagram: Diagram) -> dict[str, str]:
     """The shape each style has on the board, so the legend shows the same piece."""
     from gametool.diagram import walk
@@ -693,7 +708,8 @@ def _body(diagram: Diagram, flipped: bool | None,
     renderer = Renderer(palette, diagram.flipped if flipped is None else flipped, ids)
     body = renderer.stack(list(diagram.parts))
     if diagram.legend:
-        legend = renderer.legend(diagram.legend, _legend_shapes(diagram))
+        legend = renderer.legend(diagram.legend, _legend_shapes(diagram),
+                                 _legend_figures(diagram))
         legend.group.set("transform", f"translate(0,{body.height + GAP:g})")
         body.group.append(legend.group)
         body.height += GAP + legend.height

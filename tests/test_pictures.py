@@ -530,11 +530,12 @@ def test_chess_pieces_are_figures_defined_once_and_used_per_piece(gid: str) -> N
     for ply, who, root in pictures_of(session, plies_of(session, 6)):
         fen = session.game.view(session.states[ply], None)["fen"].split()[0]
         pieces = [c for c in fen if c.isalpha() or c == "*"]
-        uses = [u for u in root.iter(f"{NS}use")]
+        grid = next(g for g in root.iter(f"{NS}g") if g.get("class") == "grid")
+        uses = [u for u in grid.iter(f"{NS}use")]
         assert len(uses) == len(pieces), (ply, who)
         symbols = [s.get("id") for s in root.iter(f"{NS}symbol")]
         assert len(symbols) == len(set(symbols))
-        assert {u.get("href") for u in uses} == {f"#{s}" for s in symbols}
+        assert {u.get("href") for u in root.iter(f"{NS}use")} == {f"#{s}" for s in symbols}
         names = {u.get("href") for u in uses}
         kinds = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight",
                  "p": "pawn", "h": "trojan-horse", "*": "trojan-horse"}
