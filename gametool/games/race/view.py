@@ -86,7 +86,7 @@ def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
     space once, the special spaces hatched, each figure shaped and coloured by its seat, and each
     seat's hand, bar and borne-off figures in trays of their own; a table of the seats and the
     dice under it."""
-    from gametool.diagram import SEAT_SHAPES, Diagram, Note, Panel, Piece, Point, Track
+    from gametool.diagram import Diagram, Note, Panel, Piece, Point, Track
     from gametool.games.race.picture import layout
 
     geo = game.geo
@@ -96,7 +96,8 @@ def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
         letter = geo.letters[q]
         colour = geo.colours[q].lower()
         style = colour if colour in ("black", "white", "green", "red", "blue") else f"seat{q}"
-        return Piece(letter, style, SEAT_SHAPES[q], count)
+        # round figures as on the table; the colour's letter on each tells them apart in grey
+        return Piece(letter, style, "disc", count)
 
     points = []
     for s, (at, toward) in enumerate(board.spaces):
