@@ -602,3 +602,30 @@ def test_a_page_may_hold_the_definitions_once_and_each_picture_without_them() ->
         assert refs and refs <= defined
     whole = svg.to_svg(drawn[-1], ids="g-")
     assert len(whole) > len(bodies[-1]) and whole.count("<symbol") >= 6
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_piece_and_card_of_a_position_is_drawn_once(gid: str) -> None:
+    """From every seat: each board draws as many pieces as its position has occupied cells,
+    and each row as many cards, dominoes or tiles (face or back) as it holds."""
+    session = sample_session(gid, 0)
+    for ply in plies_of(session, 3):
+        for who in viewers_of(session):
+            drawn = render.picture(session, ply, who)
+            root = parse(svg.to_svg(drawn))
+            grids = [g for g in root.iter(f"{NS}g") if g.get("class") == "grid"]
+            rows = [g for g in root.iter(f"{NS}g") if g.get("class") == "row"]
+            parts = diagram.walk(drawn.parts)
+            boards = [p for p in parts if isinstance(p, diagram.Grid)]
+            lines = [p for p in parts if isinstance(p, diagram.Row)]
+            assert len(grids) == len(boards) and len(rows) == len(lines), (ply, who)
+            for group, board in zip(grids, boards, strict=True):
+                pieces = [g for g in group.iter(f"{NS}g") if g.get("class") == "piece"]
+                assert len(pieces) == len(board.cells), (ply, who)
+                cells = {r.get("data-cell") for r in group.iter(f"{NS}rect")
+                         if r.get("data-cell")}
+                assert len(cells) == len(board.files) * len(board.ranks), (ply, who)
+            for group, line in zip(rows, lines, strict=True):
+                items = [g for g in group.iter(f"{NS}g")
+                         if (g.get("class") or "").startswith("item ")]
+                assert len(items) == len(line.items), (ply, who, line.title)
