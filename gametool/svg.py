@@ -3,8 +3,11 @@
 Parts are laid out top to bottom (side by side inside :class:`~gametool.diagram.Beside`). The
 colours are the Okabe-Ito palette, which readers with any common colour-vision deficiency tell
 apart; every style also differs by shape or label, so a grey print loses nothing. The last
-action's cells carry a thick outline as well as a tint. This module returns text and writes no
-file; it knows no game.
+action's cells carry a thick outline as well as a tint. Figure shapes (:mod:`gametool.figures`)
+are defined once per picture and placed by ``<use>``; dominoes are drawn with their pips; a
+track whose points have positions is drawn as a board where they stand. :func:`to_svg` gives a
+whole picture; :func:`render_defs` and :func:`render_body` split it for a page that holds the
+definitions once. This module returns text and writes no file; it knows no game.
 """
 
 from __future__ import annotations
@@ -488,14 +491,15 @@ class Renderer:
         angle = math.radians(point.toward)
         dx, dy = math.cos(angle), math.sin(angle)
         slot = 0
-        for piece in point.pieces:
+        for n, piece in enumerate(point.pieces):
             group = _el(g, "g", **{"class": "stack"})
             group.set("data-count", str(piece.count))
             group.set("data-point", point.label)
-            shown = max(1, min(piece.count, STACK_SHOWN - slot))
-            for n in range(shown):
+            later = len(point.pieces) - n - 1  # each later seat keeps room for one
+            shown = max(1, min(piece.count, STACK_SHOWN - slot - later))
+            for k in range(shown):
                 far = (slot + 0.5) * PIECE_STEP + 0.12
-                label = (str(piece.count) if n == shown - 1 and piece.count > shown
+                label = (str(piece.count) if k == shown - 1 and piece.count > shown
                          else piece.label)
                 self.piece(group, (point.at[0] + dx * far) * UNIT,
                            (point.at[1] + dy * far) * UNIT, PIECE_STEP * UNIT * 1.18,

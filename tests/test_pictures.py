@@ -629,3 +629,40 @@ def test_every_piece_and_card_of_a_position_is_drawn_once(gid: str) -> None:
                 items = [g for g in group.iter(f"{NS}g")
                          if (g.get("class") or "").startswith("item ")]
                 assert len(items) == len(line.items), (ply, who, line.title)
+
+
+def test_the_new_kinds_of_part_are_drawn_from_plain_data() -> None:
+    """Figures by name, points placed on a drawn board, trays, labelled groups, crosswise
+    dominoes and tiles with a sign: all plain data, drawn by a renderer that knows no game."""
+    grid = diagram.Grid(("a", "b"), ("2", "1"),
+                        {(0, 0): diagram.Piece("X", "dark", figure="rook"),
+                         (1, 1): diagram.Piece("Y", "light", figure="rook"),
+                         (1, 0): diagram.Piece("Z", "neutral", figure="trojan-horse")},
+                        checkered=True, board="wood", alert=frozenset({(0, 0)}))
+    spike = diagram.Point("1", (diagram.seat_piece(0, "A", 7), diagram.seat_piece(1, "B", 1)),
+                          marked=True, at=(0.0, 0.0), toward=90.0)
+    tray = diagram.Point("tray", (diagram.seat_piece(1, "B", 2),), at=(3.0, 0.0), toward=0.0,
+                         kind="tray")
+    track = diagram.Track(((spike, tray),), outline=(((-1.0, -1.0), (9.0, -1.0), (9.0, 6.0)),))
+    row = diagram.Row("melds", (diagram.Card("6-6", kind="domino", across=True),
+                                diagram.Card("2-3", kind="domino"),
+                                diagram.Card("7", "green", "tile", figure="bamboo", name="7b")),
+                      groups=(("first", 2), ("second", 1)))
+    root = parse(svg.to_svg(diagram.Diagram((grid, track, row))))
+    words = svg_words(ET.tostring(root, encoding="unicode"))
+    for word in ("first", "second", "7b", "6-6", "tray"):
+        assert word in words, word
+    symbols = [s.get("id") for s in root.iter(f"{NS}symbol")]
+    assert sorted(symbols) == ["fig-bamboo", "fig-rook", "fig-trojan-horse"]
+    assert len(list(root.iter(f"{NS}use"))) == 4
+    pips = [c for c in root.iter(f"{NS}circle") if c.get("class") == "pip"]
+    assert len(pips) == 6 + 6 + 2 + 3
+    stacks = [g for g in root.iter(f"{NS}g") if g.get("class") == "stack"]
+    assert [(g.get("data-point"), g.get("data-count")) for g in stacks] == [
+        ("1", "7"), ("1", "1"), ("tray", "2")]
+    # five places: four for the seven of the first seat, its count on the last, one for B
+    assert [t.text for t in stacks[0].iter(f"{NS}text")] == ["A", "A", "A", "7"]
+    assert [t.text for t in stacks[1].iter(f"{NS}text")] == ["B"]
+    with pytest.raises(KeyError):
+        svg.to_svg(diagram.Diagram((diagram.Grid(("a",), ("1",), {
+            (0, 0): diagram.Piece("?", figure="no-such-shape")}),)))
