@@ -464,7 +464,8 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     game has one, under "colours").
 
     With --svg, a picture of the same position: boards with coordinates, the last action
-    highlighted, hidden cards as backs. With --as on a record whose Seed can be guessed,
+    highlighted, hidden cards as backs (without --as, the master record's picture shows every
+    hand: the referee's view). With --as on a record whose Seed can be guessed,
     refused unless --weak-seed-ok. A record exported for a seat (export --as SEAT) shows that
     seat's view.
 
@@ -490,7 +491,7 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
             text = json.dumps(render.show_data(session, ply, as_seat), indent=2,
                               ensure_ascii=False) + "\n"
         elif as_svg:
-            text = render.show_svg(session, ply, as_seat, flip)
+            text = render.show_svg(session, ply, as_seat, flip, referee=as_seat is None)
         else:
             text = render.show_text(session, ply, as_seat, flip)
         deliver(text, output, force)

@@ -34,6 +34,9 @@ class Piece:
     count: int = 1
     text: str = ""
     """The piece on a text board when it differs from ``label`` (a chess glyph's letter)."""
+    figure: str = ""
+    """A shape of :mod:`gametool.figures` (``"king"``) drawn for the piece, filling its cell;
+    ``shape`` then only tells the legend's sign."""
 
 
 @dataclass(frozen=True)
@@ -52,25 +55,45 @@ class Grid:
     """Cells the rules single out (a knot, a special point), drawn hatched."""
     highlight: frozenset[tuple[int, int]] = frozenset()
     """Cells changed by the last action; filled in by the renderer's caller, not by games."""
+    board: str = ""
+    """How the squares look: ``""`` plain (grey when checkered), ``"wood"`` light and dark
+    squares of a chess board."""
+    alert: frozenset[tuple[int, int]] = frozenset()
+    """Cells in danger that a player must see at once (a king in check), drawn with a red
+    ring as well as hatched."""
 
 
 @dataclass(frozen=True)
 class Point:
-    """One point of a track: its number, the pieces on it, and whether the rules mark it."""
+    """One point of a track: its number, the pieces on it, and whether the rules mark it.
+
+    A point with ``at`` is drawn where it stands on a board (see :class:`Track`): ``at`` is the
+    middle of its base, in point widths, and ``toward`` the direction, in degrees clockwise from
+    right, in which it runs from its base and its pieces stack. ``kind`` is ``"spike"`` (a
+    point of a tables board) or ``"tray"`` (a box beside the board: a bar, a hand, pieces borne
+    off), ``shade`` 0 or 1 the alternating colour of spikes."""
 
     label: str
     pieces: tuple[Piece, ...] = ()
     marked: bool = False
     highlight: bool = False
+    at: tuple[float, float] | None = None
+    toward: float = 90.0
+    kind: str = "spike"
+    shade: int = 0
 
 
 @dataclass(frozen=True)
 class Track:
-    """A race track drawn as rows of points (each row left to right), with side boxes such as
-    the bar, hands and pieces borne off as extra labelled points."""
+    """A race track. Without positions its points are drawn as rows of boxes (each row left to
+    right); when its points have ``at`` they are drawn where they stand, on the board whose
+    shapes ``outline`` gives (polygons in point widths, the first the board itself)."""
 
     rows: tuple[tuple[Point, ...], ...]
     title: str = ""
+    outline: tuple[tuple[tuple[float, float], ...], ...] = ()
+    labels: str = "base"
+    """Where positioned points carry their numbers: ``"base"`` or ``"tip"`` (beyond it)."""
 
 
 @dataclass(frozen=True)
@@ -90,15 +113,23 @@ class Card:
     """The item in the game's notation (``KH``) when the label differs, kept as its title."""
     highlight: bool = False
     """Played, drawn or moved by the last action; set by the renderer's caller, not by games."""
+    figure: str = ""
+    """A shape of :mod:`gametool.figures` drawn on the face under the label (a tile's suit)."""
+    across: bool = False
+    """A domino laid crosswise (a double in a line of play)."""
 
 
 @dataclass(frozen=True)
 class Row:
-    """A row of cards, dominoes or tiles under a title (a hand, a table, a chain, a pile)."""
+    """A row of cards, dominoes or tiles under a title (a hand, a table, a chain, a pile).
+
+    ``groups`` splits the items into labelled groups drawn side by side with a gap between
+    (melds on a table): (label, number of items) in order; items beyond them form no group."""
 
     title: str
     items: tuple[Card, ...] = ()
     note: str = ""
+    groups: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)

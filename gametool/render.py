@@ -364,10 +364,54 @@ def _new_items(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ..
     return tuple(out)
 
 
+def _every_hand(session: Session, state: Any, parts: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``parts`` (a spectator's) with each row of cards, dominoes or tiles as the seat that
+    sees most of it draws it: every hand face up, as the referee sees the game."""
+    from dataclasses import replace
+
+    from gametool.diagram import Beside, Row, walk
+
+    versions: dict[tuple[str, int], list[Any]] = {}
+    for seat in range(len(session.names)):
+        seen: dict[str, int] = {}
+        for part in walk(session.game.diagram(state, seat, session.names).parts):
+            if isinstance(part, Row):
+                key = (part.title, seen.get(part.title, 0))
+                seen[part.title] = key[1] + 1
+                versions.setdefault(key, []).append(part)
+    best: dict[tuple[str, int], Any] = {}
+    for key, rows in versions.items():
+        if len({len(row.items) for row in rows}) == 1:  # item by item, what any seat sees
+            items = tuple(next((row.items[i] for row in rows if row.items[i].face_up),
+                               rows[0].items[i]) for i in range(len(rows[0].items)))
+            best[key] = replace(rows[0], items=items)
+        else:
+            best[key] = max(rows, key=lambda row: sum(c.face_up for c in row.items))
+    seen: dict[str, int] = {}
+
+    def swap(items: tuple[Any, ...]) -> tuple[Any, ...]:
+        out = []
+        for part in items:
+            if isinstance(part, Beside):
+                part = replace(part, parts=swap(part.parts))
+            elif isinstance(part, Row):
+                key = (part.title, seen.get(part.title, 0))
+                seen[part.title] = key[1] + 1
+                other = best.get(key)
+                if other is not None and sum(c.face_up for c in other.items) > sum(
+                        c.face_up for c in part.items):
+                    part = other
+            out.append(part)
+        return tuple(out)
+
+    return swap(parts)
+
+
 def picture(session: Session, ply: int | None = None, as_seat: str | None = None,
-            flip: bool | None = None) -> Any:
+            flip: bool | None = None, referee: bool = False) -> Any:
     """The whole position as one diagram: header, the game's parts with the last action's
-    cells highlighted, the score table and the result. ``flip``: None lets the game choose."""
+    cells highlighted, the score table and the result. ``flip``: None lets the game choose.
+    ``referee`` (without ``as_seat``): every hand face up, as the master record holds them."""
     from gametool.diagram import Diagram, Note, Panel
 
     data = show_data(session, ply, as_seat)
@@ -375,11 +419,17 @@ def picture(session: Session, ply: int | None = None, as_seat: str | None = None
     state = session.states[ply]
     game = session.game
     seat = _seat_of(session, as_seat)
+    referee = referee and as_seat is None and not session.player_file
     drawn = game.diagram(state, seat, session.names)
     parts = drawn.parts
+    if referee:
+        parts = _every_hand(session, state, parts)
+        referee = parts != drawn.parts  # said in the header only where it shows more
     if ply > 0:
-        parts = _mark_changes(game.diagram(session.states[ply - 1], seat, session.names).parts,
-                              parts)
+        before = game.diagram(session.states[ply - 1], seat, session.names).parts
+        if referee:
+            before = _every_hand(session, session.states[ply - 1], before)
+        parts = _mark_changes(before, parts)
     tail: list[Any] = []
     scores = _scores(session, state, seat, data)
     if scores is not None:
@@ -390,7 +440,10 @@ def picture(session: Session, ply: int | None = None, as_seat: str | None = None
         tail.append(Note((f"result: {data['result']['tag']} ({data['result']['termination']})",)))
     if flip is not None:  # asked for: every board turns, not only chess-like ones
         parts = _turnable(parts)
-    return Diagram((Note(tuple(_header(session, data))), *parts, *tail),
+    header = _header(session, data)
+    if referee:
+        header[1 + bool(data["options"])] += "  (the referee's view: every hand)"
+    return Diagram((Note(tuple(header)), *parts, *tail),
                    drawn.flipped if flip is None else flip, drawn.legend)
 
 
@@ -404,12 +457,13 @@ def _turnable(parts: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def show_svg(session: Session, ply: int | None = None, as_seat: str | None = None,
-             flip: bool | None = None, ids: str = "") -> str:
-    """The position as an SVG picture, for ``as_seat`` (None: a spectator); ``ids`` prefixes
-    its ids (for pages holding several pictures)."""
+             flip: bool | None = None, ids: str = "", referee: bool = False) -> str:
+    """The position as an SVG picture, for ``as_seat`` (None: a spectator, or with
+    ``referee`` every hand of a master record); ``ids`` prefixes its ids (for pages holding
+    several pictures)."""
     from gametool import svg
 
-    diagram = picture(session, ply, as_seat, flip)
+    diagram = picture(session, ply, as_seat, flip, referee)
     title = f"{session.game.name}, ply {ply if ply is not None else session.ply}"
     return svg.to_svg(diagram, title=title, ids=ids)
 

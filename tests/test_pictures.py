@@ -204,7 +204,7 @@ def test_track_points_changed_by_the_last_turn_are_highlighted() -> None:
                and "bar" not in session.steps[n - 1].text and "h/" not in session.steps[n - 1].text)
     track = render.picture(session, ply).parts[1]
     assert isinstance(track, diagram.Track)
-    lit = {p.label for row in track.rows for p in row if p.highlight}
+    lit = {p.label for row in track.rows for p in row if p.highlight and p.label.isdigit()}
     moved = set(re.findall(r"\d+", session.steps[ply - 1].text))
     assert lit and lit <= moved
 
@@ -249,8 +249,9 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     assert done.returncode == 0 and done.stdout == "", done.stderr
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>")
-    # nothing is fetched: no external scripts, styles, images, fonts or links
-    fetches = re.compile(r"(src|href)\s*=|<link|<img|@import|url\((?!#)"
+    # nothing is fetched: no external scripts, styles, images, fonts or links (a reference
+    # to a figure shape defined in the page, href="#...", fetches nothing)
+    fetches = re.compile(r"(src|href)\s*=(?!\"#)|<link|<img|@import|url\((?!#)"
                          r"|https?://(?!www\.w3\.org/2000/svg)")
     assert not fetches.search(page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
     frames = re.findall(r'<figure class="frame" id="frame-(\d+)" data-ply="\d+"( hidden)?>', page)
@@ -306,6 +307,29 @@ def test_readme_shows_pictures_made_by_the_tool() -> None:
         assert f"-o {path}" in readme  # the command that made it is given
 
 
+def test_readme_pictures_are_those_the_script_makes_now(tmp_path: Path) -> None:
+    """docs/make_pictures.py draws one picture per kind of game; the README gives each of its
+    commands and shows each picture, and the files in docs/ are what the tool draws today."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_pictures",
+                                                  ROOT / "docs" / "make_pictures.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    readme = (ROOT / "README.md").read_text()
+    for name, caption, _args in script.PICTURES:
+        command = " ".join(script.command(_args, f"docs/{name}"))
+        assert command in readme and f"![{caption}](docs/{name})" in readme, name
+    done = subprocess.run([sys.executable, str(ROOT / "docs" / "make_pictures.py"),
+                           str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    stale = [name for name, _c, _a in script.PICTURES
+             if (tmp_path / name).read_text() != (ROOT / "docs" / name).read_text()]
+    assert not stale, f"out of date: {stale}; run: python docs/make_pictures.py"
+    assert {p.name for p in (ROOT / "docs").glob("*.svg")} == {n for n, _c, _a in script.PICTURES}
+
+
 def test_flip_turns_any_board_when_asked() -> None:
     session = sample_session("colors", 0)
     assert cells_in_order(parse(render.show_svg(session)))[0] == "a7"
@@ -338,8 +362,10 @@ def test_a_king_in_check_is_marked() -> None:
     session = chess_session("e4", "f5", "Qh5+")
     grid = render.picture(session).parts[1]
     assert isinstance(grid, diagram.Grid)
-    assert grid.marked == {(4, 0)}  # e8
-    assert render.picture(chess_session("e4")).parts[1].marked == frozenset()
+    assert grid.alert == {(4, 0)}  # e8
+    assert render.picture(chess_session("e4")).parts[1].alert == frozenset()
+    root = parse(render.show_svg(session))
+    assert len([c for c in root.iter(f"{NS}circle") if c.get("class") == "alert"]) == 1
 
 
 def test_cards_played_or_drawn_by_the_last_action_are_outlined() -> None:
@@ -401,3 +427,242 @@ def test_a_seat_file_draws_the_same_pictures_as_the_master(gid: str) -> None:
         assert own.ply == master.ply
         for ply in plies_of(master, 8):
             assert render.show_svg(own, ply, name) == render.show_svg(master, ply, name), ply
+
+
+# -- structure: every game drawn as it looks at a table -------------------------------------
+
+DOMINO = re.compile(r"^([0-6])-([0-6])$")
+
+
+def viewers_of(session: Session) -> list[str | None]:
+    return [None, *session.names]
+
+
+def pictures_of(session: Session, plies: list[int]) -> list[tuple[int, str | None, ET.Element]]:
+    """The pictures of ``plies`` for every viewer, the referee's view of the master too."""
+    out = []
+    for ply in plies:
+        for who in viewers_of(session):
+            out.append((ply, who, parse(render.show_svg(session, ply, who))))
+        out.append((ply, "referee", parse(render.show_svg(session, ply, None, referee=True))))
+    return out
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if g in ("two-headed-dragon",
+                                                              "johari-bones")])
+def test_the_pips_of_every_domino_drawn_equal_its_value(gid: str) -> None:
+    session = sample_session(gid, 0)
+    faces = doubles = 0
+    for ply, who, root in pictures_of(session, plies_of(session, 5)):
+        for item in root.iter(f"{NS}g"):
+            if item.get("class") != "item face":
+                continue
+            ends = DOMINO.match(item.findtext(f"{NS}title") or "")
+            assert ends, (ply, who, item.findtext(f"{NS}title"))
+            pips = [c for c in item.iter(f"{NS}circle") if c.get("class") == "pip"]
+            assert len(pips) == int(ends[1]) + int(ends[2]), (ply, who, ends[0])
+            assert not [t for t in item.iter(f"{NS}text")]  # pips, not digits
+            faces += 1
+    assert faces > 20
+    if gid == "two-headed-dragon":  # a double lies across the chain: taller than wide
+        for ply in plies_of(session, 5):
+            chain = render.picture(session, ply).parts[2]
+            assert isinstance(chain, diagram.Row)
+            for card in chain.items:
+                a, b = card.label.split("-")
+                assert card.across == (a == b)
+                doubles += a == b
+        assert doubles > 0
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_square_and_space_of_a_board_is_drawn_once(gid: str) -> None:
+    """From every seat: each grid draws each of its cells once; each track each of its points
+    once (Track Gammon's shared corners too)."""
+    session = sample_session(gid, 0)
+    for ply, who, root in pictures_of(session, plies_of(session, 3)):
+        for group in root.iter(f"{NS}g"):
+            if group.get("class") == "grid":
+                cells = [r.get("data-cell") for r in group.iter(f"{NS}rect") if r.get("data-cell")]
+                assert len(cells) == len(set(cells)) > 0, (ply, who)
+            if group.get("class") == "track":
+                points = [p.get("data-point") for p in group.iter()
+                          if p.tag in (f"{NS}polygon", f"{NS}rect") and p.get("data-point")]
+                assert len(points) == len(set(points)), (ply, who)
+                spaces = {int(p) for p in points if p.isdigit()}
+                assert spaces == set(range(1, session.game.geo.spaces + 1)), (ply, who)
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if g in ("tawula", "track-gammon")])
+def test_race_figures_drawn_add_up_to_every_figure_and_stacks_show_counts(gid: str) -> None:
+    """Every figure of every seat is on a space, in a hand, on a bar or off, each stack shows
+    at most five and says its count beyond that."""
+    session = sample_session(gid, 0)
+    game = session.game
+    for ply, who, root in pictures_of(session, plies_of(session, 6)):
+        stacks = [g for g in root.iter(f"{NS}g") if g.get("class") == "stack"]
+        total = sum(int(g.get("data-count", "0")) for g in stacks)
+        assert total == game.geo.figures * game.geo.seats, (ply, who)
+        per_point: dict[str, int] = {}
+        for stack in stacks:
+            count = int(stack.get("data-count", "0"))
+            drawn = [p for p in stack.iter(f"{NS}g") if p.get("class") == "piece"]
+            point = stack.get("data-point", "")
+            assert 1 <= len(drawn) <= min(count, 5), (ply, who, point)
+            per_point[point] = per_point.get(point, 0) + len(drawn)
+            if count > len(drawn):
+                labels = [t.text for t in stack.iter(f"{NS}text")]
+                assert labels[-1] == str(count), (ply, who, point, labels)
+        assert max(per_point.values()) <= 5
+        state = session.states[ply]
+        spaces = {str(s + 1): sum(row[s] for row in state.counts)
+                  for s in range(game.geo.spaces)}
+        for stack in stacks:
+            point = stack.get("data-point", "")
+            if point.isdigit():
+                assert spaces[point] >= int(stack.get("data-count", "0"))
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE if g in ("chess", "super-horse-chess")])
+def test_chess_pieces_are_figures_defined_once_and_used_per_piece(gid: str) -> None:
+    session = sample_session(gid, 0)
+    seen_horse = False
+    for ply, who, root in pictures_of(session, plies_of(session, 6)):
+        fen = session.game.view(session.states[ply], None)["fen"].split()[0]
+        pieces = [c for c in fen if c.isalpha() or c == "*"]
+        grid = next(g for g in root.iter(f"{NS}g") if g.get("class") == "grid")
+        uses = [u for u in grid.iter(f"{NS}use")]
+        assert len(uses) == len(pieces), (ply, who)
+        symbols = [s.get("id") for s in root.iter(f"{NS}symbol")]
+        assert len(symbols) == len(set(symbols))
+        assert {u.get("href") for u in root.iter(f"{NS}use")} == {f"#{s}" for s in symbols}
+        names = {u.get("href") for u in uses}
+        kinds = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight",
+                 "p": "pawn", "h": "trojan-horse", "*": "trojan-horse"}
+        assert names == {f"#fig-{kinds[c.lower()]}" for c in pieces}, (ply, who)
+        seen_horse |= "#fig-trojan-horse" in names
+        assert not [t for t in root.iter(f"{NS}text") if t.get("class") == "piece"]
+    assert seen_horse == (gid == "super-horse-chess")
+
+
+def test_mahjong_tiles_carry_their_suit_sign_and_melds_lie_side_by_side() -> None:
+    from gametool.games.western_mahjong.game import HONOURS, SUIT_SIGNS
+
+    session = sample_session("western-mahjong", 0)
+    checked = 0
+    for ply, _who, root in pictures_of(session, plies_of(session, 6)):
+        for item in root.iter(f"{NS}g"):
+            if item.get("class") != "item face":
+                continue
+            name = item.findtext(f"{NS}title") or ""
+            sign = HONOURS[name][1] if name in HONOURS else SUIT_SIGNS[name[-1]][0]
+            assert [u.get("href") for u in item.iter(f"{NS}use")] == [f"#fig-{sign}"], name
+            checked += 1
+        melds = [p for p in render.picture(session, ply).parts
+                 if isinstance(p, diagram.Row) and p.title.startswith("meld")]
+        assert len(melds) <= 1
+        if melds:
+            assert len(melds[0].groups) == len(session.states[ply].melds)
+    assert checked > 100
+
+
+def test_the_master_record_without_as_shows_every_hand(tmp_path: Path) -> None:
+    record = tmp_path / "g.gtn"
+    session = sample_session("western-mahjong", 0)
+    record.write_text(session.text())
+    ply = "30"
+    whole = parse(run("show", str(record), "--svg", "--ply", ply).stdout)
+    mine = parse(run("show", str(record), "--svg", "--ply", ply, "--as", "p1",
+                     "--weak-seed-ok").stdout)
+
+    def backs(root: ET.Element) -> int:
+        return len([g for g in root.iter(f"{NS}g") if g.get("class") == "item back"])
+
+    assert backs(whole) == 1  # the wall alone
+    assert backs(mine) == session.states[30].sizes[1] + 1
+    assert "the referee's view" in svg_words(ET.tostring(whole, encoding="unicode"))
+    exported = tmp_path / "p1.gtn"
+    assert run("export", str(record), "--as", "p1", "--weak-seed-ok", "-o",
+               str(exported)).returncode == 0
+    assert backs(parse(run("show", str(exported), "--svg", "--ply", ply).stdout)) == backs(mine)
+
+
+def test_a_page_may_hold_the_definitions_once_and_each_picture_without_them() -> None:
+    session = sample_session("super-horse-chess", 0)
+    drawn = [render.picture(session, ply) for ply in plies_of(session, 4)]
+    defs = svg.render_defs(drawn, ids="g-")
+    bodies = [svg.render_body(d, ids="g-") for d in drawn]
+    defined = set(re.findall(r'\bid="([^"]+)"', defs))
+    assert {"g-fig-king", "g-fig-trojan-horse", "g-hatch", "g-back"} <= defined
+    for body in bodies:
+        parse(body)
+        assert "<defs" not in body and "<symbol" not in body
+        refs = set(re.findall(r'href="#([^"]+)"', body)) | set(
+            re.findall(r"url\(#([^)]+)\)", body))
+        assert refs and refs <= defined
+    whole = svg.to_svg(drawn[-1], ids="g-")
+    assert len(whole) > len(bodies[-1]) and whole.count("<symbol") >= 6
+
+
+@pytest.mark.parametrize("gid", PLAYABLE)
+def test_every_piece_and_card_of_a_position_is_drawn_once(gid: str) -> None:
+    """From every seat: each board draws as many pieces as its position has occupied cells,
+    and each row as many cards, dominoes or tiles (face or back) as it holds."""
+    session = sample_session(gid, 0)
+    for ply in plies_of(session, 3):
+        for who in viewers_of(session):
+            drawn = render.picture(session, ply, who)
+            root = parse(svg.to_svg(drawn))
+            grids = [g for g in root.iter(f"{NS}g") if g.get("class") == "grid"]
+            rows = [g for g in root.iter(f"{NS}g") if g.get("class") == "row"]
+            parts = diagram.walk(drawn.parts)
+            boards = [p for p in parts if isinstance(p, diagram.Grid)]
+            lines = [p for p in parts if isinstance(p, diagram.Row)]
+            assert len(grids) == len(boards) and len(rows) == len(lines), (ply, who)
+            for group, board in zip(grids, boards, strict=True):
+                pieces = [g for g in group.iter(f"{NS}g") if g.get("class") == "piece"]
+                assert len(pieces) == len(board.cells), (ply, who)
+                cells = {r.get("data-cell") for r in group.iter(f"{NS}rect")
+                         if r.get("data-cell")}
+                assert len(cells) == len(board.files) * len(board.ranks), (ply, who)
+            for group, line in zip(rows, lines, strict=True):
+                items = [g for g in group.iter(f"{NS}g")
+                         if (g.get("class") or "").startswith("item ")]
+                assert len(items) == len(line.items), (ply, who, line.title)
+
+
+def test_the_new_kinds_of_part_are_drawn_from_plain_data() -> None:
+    """Figures by name, points placed on a drawn board, trays, labelled groups, crosswise
+    dominoes and tiles with a sign: all plain data, drawn by a renderer that knows no game."""
+    grid = diagram.Grid(("a", "b"), ("2", "1"),
+                        {(0, 0): diagram.Piece("X", "dark", figure="rook"),
+                         (1, 1): diagram.Piece("Y", "light", figure="rook"),
+                         (1, 0): diagram.Piece("Z", "neutral", figure="trojan-horse")},
+                        checkered=True, board="wood", alert=frozenset({(0, 0)}))
+    spike = diagram.Point("1", (diagram.seat_piece(0, "A", 7), diagram.seat_piece(1, "B", 1)),
+                          marked=True, at=(0.0, 0.0), toward=90.0)
+    tray = diagram.Point("tray", (diagram.seat_piece(1, "B", 2),), at=(3.0, 0.0), toward=0.0,
+                         kind="tray")
+    track = diagram.Track(((spike, tray),), outline=(((-1.0, -1.0), (9.0, -1.0), (9.0, 6.0)),))
+    row = diagram.Row("melds", (diagram.Card("6-6", kind="domino", across=True),
+                                diagram.Card("2-3", kind="domino"),
+                                diagram.Card("7", "green", "tile", figure="bamboo", name="7b")),
+                      groups=(("first", 2), ("second", 1)))
+    root = parse(svg.to_svg(diagram.Diagram((grid, track, row))))
+    words = svg_words(ET.tostring(root, encoding="unicode"))
+    for word in ("first", "second", "7b", "6-6", "tray"):
+        assert word in words, word
+    symbols = [s.get("id") for s in root.iter(f"{NS}symbol")]
+    assert sorted(symbols) == ["fig-bamboo", "fig-rook", "fig-trojan-horse"]
+    assert len(list(root.iter(f"{NS}use"))) == 4
+    pips = [c for c in root.iter(f"{NS}circle") if c.get("class") == "pip"]
+    assert len(pips) == 6 + 6 + 2 + 3
+    stacks = [g for g in root.iter(f"{NS}g") if g.get("class") == "stack"]
+    assert [(g.get("data-point"), g.get("data-count")) for g in stacks] == [
+        ("1", "7"), ("1", "1"), ("tray", "2")]
+    # five places: four for the seven of the first seat, its count on the last, one for B
+    assert [t.text for t in stacks[0].iter(f"{NS}text")] == ["A", "A", "A", "7"]
+    assert [t.text for t in stacks[1].iter(f"{NS}text")] == ["B"]
+    with pytest.raises(KeyError):
+        svg.to_svg(diagram.Diagram((diagram.Grid(("a",), ("1",), {
+            (0, 0): diagram.Piece("?", figure="no-such-shape")}),)))

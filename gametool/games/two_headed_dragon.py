@@ -515,7 +515,12 @@ class TwoHeadedDragon(Game[DragonState, Any]):
         from gametool.diagram import Card, Diagram, Note, Row, back
 
         view = self.view(state, seat)
-        dominoes = tuple(Card(tile, kind="domino") for tile in view["line"].split())
+
+        def laid(tile: str) -> Card:  # a double lies across the line, as at a table
+            ends = tile.split("-")
+            return Card(tile, kind="domino", across=len(ends) == 2 and ends[0] == ends[1])
+
+        dominoes = tuple(laid(tile) for tile in view["line"].split())
         ends = ("" if view["open"] is None else
                 f"open {view['open']} on the {view['open_end']}, closed {view['closed']}")
         parts: list[Any] = [Note((self.render(state, seat, names).splitlines()[0],)),

@@ -355,16 +355,15 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
                              in_check=view["in_check"])
 
 
-GLYPHS = {"k": "\u265a", "q": "\u265b", "r": "\u265c", "b": "\u265d", "n": "\u265e",
-          "p": "\u265f"}
-"""Chess pieces drawn with the filled signs for both sides, white ones outlined (the text
-variation selector keeps the pawn from turning into an emoji)."""
+FIGURES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}
+"""The figure shape of each chess piece (:mod:`gametool.figures`); a horse is a whole wooden
+horse on wheels, never a knight's head."""
 
 
 def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str],
                   in_check: bool = False) -> Diagram:
-    """The diagram of a FEN board: White's pieces light, Black's dark, horses as diamonds; the
-    king in check hatched."""
+    """The diagram of a FEN board: White's pieces light, Black's dark, each a figure filling its
+    square; horses as wooden horses (grey when neutral); the king in check alerted."""
     from gametool.diagram import Diagram, Grid, Note, Piece, numbers_down
 
     cells: dict[tuple[int, int], Piece] = {}
@@ -375,17 +374,17 @@ def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str],
                 col += int(char)
                 continue
             style = "light" if char.isupper() else "dark"
-            if char.lower() in GLYPHS:
-                cells[(col, row)] = Piece(GLYPHS[char.lower()] + "\ufe0e", style, "glyph",
-                                          text=char)
+            if char.lower() in FIGURES:
+                cells[(col, row)] = Piece(char, style, "disc", text=char,
+                                          figure=FIGURES[char.lower()])
             else:
                 cells[(col, row)] = Piece("H", "neutral" if char == "*" else style, "diamond",
-                                          text=char)
+                                          text=char, figure="trojan-horse")
             col += 1
     king = "K" if fen.split()[1] == "w" else "k"
     checked = frozenset(cell for cell, piece in cells.items() if in_check and piece.text == king)
     grid = Grid(tuple(FILES), numbers_down(8), cells, checkered=True, flippable=True,
-                marked=checked)
+                board="wood", alert=checked)
     legend = (("light", f"White: {names[0]}"), ("dark", f"Black: {names[1]}"))
     return Diagram((grid, Note(tuple(line for line in notes.splitlines() if line))),
                    flipped=seat == 1, legend=legend)

@@ -82,42 +82,47 @@ def draw(game: RaceGame, state: RaceState, names: Sequence[str]) -> str:
 
 
 def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
-    """The track as drawn in text (space numbers on the edges), each figure shaped and
-    coloured by its seat, the seats' hands, bars and borne-off figures, and the dice."""
-    from gametool.diagram import SEAT_SHAPES, Diagram, Note, Panel, Piece, Point, Track
+    """The board as it lies on the table (a tables board, or Track Gammon's triangle) with every
+    space once, the special spaces hatched, each figure shaped and coloured by its seat, and each
+    seat's hand, bar and borne-off figures in trays of their own; a table of the seats and the
+    dice under it."""
+    from gametool.diagram import Diagram, Note, Panel, Piece, Point, Track
+    from gametool.games.race.picture import layout
 
     geo = game.geo
-    rows = game.board_rows(state)
-
-    def is_labels(row: list[str]) -> bool:
-        return all(text.strip("()").isdigit() for text in row)
+    board = layout(geo)
 
     def piece(q: int, count: int) -> Piece:
         letter = geo.letters[q]
         colour = geo.colours[q].lower()
         style = colour if colour in ("black", "white", "green", "red", "blue") else f"seat{q}"
-        return Piece(letter, style, SEAT_SHAPES[q], count)
+        # round figures as on the table; the colour's letter on each tells them apart in grey
+        return Piece(letter, style, "disc", count)
 
-    used: set[int] = set()
-    track = []
-    for i, row in enumerate(rows):
-        if is_labels(row):
-            continue
-        j = i - 1 if i > 0 and is_labels(rows[i - 1]) and i - 1 not in used else i + 1
-        used.add(j)
-        points = []
-        for text in rows[j]:
-            label = text.strip("()")
-            s = int(label) - 1
-            points.append(Point(label, tuple(piece(q, row[s]) for q, row in
-                                             enumerate(state.counts) if row[s]),
-                                marked=geo.is_special_space(s)))
-        track.append(tuple(points))
+    points = []
+    for s, (at, toward) in enumerate(board.spaces):
+        points.append(Point(str(s + 1), tuple(piece(q, row[s]) for q, row in
+                                              enumerate(state.counts) if row[s]),
+                            marked=geo.is_special_space(s), at=at, toward=toward,
+                            shade=s % 2))
+    trays = []
+    for q in range(geo.seats):
+        held = {"hand": state.hand[q], "bar": state.bar[q], "off": state.off[q]}
+        for kind in ("hand", "bar", "off"):
+            at, toward = board.trays[(q, kind)]
+            trays.append(Point(f"{geo.letters[q]} {kind}",
+                               (piece(q, held[kind]),) if held[kind] else (),
+                               at=at, toward=toward, kind="tray"))
     panel = Panel(("colour", "player", "hand", "bar", "off"),
                   tuple((f"{letter} {geo.colours[q]}", names[q], str(state.hand[q]),
                          str(state.bar[q]), str(state.off[q]))
                         for q, letter in enumerate(geo.letters)))
     notes = [line for line in draw(game, state, names).split("\n\n")[-1].splitlines() if line]
+    if geo.special:
+        notes.append("special spaces (hatched): " + ", ".join(
+            str(s + 1) for s in range(geo.spaces) if geo.is_special_space(s)))
     legend = tuple((piece(q, 1).style, f"{geo.colours[q]}: {names[q]}")
                    for q in range(geo.seats))
-    return Diagram((Track(tuple(track)), panel, Note(tuple(notes))), legend=legend)
+    track = Track((tuple(points), tuple(trays)), outline=board.outline,
+                  labels="tip" if geo.seats == 3 else "base")
+    return Diagram((track, panel, Note(tuple(notes))), legend=legend)

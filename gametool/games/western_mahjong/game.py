@@ -37,7 +37,7 @@ from gametool.games.western_mahjong.tiles import (
 from gametool.tables import tabulate
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.diagram import Card, Diagram
 
 SUMMARY = """\
 Two players each start with 3 points. Every round the 136 tiles (suits 1-9 of bamboo b, circles
@@ -397,13 +397,13 @@ class WesternMahjong(Game[MahjongState, Any]):
     def diagram(self, state: MahjongState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The seat's own hand face up, the other hand and the wall as backs, the melds on the
         table, the discards and the tile that may be taken."""
-        from gametool.diagram import Card, Diagram, Note, Row, back
+        from gametool.diagram import Diagram, Note, Row, back
 
         view = self.view(state, seat)
 
         def tiles(text: str) -> tuple[Card, ...]:
             # a discard marked * was taken: the mark stays on the tile, not in a colour
-            return tuple(Card(t.rstrip("*"), kind="tile", symbol="*" if t.endswith("*") else "")
+            return tuple(tile_card(t.rstrip("*"), "*" if t.endswith("*") else "")
                          for t in text.split())
 
         parts: list[Any] = [Note((self.render(state, seat, names).splitlines()[0],))]
@@ -414,8 +414,11 @@ class WesternMahjong(Game[MahjongState, Any]):
             items = tiles(hand) if hand is not None else (back(kind="tile"),) * sizes[i]
             drawn = f", drew {view['drawn']}" if hand is not None and "drawn" in view else ""
             parts.append(Row(f"hand of {name}", items, f"{sizes[i]} tiles{drawn}"))
-        for owner, meld in state.melds:  # on the table, seen by all
-            parts.append(Row(f"meld of {names[owner]}", tiles(tile_text(meld))))
+        if state.melds:  # on the table, seen by all: side by side, numbered as 'add' names them
+            laid = tuple(tiles(tile_text(meld)) for _owner, meld in state.melds)
+            parts.append(Row("melds", tuple(t for meld in laid for t in meld),
+                             groups=tuple((f"{n} {names[owner]}", len(laid[n - 1]))
+                                          for n, (owner, _m) in enumerate(state.melds, 1))))
         parts.append(Row("discards", tiles(view["discards"]),
                          f"may be taken: {view['discard_to_take']}"
                          if view["discard_to_take"] else ""))
@@ -531,3 +534,25 @@ def _gather(state: MahjongState, seat: int | None, faces: Sequence[int], target:
             zones[source][swap] += 1
     hands = tuple(tuple(zones[i]) if i in zones else state.hands[i] for i in range(2))
     return state._replace(hands=hands, wall=tuple(zones[wall]))  # type: ignore[arg-type]
+
+
+SUIT_SIGNS = {"b": ("bamboo", "green"), "c": ("circle", "blue"), "k": ("character", "red")}
+HONOURS = {"EW": ("E", "wind", "black"), "SW": ("S", "wind", "black"),
+           "WW": ("W", "wind", "black"), "NW": ("N", "wind", "black"),
+           "RD": ("", "dragon", "red"), "GD": ("", "dragon", "green"),
+           "WD": ("", "frame", "blue")}
+"""How a tile's face looks: suits by number and sign (bamboo green, circles blue, characters
+red, so shape and colour both tell them), winds by letter and compass, dragons by sign."""
+
+
+def tile_card(name: str, symbol: str = "") -> Card:
+    """The face of the tile ``name`` (``8b``, ``EW``, ``RD``) for a picture."""
+    from gametool.diagram import Card
+
+    if name in HONOURS:
+        label, figure, style = HONOURS[name]
+    elif name[-1:] in SUIT_SIGNS:
+        label, (figure, style) = name[:-1], SUIT_SIGNS[name[-1]]
+    else:
+        label, figure, style = name, "", "neutral"
+    return Card(label, style, "tile", symbol=symbol, name=name, figure=figure)
