@@ -121,6 +121,14 @@ expect_option = click.option("--expect-ply", type=params.PLY, metavar="N",
 record_option = params.record_option
 
 
+def _ply_lines(session: Session, first: int, as_seat: str) -> list[str]:
+    """The plies added from ``first`` on, as SEAT may read them ('12. ben: report miss')."""
+    from gametool.cli import ply_lines
+
+    return [f"{item['ply']}. {item['seat']}: {item['action']}"
+            for item in ply_lines(session, first, as_seat)]
+
+
 def _update(file: str, change: Any) -> None:
     from gametool import storage
     from gametool.cli import fail
@@ -145,7 +153,7 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
     """Commit-reveal play (special-salvo, referee=off): record SEAT's fleet commitment.
 
     The fleet and a random salt stay in the private file MINE (created with --fleet, or an
-    existing one); FILE gets only their SHA-256 commitment.
+    existing one); FILE gets only their SHA-256 commitment. Prints the plies added.
 
     \b
     Examples:
@@ -156,10 +164,14 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
     from gametool.games.special_salvo import private
     from gametool.record import rewrite_one
 
+    added: list[str] = []
+
     def play(session: Session) -> None:
         secret = (new_private(session, as_seat, fleet) if fleet is not None
                   else private.load_private(private_path))
+        first = session.ply
         session.play(commit_actions(session, as_seat, secret), as_seat, expect_ply)
+        added[:] = _ply_lines(session, first, as_seat)
         if fleet is not None:
             private.save_private(private_path, secret)
 
@@ -167,6 +179,8 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
         return rewrite_one(text, file, number, play)
 
     _update(file, change)
+    for line in added:
+        click.echo(line)
 
 
 @click.command()
@@ -180,8 +194,8 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None,
     """Commit-reveal play (special-salvo, referee=off): SEAT answers from its private file.
 
     Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
-    game is decided, SEAT's reveal (fleet and salt). A reveal that breaks SEAT's commitment or
-    contradicts a report SEAT made is recorded too, and SEAT loses.
+    game is decided, SEAT's reveal (fleet and salt), and prints the plies added. A reveal that
+    breaks SEAT's commitment or contradicts a report SEAT made is recorded too, and SEAT loses.
 
     \b
     Examples:
@@ -190,14 +204,20 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None,
     from gametool.games.special_salvo import private
     from gametool.record import rewrite_one
 
+    added: list[str] = []
+
     def play(session: Session) -> None:
         secret = private.load_private(private_path)
+        first = session.ply
         session.play(answer_actions(session, as_seat, secret), as_seat, expect_ply)
+        added[:] = _ply_lines(session, first, as_seat)
 
     def change(text: str) -> str:
         return rewrite_one(text, file, number, play)
 
     _update(file, change)
+    for line in added:
+        click.echo(line)
 
 
 COMMANDS = [commit, answer]
