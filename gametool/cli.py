@@ -306,6 +306,10 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
 @click.option("--budget", type=params.COUNT, metavar="N",
               help=f"With --auto mcts: search iterations per action (default "
                    f"{players.DEFAULT_BUDGET}).")
+@click.option("--think", type=params.THINK, metavar="SECONDS",
+              help=f"With --auto mcts: stop each search after SECONDS as well (default "
+                   f"{players.DEFAULT_THINK:g}; 0: only --budget, so that the same --player-seed "
+                   "gives the same play on any machine).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
 @click.option("--dry-run", is_flag=True, help="Only check ACTIONS: print each as it would be "
               "written and what would follow; change nothing and draw no chance action.")
@@ -313,7 +317,8 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
 @record_option
 def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: int | None,
          auto: str | None, player_seed: str | None, old_seed: str | None, budget: int | None,
-         quiet: bool, as_json: bool, number: int | None, dry_run: bool) -> None:
+         think: float | None, quiet: bool, as_json: bool, number: int | None,
+         dry_run: bool) -> None:
     """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
 
     FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
@@ -337,8 +342,9 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
     player_seed = player_seed if player_seed is not None else old_seed
     if bool(actions) == bool(auto):
         raise click.UsageError("give either ACTIONS or --auto")
-    if auto is None and (player_seed is not None or budget is not None):
-        raise click.UsageError("--player-seed and --budget go with --auto")
+    if auto is None and (player_seed is not None or budget is not None or think is not None):
+        raise click.UsageError("--player-seed, --budget and --think go with --auto")
+    think = DEFAULT_THINK if think is None else think
     if dry_run:
         if auto is not None:
             raise click.UsageError("--dry-run goes with ACTIONS, not --auto")
@@ -352,7 +358,8 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
         if auto is not None:
             from gametool import selfplay
 
-            selfplay.play_turn(session, auto, auto_seed, budget, as_seat, expect_ply)
+            selfplay.play_turn(session, auto, auto_seed, budget, as_seat, expect_ply,
+                               think or None)
         else:
             try:
                 session.play(list(actions), as_seat, expect_ply)
@@ -1265,25 +1272,34 @@ def help_command(names: tuple[str, ...]) -> None:
 
 @cli.command("man")
 @click.argument("page", required=False, metavar="[PAGE]")
-def man_command(page: str | None) -> None:
+@click.option("--install", is_flag=True, help="Instead, write every page into the "
+              "environment's share/man (where 'man' looks when its bin is on the PATH) and "
+              "print that folder.")
+def man_command(page: str | None, install: bool) -> None:
     """Open a manual page: gametool(1), a command's page, or a game's rules page.
 
     PAGE is a command (play, referee-new), a game id or alias (belemmer, mahjong), or a page's
     name (gametool-play). The pages are made from the installed program itself, so they are
     there after 'pip install -e .' as after 'pip install .'; they open in man (man -l), or,
-    where there is no man, as plain text through the pager.
+    where there is no man, as plain text through the pager. 'pip install .' also puts them
+    where 'man gametool' finds them; after 'pip install -e .', 'gametool man --install' does.
 
     \b
     Examples:
       gametool man
       gametool man play
       gametool man belemmer
-      gametool man referee-inbox
+      gametool man --install && man gametool-referee-inbox
     """
     from gametool import manpages
 
     try:
-        manpages.open_page(page)
+        if install:
+            if page is not None:
+                raise click.UsageError("--install writes every page: give no PAGE")
+            click.echo(manpages.install())
+        else:
+            manpages.open_page(page)
     except GameError as exc:
         raise fail(exc) from None
 

@@ -275,6 +275,22 @@ def open_page(page: str | None) -> None:
         click.echo_via_pager(plain(text))
 
 
+def install(prefix: str | None = None) -> str:
+    """Write every page into PREFIX/share/man/man1 and man6 (default: this environment's
+    prefix), as 'pip install .' does; return the folder."""
+    from gametool.errors import GameError
+
+    root = Path(sys.prefix if prefix is None else prefix) / "share" / "man"
+    try:
+        for name, text in pages().items():
+            folder = root / f"man{name.rsplit('.', 1)[1]}"
+            folder.mkdir(parents=True, exist_ok=True)
+            storage.write_atomic(str(folder / name), text)
+    except OSError as exc:
+        raise GameError(f"{root}: cannot write the manual pages: {exc.strerror}") from None
+    return str(root)
+
+
 def write(folder: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     written = []
