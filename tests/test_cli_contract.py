@@ -139,6 +139,22 @@ def test_json_on_start_undo_split_filter_and_import(tmp_path: Path) -> None:
     assert "mean_plies" in json.loads(out)[0]
 
 
+def test_commit_and_answer_print_the_plies_they_add(tmp_path: Path) -> None:
+    path = tmp_path / "s.gtn"
+    assert gametool("start", "special-salvo", "--option", "referee=off", "--players",
+                    "ann,ben", "-o", str(path))[0] == 0
+    fleet = "cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s"
+    for ply, seat in ((1, "ann"), (2, "ben")):
+        code, out, err = gametool("commit", str(path), "--as", seat, "--private",
+                                  str(tmp_path / f"{seat}.fleet"), "--fleet", fleet)
+        assert code == 0 and re.fullmatch(rf"{ply}\. {seat}: commit [0-9a-f]{{64}}\n", out), err
+    assert gametool("move", str(path), "fire a1 b1 c1 d1 e1")[0] == 0
+    code, out, err = gametool("answer", str(path), "--as", "ben", "--private",
+                              str(tmp_path / "ben.fleet"))
+    assert code == 0, err
+    assert out == "4. ben: report a1 hit, b1 hit, c1 hit, d1 hit, e1 sunk cv\n"
+
+
 def test_help_command_and_version() -> None:
     code, out, _err = gametool("help", "move")
     assert code == 0 and out == gametool("move", "--help")[1]
