@@ -17,6 +17,9 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -116,3 +119,17 @@ def dask_setup(worker: object) -> None:
     """Dask's hook for a preloaded module: a worker process of a local cluster ignores Ctrl-C
     (the command stops it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def pager_owns_ctrl_c() -> Iterator[None]:
+    """While a pager (man, less) runs in the foreground, Ctrl-C is its own (less cancels a
+    search with it): this process ignores SIGINT until the pager ends. SIGTERM still stops."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

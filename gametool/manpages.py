@@ -255,6 +255,8 @@ def open_page(page: str | None) -> None:
     import subprocess
     import tempfile
 
+    from gametool.interrupt import pager_owns_ctrl_c
+
     name = page_name(page)
     if name.endswith(".6"):
         text = game_page(games.game_class(name[len("gametool-"):-2]))
@@ -263,15 +265,16 @@ def open_page(page: str | None) -> None:
     else:
         text = pages()[name]
     program = shutil.which("man")
-    if program is None:
-        click.echo_via_pager(plain(text))
-        return
-    with tempfile.TemporaryDirectory(prefix="gametool-man-") as folder:
-        path = os.path.join(folder, name)
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        done = subprocess.run([program, "-l", path], check=False)
-    if done.returncode not in (0, 141):  # 141: the pager was left before the end
+    if program is not None:
+        with tempfile.TemporaryDirectory(prefix="gametool-man-") as folder:
+            path = os.path.join(folder, name)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            with pager_owns_ctrl_c():
+                done = subprocess.run([program, "-l", path], check=False)
+        if done.returncode in (0, 141):  # 141: the pager was left before the end
+            return
+    with pager_owns_ctrl_c():
         click.echo_via_pager(plain(text))
 
 

@@ -402,3 +402,24 @@ def test_gametool_man_with_no_man_program_prints_the_page_as_text(tmp_path: Path
     assert code == 0, err
     assert out.startswith("NAME\n    gametool-undo - Take back")
     assert "\\f" not in out and "\n.TP" not in out
+
+
+def test_ctrl_c_in_the_pager_of_gametool_man_is_the_pager_s(tmp_path: Path) -> None:
+    """less cancels a search with Ctrl-C: the page stays open until 'q'."""
+    pexpect = pytest.importorskip("pexpect")
+    if subprocess.run(["sh", "-c", "command -v man && command -v less"],
+                      capture_output=True).returncode != 0:
+        pytest.skip("no man or no less here")
+    child = pexpect.spawn(GAMETOOL, ["man", "play"], encoding="utf-8", timeout=30,
+                          dimensions=(30, 100),
+                          env={**os.environ, "MANPAGER": "less", "TERM": "xterm",
+                               "HOME": str(tmp_path)})
+    child.expect("GAMETOOL-PLAY")
+    time.sleep(0.3)
+    child.sendintr()
+    time.sleep(0.5)
+    assert child.isalive()
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
