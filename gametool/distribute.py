@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -133,7 +133,7 @@ def _progress(results: Iterator[R], count: int, label: str | None) -> Iterator[R
 def run(function: Callable[[T], R], items: Sequence[T], jobs: int = 1,
         scheduler: str | None = None, label: str | None = None,
         ordered: bool = True) -> Iterator[R]:
-    """``function`` over ``items``, yielding the results in the order of ``items`` (or, when
+    """``function`` over ``items``: the results in the order of ``items`` (or, when
     not ``ordered``, as each is done).
 
     With ``scheduler`` the work goes to Dask (an address ``tcp://host:8786``, or ``local:N``
@@ -142,25 +142,31 @@ def run(function: Callable[[T], R], items: Sequence[T], jobs: int = 1,
     caller closing the iterator), the worker processes are stopped before it returns.
     """
     if scheduler is not None:
-        results = _on_dask(function, items, scheduler, ordered)
+        results: Iterator[R] = _on_dask(function, items, scheduler, ordered)
     elif jobs > 1 and len(items) > 1:
         results = _in_processes(function, items, jobs, ordered)
     else:
         results = map(function, items)
-    with closing(_progress(iter(results), len(items), label)) as each:
-        yield from each
+    return _progress(results, len(items), label)
 
 
 def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int,
                   ordered: bool = True) -> Iterator[R]:
     """The results from a pool of ``jobs`` processes that ignore Ctrl-C and are terminated
-    (never waited for) when the run stops early."""
+    (never waited for) when the run stops early. The processes start at once, before the
+    caller starts any thread of its own (a process forked beside a thread can inherit a lock
+    that thread held)."""
     import multiprocessing
 
     from gametool import interrupt
 
     workers = min(jobs, len(items))
     pool = multiprocessing.Pool(workers, interrupt.worker_setup, (os.getpid(),))
+    return _pooled(pool, function, items, workers, ordered)
+
+
+def _pooled(pool: Any, function: Callable[[T], R], items: Sequence[T], workers: int,
+            ordered: bool) -> Iterator[R]:
     try:
         if ordered:
             yield from pool.imap(function, items,

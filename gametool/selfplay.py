@@ -93,11 +93,11 @@ def play_game(task: Task) -> Played:
 
 def run(tasks: Sequence[Task], jobs: int = 1, scheduler: str | None = None,
         ordered: bool = True) -> Iterator[Played]:
-    """Play every task, in ``jobs`` processes or on the Dask ``scheduler``; yield the games
-    in order (or, when not ``ordered``, as each one ends)."""
+    """Play every task, in ``jobs`` processes or on the Dask ``scheduler``: the games in
+    order (or, when not ``ordered``, as each one ends)."""
     from gametool import distribute
 
-    yield from distribute.run(play_game, tasks, jobs, scheduler, ordered=ordered)
+    return distribute.run(play_game, tasks, jobs, scheduler, ordered=ordered)
 
 
 def play_into(tasks: Sequence[Task], out: str, jobs: int = 1, scheduler: str | None = None,
@@ -118,8 +118,10 @@ def play_into(tasks: Sequence[Task], out: str, jobs: int = 1, scheduler: str | N
         except OSError as exc:
             raise GameError(f"{out}: cannot make the folder: {exc.strerror}") from None
     done: list[Played] = []
-    with Progress(len(tasks), label) as progress, \
-            closing(run(tasks, jobs, scheduler, ordered=stream)) as games_played:
+    games_played = run(tasks, jobs, scheduler, ordered=stream)  # the workers start here
+    # On a terminal, records on stdout and a progress line on stderr would mix: no line then.
+    quiet = stream and sys.stdout.isatty()
+    with closing(games_played), Progress(len(tasks), label, quiet=quiet) as progress:
         for played in games_played:
             if stream:
                 sys.stdout.write(("\n" if done else "") + played.text)
@@ -136,7 +138,8 @@ class Progress:
     """A line on stderr, redrawn each second and after each game: games done of all, games
     per second and the time left. Only on a terminal: in a pipe or a log it stays silent."""
 
-    def __init__(self, total: int, label: str, stream: TextIO | None = None) -> None:
+    def __init__(self, total: int, label: str, stream: TextIO | None = None,
+                 quiet: bool = False) -> None:
         self.total, self.label = total, label
         self.stream = stream if stream is not None else sys.stderr
         self.done = 0
@@ -145,7 +148,7 @@ class Progress:
         self.lock = threading.Lock()
         self.stop = threading.Event()
         try:
-            self.enabled = self.stream.isatty()
+            self.enabled = not quiet and self.stream.isatty()
         except (AttributeError, ValueError):
             self.enabled = False
 
