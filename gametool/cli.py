@@ -777,7 +777,7 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
     Examples:
       gametool selfplay colors -n 100 -o corpus
       gametool selfplay tawula -n 20 -o corpus --players greedy,random --jobs 2
-      gametool selfplay tawula -n 4 -o corpus --players mcts,random --budget 50 --jobs 2
+      gametool selfplay tawula -n 10 -o mcts --players mcts,random --think 0.05 --jobs 2
       gametool selfplay colors -n 10 -o - | gametool stats -
     """
     import time
