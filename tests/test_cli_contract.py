@@ -153,6 +153,11 @@ def test_commit_and_answer_print_the_plies_they_add(tmp_path: Path) -> None:
                               str(tmp_path / "ben.fleet"))
     assert code == 0, err
     assert out == "4. ben: report a1 hit, b1 hit, c1 hit, d1 hit, e1 sunk cv\n"
+    assert gametool("undo", str(path))[0] == 0
+    code, out, err = gametool("answer", str(path), "--as", "ben", "--private",
+                              str(tmp_path / "ben.fleet"), "--json")
+    assert code == 0 and json.loads(out) == [
+        {"ply": 4, "seat": "ben", "action": "report a1 hit, b1 hit, c1 hit, d1 hit, e1 sunk cv"}]
 
 
 def test_help_command_and_version() -> None:
