@@ -161,7 +161,8 @@ def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int,
     from gametool import interrupt
 
     workers = min(jobs, len(items))
-    pool = multiprocessing.Pool(workers, interrupt.worker_setup, (os.getpid(),))
+    with interrupt.held():  # a worker is born deaf to Ctrl-C, not after a moment
+        pool = multiprocessing.Pool(workers, interrupt.worker_setup, (os.getpid(),))
     return _pooled(pool, function, items, workers, ordered)
 
 
@@ -202,9 +203,14 @@ def client(address: str) -> Iterator[Any]:
     cluster = None
     try:
         if address.startswith("local:"):
-            cluster = LocalCluster(n_workers=int(address.partition(":")[2]),
-                                   threads_per_worker=1, dashboard_address=None,
-                                   preload=["gametool.interrupt"])
+            import warnings
+
+            with warnings.catch_warnings():
+                # Its HTTP server takes another port when 8787 is taken: nothing to report.
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=int(address.partition(":")[2]),
+                                       threads_per_worker=1, dashboard_address=None,
+                                       preload=["gametool.interrupt"])
             connected = Client(cluster)
         else:
             connected = Client(address, timeout="10s")
@@ -212,16 +218,19 @@ def client(address: str) -> Iterator[Any]:
         if cluster is not None:
             cluster.close()
         raise GameError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
-    from gametool.interrupt import Interrupted, end_descendants
+    from gametool import interrupt
 
     try:
         yield connected
-    except Interrupted:
-        if cluster is not None:  # end the local workers now, with no goodbyes
-            end_descendants()
-        raise
-    except BaseException:
-        _close(connected, cluster)
+    except BaseException as exc:
+        if isinstance(exc, interrupt.Interrupted) or interrupt.stopping():
+            if cluster is not None:  # end the local workers now, with no goodbyes
+                import logging
+
+                logging.disable(logging.CRITICAL)  # the scheduler would lament each one
+                interrupt.end_descendants()
+        else:
+            _close(connected, cluster)
         raise
     _close(connected, cluster)
 

@@ -37,7 +37,18 @@ class Interrupted(BaseException):
         return 128 + self.signum
 
 
+_stopping = False
+
+
+def stopping() -> bool:
+    """Whether a signal is ending this process (code that unwinds, closing a generator, say,
+    may not see the Interrupted exception itself)."""
+    return _stopping
+
+
 def _first(signum: int, frame: FrameType | None) -> None:
+    global _stopping
+    _stopping = True
     for number in SIGNALS:
         signal.signal(number, _again)
     raise Interrupted(signum)
@@ -65,6 +76,7 @@ def worker_setup(parent: int | None = None) -> None:
     process ``parent``) ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # held by the parent while it forked
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -119,6 +131,17 @@ def dask_setup(worker: object) -> None:
     """Dask's hook for a preloaded module: a worker process of a local cluster ignores Ctrl-C
     (the command stops it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back while worker processes are forked (they inherit the hold
+    and set their own handlers before taking them); the parent gets them just after."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextmanager

@@ -282,14 +282,17 @@ def test_sigterm_ends_a_game_at_the_terminal(tmp_path: Path) -> None:
     assert load_one(path.read_text()).ply == 0
 
 
-def test_ctrl_c_stops_a_local_dask_cluster_and_its_workers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum, code, to_group", [(signal.SIGINT, 130, True),
+                                                    (signal.SIGTERM, 143, False)])
+def test_a_signal_stops_a_local_dask_cluster_and_its_workers(
+        tmp_path: Path, signum: int, code: int, to_group: bool) -> None:
     pytest.importorskip("dask.distributed")
     out = tmp_path / "corpus"
-    args = ["selfplay", "colors", "-n", "2000", "-o", str(out), "--players", "greedy",
+    args = ["selfplay", "colors", "-n", "300", "-o", str(out), "--players", "greedy",
             "--scheduler", "local:2"]
-    code, stdout, err = stop(args, signal.SIGINT, to_group=True, cwd=tmp_path,
-                             ready=lambda _pid: out.is_dir() and len(os.listdir(out)) >= 3)
-    assert code == 130 and err == "gametool: interrupted\n" and stdout == ""
+    returned, stdout, err = stop(args, signum, to_group=to_group, cwd=tmp_path,
+                                 ready=lambda _pid: out.is_dir() and len(os.listdir(out)) >= 3)
+    assert returned == code and err == "gametool: interrupted\n" and stdout == ""
     for name in os.listdir(out):
         assert load_one((out / name).read_text()).game.id == "colors"
 
