@@ -79,6 +79,8 @@ def refuse_weak_seed(session: Session, as_seat: str | None, weak_seed_ok: bool) 
                        "--weak-seed-ok")
 
 
+DEFAULT_THINK = players.DEFAULT_THINK
+
 RECORD_FILE = click.Path(dir_okay=False, allow_dash=True)
 """A record file argument ('-' is stdin): completes file names in the shell."""
 
@@ -137,7 +139,7 @@ def load_all(path: str) -> list[Session]:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="gametool")
+@click.version_option(__version__, "-V", "--version", prog_name="gametool")
 def cli() -> None:
     """Play, check and replay board, card, dice, domino and tile games stored as plain-text
     records (.gtn files).
@@ -207,12 +209,15 @@ def rules(game: str, as_json: bool) -> None:
               "one-line encoding (FEN for chess).")
 @output_option()
 @force_option
+@json_option
 def start(game: str, players: str | None, options: tuple[str, ...], seed: str | None,
-          no_seed: bool, position: str | None, output: str | None, force: bool) -> None:
+          no_seed: bool, position: str | None, output: str | None, force: bool,
+          as_json: bool) -> None:
     """Start a new record of GAME.
 
     With a seed (random unless --seed or --no-seed is given, for games with chance) the tool
     draws the chance actions (shuffles, deals, dice) itself and writes them into the record.
+    With --json, the record's tags and plies as JSON (as 'export --json' gives them).
 
     \b
     Examples:
@@ -230,7 +235,12 @@ def start(game: str, players: str | None, options: tuple[str, ...], seed: str | 
         if seed is None and not no_seed and cls.chance:
             seed = new_seed()
         session = Session.start(cls.id, names, given, seed, position)
-        deliver(session.text(), output, force)
+        if as_json:
+            from gametool.output import records_json
+
+            deliver(records_json(session.text(), many=False), output, force)
+        else:
+            deliver(session.text(), output, force)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -297,6 +307,10 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
 @click.option("--budget", type=params.COUNT, metavar="N",
               help=f"With --auto mcts: search iterations per action (default "
                    f"{players.DEFAULT_BUDGET}).")
+@click.option("--think", type=params.THINK, metavar="SECONDS",
+              help=f"With --auto mcts: stop each search after SECONDS as well (default "
+                   f"{players.DEFAULT_THINK:g}; 0: only --budget, so that the same --player-seed "
+                   "gives the same play on any machine).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
 @click.option("--dry-run", is_flag=True, help="Only check ACTIONS: print each as it would be "
               "written and what would follow; change nothing and draw no chance action.")
@@ -304,7 +318,8 @@ def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[st
 @record_option
 def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: int | None,
          auto: str | None, player_seed: str | None, old_seed: str | None, budget: int | None,
-         quiet: bool, as_json: bool, number: int | None, dry_run: bool) -> None:
+         think: float | None, quiet: bool, as_json: bool, number: int | None,
+         dry_run: bool) -> None:
     """Check ACTIONS and append them to the record FILE, then the chance actions that follow.
 
     FILE is rewritten atomically in canonical form, under an exclusive lock; a rejected action
@@ -328,8 +343,9 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
     player_seed = player_seed if player_seed is not None else old_seed
     if bool(actions) == bool(auto):
         raise click.UsageError("give either ACTIONS or --auto")
-    if auto is None and (player_seed is not None or budget is not None):
-        raise click.UsageError("--player-seed and --budget go with --auto")
+    if auto is None and (player_seed is not None or budget is not None or think is not None):
+        raise click.UsageError("--player-seed, --budget and --think go with --auto")
+    think = DEFAULT_THINK if think is None else think
     if dry_run:
         if auto is not None:
             raise click.UsageError("--dry-run goes with ACTIONS, not --auto")
@@ -343,7 +359,8 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
         if auto is not None:
             from gametool import selfplay
 
-            selfplay.play_turn(session, auto, auto_seed, budget, as_seat, expect_ply)
+            selfplay.play_turn(session, auto, auto_seed, budget, as_seat, expect_ply,
+                               think or None)
         else:
             try:
                 session.play(list(actions), as_seat, expect_ply)
@@ -731,7 +748,10 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool,
 @click.option("-n", "count", type=params.COUNT, default=10, show_default=True,
               metavar="N", help="The number of games.")
 @click.option("-o", "--output", "--out", "out", required=True, metavar="DIR",
-              type=click.Path(file_okay=False), help="Folder the records are written to.")
+              type=click.Path(file_okay=False, allow_dash=True),
+              help="Folder the records are written to, each as its game ends ('-': every "
+                   "record to stdout, in order, as one stream; the summary then goes to "
+                   "stderr).")
 @click.option("--players", "kinds", metavar="K,K,..", default="random", show_default=True,
               help="The computer player of each seat in turn order (random, greedy, mcts); "
                    "their number is the number of seats. One kind alone plays every seat.")
@@ -742,23 +762,30 @@ def perft_command(file: str, depth: int, divide: bool, as_json: bool,
               "chance seed); game I uses P-I.")
 @click.option("--budget", type=params.COUNT, metavar="N",
               help=f"Search iterations per mcts action (default {players.DEFAULT_BUDGET}).")
+@click.option("--think", type=params.THINK, metavar="SECONDS",
+              help="Also stop each mcts search after SECONDS (default: only --budget does, so "
+                   "that the same seeds give the same games on any machine).")
 @jobs_option
 @scheduler_option
 @json_option
 def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple[str, ...],
-                     seed: str | None, player_seed: str | None, budget: int | None, jobs: int,
-                     scheduler: str | None, as_json: bool) -> None:
+                     seed: str | None, player_seed: str | None, budget: int | None,
+                     think: float | None, jobs: int, scheduler: str | None,
+                     as_json: bool) -> None:
     """Play N complete games of GAME between computer players and write their records to DIR.
 
-    Prints a summary table: each seat's wins, draws and losses, the mean length and the speed
-    (with --json, the same as a list of objects, one per seat).
+    Each record is written as soon as its game ends, so an interrupted run keeps every game
+    that ended. On a terminal a line on stderr counts the games done, their rate and the time
+    left. Then prints a summary table: each seat's wins, draws and losses, the mean length and
+    the speed (with --json, the same as a list of objects, one per seat).
 
     \b
     Examples:
       gametool selfplay colors -n 100 -o corpus
-      gametool selfplay tawula -n 20 -o corpus --players mcts,random --player-seed p --jobs 2
+      gametool selfplay tawula -n 20 -o corpus --players greedy,random --jobs 2
+      gametool selfplay tawula -n 10 -o mcts --players mcts,random --think 0.05 --jobs 2
+      gametool selfplay colors -n 10 -o - | gametool stats -
     """
-    import os
     import time
 
     from gametool import selfplay
@@ -784,25 +811,21 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
         raise fail(exc) from None
     corpus = seed if seed is not None else new_seed()
     tasks = [selfplay.Task(cls.id, i + 1, tuple(chosen), corpus, tuple(sorted(given.items())),
-                           budget, player_seed)
+                           budget, player_seed, think or None)
              for i in range(count)]
-    os.makedirs(out, exist_ok=True)
     began = time.perf_counter()
-    done = []
     try:
-        with click.progressbar(selfplay.run(tasks, jobs, scheduler), length=count, label=cls.id,
-                               file=sys.stderr) as bar:
-            for played in bar:
-                path = os.path.join(out, f"{cls.id}-{played.index:04d}.gtn")
-                storage.create(path, played.text, force=True)
-                done.append(played)
+        done = selfplay.play_into(tasks, out, jobs, scheduler, cls.id)
     except GameError as exc:
         raise fail(exc) from None
     headers, rows = selfplay.summary(chosen, done, names, time.perf_counter() - began)
+    to_stderr = out == "-"
     if as_json:
-        emit_json([dict(zip(headers, row, strict=True)) for row in rows])
+        click.echo(json.dumps([dict(zip(selfplay.JSON_KEYS, row, strict=True)) for row in rows],
+                              indent=2,
+                              ensure_ascii=False), err=to_stderr)
     else:
-        click.echo(render.table(headers, rows))
+        click.echo(render.table(headers, rows), err=to_stderr)
 
 
 @cli.command()
@@ -811,13 +834,15 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
               help="Take back the last N plies (default: the last turn of a player and the "
                    "chance actions after it).")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing.")
+@json_option
 @record_option
-def undo(file: str, plies: int | None, quiet: bool, number: int | None) -> None:
+def undo(file: str, plies: int | None, quiet: bool, as_json: bool, number: int | None) -> None:
     """Take back the last turn (or the last N plies) of the local record FILE.
 
     The Result and Termination tags are cleared (or set again if the game is still over).
     Refused on a record exported for one seat, and where the seed would draw the chance
-    actions after the cut differently. Prints the plies taken back.
+    actions after the cut differently. Prints the plies taken back (with --json, as a list of
+    objects with ply, seat and action).
 
     \b
     Examples:
@@ -826,7 +851,7 @@ def undo(file: str, plies: int | None, quiet: bool, number: int | None) -> None:
     """
     from gametool import undo as taking
 
-    removed: list[str] = []
+    removed: list[dict[str, Any]] = []
 
     def change(text: str) -> str:
         from gametool.record import pick, read_text
@@ -836,15 +861,20 @@ def undo(file: str, plies: int | None, quiet: bool, number: int | None) -> None:
         session = Session.load(pick(records, name, number), name)
         count = plies if plies is not None else taking.last_turn_plies(session)
         after = taking.take_back(session, count)
-        removed[:] = [f"{n + 1}. {session.seat_name(s.seat)}: {s.text}"
+        removed[:] = [{"ply": n + 1, "seat": session.seat_name(s.seat), "action": s.text}
                       for n, s in enumerate(session.steps[after.ply:], start=after.ply)]
         return after.text() if number is None else replace_one(text, records, number,
                                                                  after.text())
 
     rewrite(file, change)
-    if not quiet:
-        for line in removed:
-            click.echo(f"taken back: {line}", err=file == "-")
+    if quiet:
+        return
+    if as_json:
+        click.echo(json.dumps(removed, indent=2, ensure_ascii=False), err=file == "-")
+        return
+    for item in removed:
+        click.echo(f"taken back: {item['ply']}. {item['seat']}: {item['action']}",
+                   err=file == "-")
 
 
 @cli.command()
@@ -1135,51 +1165,71 @@ for _command in hooks.commands() + corpus_commands.COMMANDS:
 @click.option("--player-seed", metavar="P", help="Seed of the computer player's choices.")
 @click.option("--budget", type=params.COUNT, metavar="N",
               help="Search iterations per mcts action.")
-@output_option("the record (saved after every turn; default: GAME.gtn, or FILE itself)")
+@click.option("--think", type=params.THINK, default=players.DEFAULT_THINK, show_default=True,
+              metavar="SECONDS", help="Time an mcts player may think per action (0: only "
+              "--budget bounds it).")
+@click.option("-o", "--output", metavar="FILE", type=click.Path(dir_okay=False),
+              help="The record, saved after every turn (default: GAME.gtn, or FILE itself).")
 def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | None,
          options: tuple[str, ...], seed: str | None, no_seed: bool, player_seed: str | None,
-         budget: int | None, output: str | None) -> None:
+         budget: int | None, think: float, output: str | None) -> None:
     """Play GAME (a new record) or go on with the record FILE at the terminal.
 
     Hot seat (every seat typed in turn) or, with --vs, against a computer player. The board is
     drawn after every turn for the seat to move (with --vs: for your seat), in colour on a
     terminal (not in a pipe, nor when NO_COLOR is set). Tab completes the legal actions; a
     rejected action is explained, with the closest legal ones. The record is saved after every
-    turn: 'quit' stops, and playing FILE again goes on. Also: 'moves', 'undo', 'resign', 'help'.
+    turn, with the computer's seats in its Computer tag: 'quit' stops and prints the command
+    that goes on, and playing FILE again goes on as it was. Also: 'moves', 'undo', 'resign',
+    'help'.
 
     \b
     Examples:
       gametool play colors --vs random
       gametool play chess --players ann,ben -o ann-ben.gtn
-      gametool play belemmer --vs mcts --as black
+      gametool play belemmer --vs mcts --as black --think 2
       gametool play ann-ben.gtn
     """
     import os
+    import shlex
 
     from gametool import play as table
 
     if seed is not None and no_seed:
         raise click.UsageError("--seed and --no-seed exclude each other")
+    if output == "-":
+        raise click.UsageError("-o -: play saves the record after every turn, so it needs a "
+                               "file (the terminal is for the game)")
     try:
         if os.path.isfile(game_or_file):
             if players or options or seed or no_seed:
                 raise click.UsageError("--players, --option, --seed and --no-seed start a new "
                                        "game; FILE goes on with its own")
             session = load(game_or_file)
-            path = output if output not in (None, "-") else game_or_file
+            path = output if output is not None else game_or_file
+            computers = (table.computer_seats(session.names, vs, as_seat)
+                         if vs is not None or as_seat is not None else table.computers_of(session))
+            session.record.set(table.COMPUTER_TAG, table.computer_tag(session.names, computers))
             if path != game_or_file:
                 storage.create(path, session.text())
+            elif vs is not None:
+                storage.write_atomic(path, session.text())
         else:
             cls = games.playable_class(game_or_file)
             names = [n.strip() for n in players.split(",")] if players else None
             if seed is None and not no_seed and cls.chance:
                 seed = new_seed()
             session = Session.start(cls.id, names, parse_options(" ".join(options)), seed)
-            path = output if output not in (None, "-") else table.free_name(f"{cls.id}.gtn")
+            computers = table.computer_seats(session.names, vs, as_seat)
+            session.record.set(table.COMPUTER_TAG, table.computer_tag(session.names, computers))
+            path = output if output is not None else table.free_name(f"{cls.id}.gtn")
             storage.create(path, session.text())
             click.echo(f"recording to {path}")
-        game = table.Table(session, path, table.computer_seats(session.names, vs, as_seat),
-                           player_seed or new_seed(), budget, table.use_colour())
+        again = "".join(f" {name} {shlex.quote(str(value))}" for name, value, given in (
+            ("--budget", budget, budget is not None),
+            ("--think", f"{think:g}", think != DEFAULT_THINK)) if given)
+        game = table.Table(session, path, computers, player_seed or new_seed(), budget,
+                           table.use_colour(), think=think or None, again=again)
         game.run()
     except GameError as exc:
         raise fail(exc) from None
@@ -1204,15 +1254,97 @@ def completion_command(shell: str) -> None:
     click.echo(completion.script(shell, cli))
 
 
+@cli.command("help")
+@click.argument("names", metavar="[COMMAND [SUBCOMMAND]]", nargs=-1)
+def help_command(names: tuple[str, ...]) -> None:
+    """Show the help of COMMAND (as 'gametool COMMAND --help' does), or of gametool itself.
+
+    \b
+    Examples:
+      gametool help
+      gametool help move
+      gametool help referee inbox
+    """
+    from gametool.suggest import hint
+
+    ctx = click.get_current_context()
+    command: click.Command = cli
+    here = ctx.find_root()
+    for name in names:
+        if not isinstance(command, click.Group):
+            raise click.UsageError(f"'{here.command_path}' has no subcommands")
+        if name not in command.commands:
+            raise click.UsageError(f"no command {name!r}{hint(name, command.commands)}")
+        command = command.commands[name]
+        here = click.Context(command, info_name=name, parent=here)
+    click.echo(command.get_help(here))
+
+
+@cli.command("man")
+@click.argument("page", required=False, metavar="[PAGE]")
+@click.option("--install", is_flag=True, help="Instead, write every page into the "
+              "environment's share/man (where 'man' looks when its bin is on the PATH) and "
+              "print that folder.")
+def man_command(page: str | None, install: bool) -> None:
+    """Open a manual page: gametool(1), a command's page, or a game's rules page.
+
+    PAGE is a command (play, referee-new), a game id or alias (belemmer, mahjong), or a page's
+    name (gametool-play). The pages are made from the installed program itself, so they are
+    there after 'pip install -e .' as after 'pip install .'; they open in man (man -l), or,
+    where there is no man, as plain text through the pager. 'pip install .' also puts them
+    where 'man gametool' finds them; after 'pip install -e .', 'gametool man --install' does.
+
+    \b
+    Examples:
+      gametool man
+      gametool man play
+      gametool man belemmer
+      gametool man --install && man gametool-referee-inbox
+    """
+    from gametool import manpages
+
+    try:
+        if install:
+            if page is not None:
+                raise click.UsageError("--install writes every page: give no PAGE")
+            click.echo(manpages.install())
+        else:
+            manpages.open_page(page)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def stopped(code: int) -> None:
+    """End an interrupted command now: one line, no process left, and no clean-up that could
+    keep it waiting (files are only ever replaced whole, so there is nothing to finish)."""
+    import os
+
+    from gametool.interrupt import end_descendants
+
+    end_descendants()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        sys.stderr.write("gametool: interrupted\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
 def main() -> None:
     """Entry point: run the CLI; any unexpected failure is still one line, never a traceback."""
+    from gametool.interrupt import Interrupted, install
+
+    install()
     try:
         cli.main(prog_name="gametool", standalone_mode=True)
     except SystemExit:
         raise
-    except KeyboardInterrupt:
-        click.echo("gametool: interrupted", err=True)
-        sys.exit(130)
+    except (KeyboardInterrupt, Interrupted) as exc:
+        stopped(getattr(exc, "exit_code", 130))
     except Exception as exc:  # a bug, not bad input; still one clear line
         click.echo(f"gametool: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(1)

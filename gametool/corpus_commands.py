@@ -59,12 +59,14 @@ def _read_all(inputs: tuple[str, ...], criteria: Any, jobs: int,
 @click.option("-o", "--output", "folder", default=".", show_default=True, metavar="DIR",
               help="The folder the records are written to (made if missing).")
 @click.option("--force", is_flag=True, help="Overwrite files that already exist.")
-def split(file: str, folder: str, force: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the files written as JSON.")
+def split(file: str, folder: str, force: bool, as_json: bool) -> None:
     """Write each record (or PGN game) of FILE to a file of its own in DIR.
 
     The files are named after FILE and numbered from 1 (games-0001.gtn, games-0002.gtn, ...)
-    and hold each record's text as it was. Their names are printed. Nothing is written if any
-    of them exists already, unless --force.
+    and hold each record's text as it was. Their names are printed (with --json, a list of
+    objects with record and file). Nothing is written if any of them exists already, unless
+    --force. DIR cannot be '-': the records of a file are printed by 'gametool filter FILE'.
 
     \b
     Examples:
@@ -73,6 +75,9 @@ def split(file: str, folder: str, force: bool) -> None:
     """
     from gametool import corpus, storage
 
+    if folder == "-":
+        raise click.UsageError("-o -: split writes one file per record into a folder; "
+                               "'gametool filter FILE' prints the records")
     try:
         pieces = corpus.split_text(storage.read(file), None if file == "-" else file)
         stem, suffix = os.path.splitext(os.path.basename(file if file != "-" else "stdin.gtn"))
@@ -86,11 +91,17 @@ def split(file: str, folder: str, force: bool) -> None:
         os.makedirs(folder, exist_ok=True)
         for name, text in zip(names, pieces, strict=True):
             storage.create(name, text, force=True)
-            click.echo(name)
+            if not as_json:
+                click.echo(name)
     except GameError as exc:
         raise _fail(exc) from None
     except OSError as exc:
         raise _fail(GameError(f"{folder}: cannot write: {exc.strerror}")) from None
+    if as_json:
+        import json
+
+        click.echo(json.dumps([{"record": n, "file": name} for n, name in
+                               enumerate(names, start=1)], indent=2, ensure_ascii=False))
 
 
 @click.command("filter")
@@ -115,19 +126,23 @@ def split(file: str, folder: str, force: bool) -> None:
               "repeat the moves of an earlier one.")
 @click.option("--unique", "dedupe", flag_value="unique", help="Leave out the records that "
               "repeat the moves of an earlier one.")
-@click.option("-o", "--output", metavar="OUT", help="Write the records to OUT (default: stdout).")
+@click.option("-o", "--output", metavar="OUT", type=click.Path(dir_okay=False, allow_dash=True),
+              help="Write the records to OUT ('-' or no -o: stdout).")
 @click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
+@click.option("--json", "as_json", is_flag=True, help="Write the records as JSON (a list of "
+              "objects with tags and plies) instead of text.")
 @_options
 def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ...],
                    player: str | None, result: str | None, termination: str | None,
                    min_plies: int | None, max_plies: int | None, position: str | None,
-                   dedupe: str | None, output: str | None, force: bool, jobs: int,
-                   scheduler: str | None) -> None:
+                   dedupe: str | None, output: str | None, force: bool, as_json: bool,
+                   jobs: int, scheduler: str | None) -> None:
     """Write the records of FILES that pass every test given, in canonical form.
 
     FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A record that
     cannot be read is reported on stderr and left out (exit status 1). Records are the same
-    game for --duplicates and --unique when their game, options, start and moves are.
+    game for --duplicates and --unique when their game, options, start and moves are. The
+    count of records kept is printed on stderr ('3 of 120 records kept').
 
     \b
     Examples:
@@ -149,6 +164,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
             player=player, result=result, termination=termination, min_plies=min_plies,
             max_plies=max_plies, position=position, keep_text=True)
         criteria.check()
+        if output == "-":
+            output = None
         if output and os.path.exists(output) and not force:
             raise GameError(f"{output}: already exists (use --force to overwrite)")
         kept, errors, total = _read_all(files, criteria, jobs, scheduler, "filtering")
@@ -159,14 +176,17 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
     chosen = list(corpus.dedupe(kept, dedupe))
     text = "\n".join(s.text for s in chosen)
     try:
+        if as_json:
+            from gametool.output import records_json
+
+            text = records_json(text)
         if output:
             storage.create(output, text, force=True)
         else:
             click.echo(text, nl=False)
     except GameError as exc:
         raise _fail(exc) from None
-    if sys.stderr.isatty():
-        click.echo(f"{len(chosen)} of {total} records kept", err=True)
+    click.echo(f"{len(chosen)} of {total} record{'s' * (total != 1)} kept", err=True)
     if errors:
         sys.exit(1)
 

@@ -131,28 +131,53 @@ def _progress(results: Iterator[R], count: int, label: str | None) -> Iterator[R
 
 
 def run(function: Callable[[T], R], items: Sequence[T], jobs: int = 1,
-        scheduler: str | None = None, label: str | None = None) -> Iterator[R]:
-    """``function`` over ``items``, yielding the results in the order of ``items``.
+        scheduler: str | None = None, label: str | None = None,
+        ordered: bool = True) -> Iterator[R]:
+    """``function`` over ``items``: the results in the order of ``items`` (or, when
+    not ``ordered``, as each is done).
 
     With ``scheduler`` the work goes to Dask (an address ``tcp://host:8786``, or ``local:N``
     for a local cluster of N worker processes); else to ``jobs`` processes; else it runs here.
-    ``label`` names a progress bar drawn on a terminal.
+    ``label`` names a progress bar drawn on a terminal. Interrupted (Ctrl-C, SIGTERM, or the
+    caller closing the iterator), the worker processes are stopped before it returns.
     """
     if scheduler is not None:
-        results = _on_dask(function, items, scheduler)
+        results: Iterator[R] = _on_dask(function, items, scheduler, ordered)
     elif jobs > 1 and len(items) > 1:
-        results = _in_processes(function, items, jobs)
+        results = _in_processes(function, items, jobs, ordered)
     else:
         results = map(function, items)
-    yield from _progress(iter(results), len(items), label)
+    return _progress(results, len(items), label)
 
 
-def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int) -> Iterator[R]:
-    from concurrent.futures import ProcessPoolExecutor
+def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int,
+                  ordered: bool = True) -> Iterator[R]:
+    """The results from a pool of ``jobs`` processes that ignore Ctrl-C and are terminated
+    (never waited for) when the run stops early. The processes start at once, before the
+    caller starts any thread of its own (a process forked beside a thread can inherit a lock
+    that thread held)."""
+    import multiprocessing
+
+    from gametool import interrupt
 
     workers = min(jobs, len(items))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(function, items, chunksize=max(1, len(items) // (workers * 8)))
+    with interrupt.held():  # a worker is born deaf to Ctrl-C, not after a moment
+        pool = multiprocessing.Pool(workers, interrupt.worker_setup, (os.getpid(),))
+    return _pooled(pool, function, items, workers, ordered)
+
+
+def _pooled(pool: Any, function: Callable[[T], R], items: Sequence[T], workers: int,
+            ordered: bool) -> Iterator[R]:
+    try:
+        if ordered:
+            yield from pool.imap(function, items,
+                                 chunksize=max(1, len(items) // (workers * 8)))
+        else:
+            yield from pool.imap_unordered(function, items)
+        pool.close()
+        pool.join()
+    finally:
+        pool.terminate()
 
 
 def check_scheduler(address: str) -> None:
@@ -178,8 +203,14 @@ def client(address: str) -> Iterator[Any]:
     cluster = None
     try:
         if address.startswith("local:"):
-            cluster = LocalCluster(n_workers=int(address.partition(":")[2]),
-                                   threads_per_worker=1, dashboard_address=None)
+            import warnings
+
+            with warnings.catch_warnings():
+                # Its HTTP server takes another port when 8787 is taken: nothing to report.
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=int(address.partition(":")[2]),
+                                       threads_per_worker=1, dashboard_address=None,
+                                       preload=["gametool.interrupt"])
             connected = Client(cluster)
         else:
             connected = Client(address, timeout="10s")
@@ -187,16 +218,38 @@ def client(address: str) -> Iterator[Any]:
         if cluster is not None:
             cluster.close()
         raise GameError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
+    from gametool import interrupt
+
     try:
         yield connected
-    finally:
-        connected.close()
-        if cluster is not None:
-            cluster.close()
+    except BaseException as exc:
+        if isinstance(exc, interrupt.Interrupted) or interrupt.stopping():
+            if cluster is not None:  # end the local workers now, with no goodbyes
+                import logging
+
+                logging.disable(logging.CRITICAL)  # the scheduler would lament each one
+                interrupt.end_descendants()
+        else:
+            _close(connected, cluster)
+        raise
+    _close(connected, cluster)
 
 
-def _on_dask(function: Callable[[T], R], items: Sequence[T], address: str) -> Iterator[R]:
+def _close(connected: Any, cluster: Any) -> None:
+    connected.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _on_dask(function: Callable[[T], R], items: Sequence[T], address: str,
+             ordered: bool = True) -> Iterator[R]:
     with client(address) as connected:
         futures = connected.map(function, items, pure=False)
-        for future in futures:
-            yield future.result()
+        if ordered:
+            for future in futures:
+                yield future.result()
+        else:
+            from dask.distributed import as_completed
+
+            for future in as_completed(futures):
+                yield future.result()

@@ -8,6 +8,7 @@ and fails when a page on disk is out of date.
 from __future__ import annotations
 
 import inspect
+import re
 import sys
 from pathlib import Path
 
@@ -202,6 +203,95 @@ def pages() -> dict[str, str]:
     for cls in games.all_classes():
         out[f"gametool-{cls.id}.6"] = game_page(cls)
     return out
+
+
+def page_name(page: str | None) -> str:
+    """The file name of the page PAGE names: a command ('play', 'referee-new', 'referee new'),
+    a game id or alias, or a page's own name ('gametool-play', 'gametool-belemmer.6')."""
+    from gametool.errors import GameError
+    from gametool.suggest import hint
+
+    if page is None or page.strip().lower() in ("", "gametool", "gametool.1"):
+        return "gametool.1"
+    key = page.strip().lower().replace(" ", "-")
+    key = key.removeprefix("gametool-")
+    key = key.removesuffix(".1").removesuffix(".6")
+    commands = [name for name in cli.commands]
+    for name, command in cli.commands.items():
+        if isinstance(command, click.Group):
+            commands += [f"{name}-{sub}" for sub in command.commands]
+    if key in commands:
+        return f"gametool-{key}.1"
+    try:
+        return f"gametool-{games.canonical_id(key)}.6"
+    except GameError:
+        pass
+    raise GameError(f"no manual page {page!r}{hint(key, commands + list(games.GAMES))} "
+                    "(pages: gametool, a command, a game)")
+
+
+def plain(page: str) -> str:
+    """A page as plain text, for a system with no man: headings, paragraphs and entries."""
+    out: list[str] = []
+    for line in page.split("\n"):
+        if line.startswith(".SH "):
+            out += ["", line[4:].strip('"')]
+        elif line.startswith((".PP", ".TP")):
+            out.append("")
+        elif line.startswith(".TH") or line in (".nf", ".fi"):
+            continue
+        else:
+            text = re.sub(r"\\f[BIR]", "", line.removeprefix("\\&"))
+            text = text.replace("\\-", "-").replace("\\e", "\\")
+            out.append("    " + text)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def open_page(page: str | None) -> None:
+    """Show the page PAGE names: through ``man -l`` (its pager, its width), or as plain text
+    through the pager where there is no man."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+
+    from gametool.interrupt import pager_owns_ctrl_c
+
+    name = page_name(page)
+    if name.endswith(".6"):
+        text = game_page(games.game_class(name[len("gametool-"):-2]))
+    elif name == "gametool.1":
+        text = main_page()
+    else:
+        text = pages()[name]
+    program = shutil.which("man")
+    if program is not None:
+        with tempfile.TemporaryDirectory(prefix="gametool-man-") as folder:
+            path = os.path.join(folder, name)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            with pager_owns_ctrl_c():
+                done = subprocess.run([program, "-l", path], check=False)
+        if done.returncode in (0, 141):  # 141: the pager was left before the end
+            return
+    with pager_owns_ctrl_c():
+        click.echo_via_pager(plain(text))
+
+
+def install(prefix: str | None = None) -> str:
+    """Write every page into PREFIX/share/man/man1 and man6 (default: this environment's
+    prefix), as 'pip install .' does; return the folder."""
+    from gametool.errors import GameError
+
+    root = Path(sys.prefix if prefix is None else prefix) / "share" / "man"
+    try:
+        for name, text in pages().items():
+            folder = root / f"man{name.rsplit('.', 1)[1]}"
+            folder.mkdir(parents=True, exist_ok=True)
+            storage.write_atomic(str(folder / name), text)
+    except OSError as exc:
+        raise GameError(f"{root}: cannot write the manual pages: {exc.strerror}") from None
+    return str(root)
 
 
 def write(folder: Path) -> list[str]:

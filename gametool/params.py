@@ -61,3 +61,28 @@ RECORD = Whole(1, PLY_MAXIMUM)
 
 record_option = click.option("--record", "number", type=RECORD, metavar="N",
                              help="In a file of several records, use record N (from 1).")
+
+
+class Seconds(click.ParamType):
+    """A time in seconds, from 0 to ``maximum`` (a decimal number: 0.5, 2, 0.05)."""
+
+    name = "seconds"
+
+    def __init__(self, maximum: float = 3600.0) -> None:
+        self.maximum = maximum
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        if re.fullmatch(r"[0-9]{1,6}(\.[0-9]{0,6})?|\.[0-9]{1,6}", text) is None:
+            self.fail(f"{shown(text)!r} is not a number of seconds (such as 0.5)", param, ctx)
+        number = float(text)
+        if number > self.maximum:
+            self.fail(f"{text} is not in the range 0 to {self.maximum:g}", param, ctx)
+        return number
+
+
+THINK = Seconds()
+"""The time a computer player may think per action."""

@@ -55,6 +55,9 @@ class Table:
     player_seed: str = field(default_factory=new_seed)
     budget: int | None = None
     colour: bool = False
+    think: float | None = players.DEFAULT_THINK
+    again: str = ""
+    """The options to give 'gametool play FILE' to go on as now (beyond the record's own)."""
     read_line: Callable[[str], str] = input
     write: Callable[[str], None] = click.echo
 
@@ -119,7 +122,8 @@ class Table:
         from gametool import selfplay
 
         first = self.session.ply
-        selfplay.play_turn(self.session, self.computers[seat], self.player_seed, self.budget)
+        selfplay.play_turn(self.session, self.computers[seat], self.player_seed, self.budget,
+                           think=self.think)
         self.save()
         self.announce(first)
 
@@ -144,7 +148,7 @@ class Table:
             return True
         if word in ("quit", "exit", "q"):
             self.save()
-            self.say(f"saved {self.path}; go on with: gametool play {self.path}")
+            self.say(f"saved {self.path}; go on with: {self.resume_command()}")
             return False
         if word in ("help", "?"):
             self.write(HELP.rstrip("\n"))
@@ -165,9 +169,14 @@ class Table:
             self.complain(f"{exc.message}{hint(text, completions)}")
             return True
         self.save()
-        if session.ply - first > 1:
-            self.announce(first + 1)
+        self.announce(first)  # the action as written, and what chance did after it
         return True
+
+    def resume_command(self) -> str:
+        """The command that goes on with this game as it is played now."""
+        import shlex
+
+        return f"gametool play {shlex.quote(self.path)}{self.again}"
 
     def reload(self, text: str) -> None:
         from gametool.record import load_one
@@ -256,6 +265,37 @@ def free_name(name: str) -> str:
         n += 1
         candidate = f"{stem}-{n}{dot}{ext}"
     return candidate
+
+
+COMPUTER_TAG = "Computer"
+"""The tag that names the seats a computer player plays, and which player: "p2=mcts; p3=random"."""
+
+
+def computer_tag(names: list[str], computers: dict[int, str]) -> str | None:
+    """The value of the Computer tag for ``computers`` (None: every seat is a person)."""
+    if not computers:
+        return None
+    return "; ".join(f"{names[seat]}={kind}" for seat, kind in sorted(computers.items()))
+
+
+def computers_of(session: Session) -> dict[int, str]:
+    """The computer seats that the record's Computer tag names (none without the tag)."""
+    value = session.record.get(COMPUTER_TAG)
+    if value is None or not value.strip():
+        return {}
+    keys = [n.lower() for n in session.names]
+    computers: dict[int, str] = {}
+    for item in value.split(";"):
+        seat, eq, kind = item.strip().rpartition("=")
+        if not eq or seat.strip().lower() not in keys or kind.strip().lower() not in players.KINDS:
+            raise GameError(f"[{COMPUTER_TAG} \"{value}\"]: write SEAT=PLAYER; ..., with a seat "
+                            f"of the record ({', '.join(session.names)}) and a player "
+                            f"({', '.join(players.KINDS)})")
+        computers[keys.index(seat.strip().lower())] = kind.strip().lower()
+    if len(computers) == len(session.names):
+        raise GameError(f"[{COMPUTER_TAG} \"{value}\"]: every seat is a computer's; "
+                        "'gametool selfplay' plays such games")
+    return computers
 
 
 def computer_seats(names: list[str], vs: str | None, as_seat: str | None) -> dict[int, str]:

@@ -10,12 +10,15 @@ gives the same play on every platform.
 - ``greedy``: the action whose resulting position the game's :meth:`Game.evaluate` rates best
   for the seat (score gain, material, pip count, ...); ties are broken at random.
 - ``mcts``: open-loop Monte Carlo tree search with UCT selection and random playouts, over a
-  fresh determinisation per iteration (information-set MCTS); ``budget`` iterations per choice.
+  fresh determinisation per iteration (information-set MCTS); ``budget`` iterations per choice,
+  and, with ``think``, no more than that many seconds (the search stops at whichever comes
+  first, so the same seed gives the same choice whenever the budget, not the clock, ends it).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,16 +28,20 @@ from gametool.errors import GameError
 
 KINDS = ("random", "greedy", "mcts")
 DEFAULT_BUDGET = 200
+DEFAULT_THINK = 0.5
+"""Seconds an ``mcts`` choice may take at the terminal (``play``) and in ``move --auto``."""
 EXPLORATION = 1.2
 PLAYOUT_LIMIT = 400
 SHORT_PLAYOUT = 8
 
 
 def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
-           budget: int | None = None, nseats: int | None = None) -> Any:
+           budget: int | None = None, nseats: int | None = None,
+           think: float | None = None) -> Any:
     """The action that player ``kind`` takes for the seat to move in ``state``.
 
     ``nseats`` is the number of seats (by default the length of the game's score list, else 2).
+    ``think`` bounds an ``mcts`` search in seconds (None or 0: only ``budget`` does).
     """
     seat = game.to_move(state)
     if seat is None or seat == CHANCE:
@@ -50,7 +57,9 @@ def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
         if nseats is None:
             scores = game.scores(state)
             nseats = len(scores) if scores else 2
-        return _mcts(game, state, seat, actions, rng, budget or DEFAULT_BUDGET, nseats)
+        deadline = time.monotonic() + think if think else None
+        return _mcts(game, state, seat, actions, rng, budget or DEFAULT_BUDGET, nseats,
+                     deadline)
     raise GameError(f"unknown player {kind!r} (players: {', '.join(KINDS)})")
 
 
@@ -95,12 +104,14 @@ def rewards(outcome: Outcome) -> list[float]:
 
 
 def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: SeedRng,
-          budget: int, nseats: int) -> Any:
+          budget: int, nseats: int, deadline: float | None = None) -> Any:
     root = _Node()
     step: Callable[[Any], Any] = game.apply
     informed = game.scores(state) is not None or type(game).evaluate is not Game.evaluate
     limit = SHORT_PLAYOUT if informed else PLAYOUT_LIMIT
-    for _ in range(budget):
+    for iteration in range(budget):
+        if deadline is not None and iteration and time.monotonic() >= deadline:
+            break
         current = game.randomize_hidden(state, seat, rng)
         node = root
         path: list[tuple[_Node, int]] = []

@@ -7,9 +7,12 @@ apart from the record's own chance stream, so a corpus is the same on every run 
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 from gametool import games, players
 from gametool.chance import SeedRng
@@ -18,7 +21,8 @@ from gametool.record import Session, Step
 
 
 def play_turn(session: Session, kind: str, seed: str, budget: int | None = None,
-              as_seat: str | None = None, expect_ply: int | None = None) -> list[Step]:
+              as_seat: str | None = None, expect_ply: int | None = None,
+              think: float | None = None) -> list[Step]:
     """Let player ``kind`` play the whole turn of the seat to move; return the steps added."""
     if expect_ply is not None and expect_ply != session.ply + 1:
         raise RecordError(f"stale --expect-ply {expect_ply}: the next ply of this record is "
@@ -33,7 +37,8 @@ def play_turn(session: Session, kind: str, seed: str, budget: int | None = None,
     start = session.ply
     while game.to_move(session.state) == seat:
         rng = SeedRng(f"{seed}:agent:{seat}", session.ply + 1)
-        session.push(players.choose(kind, game, session.state, rng, budget, len(session.names)))
+        session.push(players.choose(kind, game, session.state, rng, budget, len(session.names),
+                                    think))
     return session.steps[start:]
 
 
@@ -49,12 +54,15 @@ class Task:
     budget: int | None = None
     player_seed: str | None = None
     """The seed of the players' choices (None: the chance seed)."""
+    think: float | None = None
+    """Seconds an mcts choice may take (None: only the budget bounds it)."""
 
 
 @dataclass(frozen=True)
 class Played:
     """A finished game of a corpus: its record, result and length."""
 
+    game_id: str
     index: int
     text: str
     results: tuple[str, ...]
@@ -76,19 +84,130 @@ def play_game(task: Task) -> Played:
     while (seat := game.to_move(session.state)) is not None:
         if session.ply >= game.max_plies:
             raise GameError(f"{cls.id}: game {task.index} passed {game.max_plies} plies")
-        play_turn(session, task.kinds[seat], player_seed, task.budget)
+        play_turn(session, task.kinds[seat], player_seed, task.budget, think=task.think)
     outcome = game.outcome(session.state)
     assert outcome is not None
-    return Played(task.index, session.text(), tuple(r.result for r in outcome.results),
+    return Played(cls.id, task.index, session.text(), tuple(r.result for r in outcome.results),
                   outcome.termination, session.ply, time.perf_counter() - began)
 
 
-def run(tasks: Sequence[Task], jobs: int = 1, scheduler: str | None = None) -> Iterator[Played]:
-    """Play every task, in ``jobs`` processes or on the Dask ``scheduler``; yield the games
-    in order."""
+def run(tasks: Sequence[Task], jobs: int = 1, scheduler: str | None = None,
+        ordered: bool = True) -> Iterator[Played]:
+    """Play every task, in ``jobs`` processes or on the Dask ``scheduler``: the games in
+    order (or, when not ``ordered``, as each one ends)."""
     from gametool import distribute
 
-    yield from distribute.run(play_game, tasks, jobs, scheduler)
+    return distribute.run(play_game, tasks, jobs, scheduler, ordered=ordered)
+
+
+def play_into(tasks: Sequence[Task], out: str, jobs: int = 1, scheduler: str | None = None,
+              label: str = "selfplay") -> list[Played]:
+    """Play ``tasks`` and write each game as soon as it ends: to ``out``/GAME-NNNN.gtn (each
+    file whole, by an atomic rename), or, for ``out`` '-', to stdout as one stream of records
+    in the order of the tasks. Progress goes to stderr on a terminal. An interrupted run keeps
+    every game that ended before it."""
+    import os
+    from contextlib import closing
+
+    from gametool import storage
+
+    stream = out == "-"
+    if not stream:
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as exc:
+            raise GameError(f"{out}: cannot make the folder: {exc.strerror}") from None
+    done: list[Played] = []
+    games_played = run(tasks, jobs, scheduler, ordered=stream)  # the workers start here
+    # On a terminal, records on stdout and a progress line on stderr would mix: no line then.
+    quiet = stream and sys.stdout.isatty()
+    with closing(games_played), Progress(len(tasks), label, quiet=quiet) as progress:
+        for played in games_played:
+            if stream:
+                sys.stdout.write(("\n" if done else "") + played.text)
+                sys.stdout.flush()
+            else:
+                storage.create(os.path.join(out, f"{played.game_id}-{played.index:04d}.gtn"),
+                               played.text, force=True)
+            done.append(played)
+            progress.update(len(done))
+    return sorted(done, key=lambda p: p.index)
+
+
+class Progress:
+    """A line on stderr, redrawn each second and after each game: games done of all, games
+    per second and the time left. Only on a terminal: in a pipe or a log it stays silent."""
+
+    def __init__(self, total: int, label: str, stream: TextIO | None = None,
+                 quiet: bool = False) -> None:
+        self.total, self.label = total, label
+        self.stream = stream if stream is not None else sys.stderr
+        self.done = 0
+        self.began = time.monotonic()
+        self.shown = False
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        try:
+            self.enabled = not quiet and self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.enabled = False
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self.draw()
+            threading.Thread(target=self._tick, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.enabled and self.shown:
+            with self.lock:
+                self.stream.write("\n")
+                self.stream.flush()
+
+    def _tick(self) -> None:
+        while not self.stop.wait(1.0):
+            self.draw()
+
+    def update(self, done: int) -> None:
+        self.done = done
+        if self.enabled:
+            self.draw()
+
+    def line(self) -> str:
+        elapsed = time.monotonic() - self.began
+        text = f"{self.label}: {self.done}/{self.total} games, {_clock(elapsed)}"
+        if self.done:
+            rate = self.done / elapsed if elapsed > 0 else 0.0
+            text += (f", {rate:.2f} games/s" if rate >= 1
+                     else f", {elapsed / self.done:.1f} s/game")
+            if self.done < self.total and rate > 0:
+                text += f", about {_clock((self.total - self.done) / rate)} left"
+        return text
+
+    def draw(self) -> None:
+        with self.lock:
+            if self.stop.is_set() and self.shown:
+                return
+            self.stream.write("\r" + self.line() + "\x1b[K")
+            self.stream.flush()
+            self.shown = True
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+JSON_KEYS = ("seat", "player", "wins", "draws", "losses", "games", "mean_plies",
+             "plies_per_second")
+"""The summary's columns as JSON keys."""
 
 
 def summary(kinds: Sequence[str], played: Sequence[Played], names: Sequence[str],

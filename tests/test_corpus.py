@@ -285,7 +285,8 @@ def test_filter_writes_to_a_file_and_keeps_going_past_bad_records(tmp_path: Path
     code, stdout, err = run("filter", str(club), "--termination", "checkmate", "-o", str(out))
     assert code == 1 and stdout == ""
     assert err == (f"{club}/bad.gtn:7:11: ply 3: malformed chess action 'Nf9' (column 4): "
-                   "Expected square (to), found end of text\n")
+                   "Expected square (to), found end of text\n"
+                   "4 of 8 records kept\n")
     assert len(kept(out.read_text())) == 4
     assert run("validate", str(out))[0] == 0
     code, _out, err = run("filter", str(club), "-o", str(out))

@@ -21,8 +21,10 @@ from gametool import params
 @click.option("--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler "
               "address (tcp://host:8786) or local:N for a local cluster of N workers (same "
               "results).")
+@click.option("--json", "as_json", is_flag=True, help="Write the records as JSON (a list of "
+              "objects with tags and plies) instead of text.")
 def import_command(file: str, output: str | None, rejects: str | None, force: bool,
-                   jobs: int, scheduler: str | None) -> None:
+                   jobs: int, scheduler: str | None, as_json: bool) -> None:
     """Turn the games of the PGN file FILE into chess records (.gtn).
 
     Every game that can be read is imported, with its tags, comments, NAGs and variations;
@@ -30,7 +32,7 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     offending token, and skipped (--rejects keeps its text). UTF-8 or Latin-1 input. A result
     the moves do not reach (an agreed draw, a time forfeit) becomes the record's ending off the
     board, with the Termination tag as its reason; a result contradicting the moves is refused.
-    Exit status 1 if any game was refused.
+    The count of games imported is printed on stderr. Exit status 1 if any game was refused.
 
     \b
     Examples:
@@ -76,12 +78,20 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
         if rejects is not None and report.refused:
             storage.create(rejects, "\n".join(r.text for r in report.refused), force)
         if report.games:
-            deliver(report.text(), output, force)
+            if as_json:
+                from gametool.output import records_json
+
+                deliver(records_json(report.text()), output, force)
+            else:
+                deliver(report.text(), output, force)
     except GameError as exc:
         raise fail(exc) from None
     if report.refused:
         raise Rejected(f"{len(report.refused)} of {len(report.refused) + len(report.games)} "
                        "games refused")
+    count = len(report.games)
+    click.echo(f"{count} game{'s' * (count != 1)} imported"
+               + (f" to {output}" if output not in (None, "-") else ""), err=True)
 
 
 def export_pgn(sessions: list[Any], as_seat: str | None) -> str:

@@ -121,6 +121,28 @@ expect_option = click.option("--expect-ply", type=params.PLY, metavar="N",
 record_option = params.record_option
 
 
+def _ply_lines(session: Session, first: int, as_seat: str) -> list[dict[str, Any]]:
+    """The plies added from ``first`` on, as SEAT may read them."""
+    from gametool.cli import ply_lines
+
+    return ply_lines(session, first, as_seat)
+
+
+def _print_plies(added: list[dict[str, Any]], as_json: bool) -> None:
+    """Each ply added on a line ('12. ben: report miss'), or all of them as JSON."""
+    if as_json:
+        import json
+
+        click.echo(json.dumps(added, indent=2, ensure_ascii=False))
+        return
+    for item in added:
+        click.echo(f"{item['ply']}. {item['seat']}: {item['action']}")
+
+
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Print the plies added as JSON.")
+
+
 def _update(file: str, change: Any) -> None:
     from gametool import storage
     from gametool.cli import fail
@@ -139,13 +161,14 @@ def _update(file: str, change: Any) -> None:
 @click.option("--fleet", metavar="SHIPS", help="Create MINE with this fleet, e.g. "
               "'cv a1 e, bb j10 s, cr c5 e, sub f8 se, pt a10 s', and a random salt.")
 @expect_option
+@json_option
 @record_option
 def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
-           expect_ply: int | None, number: int | None) -> None:
+           expect_ply: int | None, as_json: bool, number: int | None) -> None:
     """Commit-reveal play (special-salvo, referee=off): record SEAT's fleet commitment.
 
     The fleet and a random salt stay in the private file MINE (created with --fleet, or an
-    existing one); FILE gets only their SHA-256 commitment.
+    existing one); FILE gets only their SHA-256 commitment. Prints the plies added.
 
     \b
     Examples:
@@ -156,10 +179,14 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
     from gametool.games.special_salvo import private
     from gametool.record import rewrite_one
 
+    added: list[dict[str, Any]] = []
+
     def play(session: Session) -> None:
         secret = (new_private(session, as_seat, fleet) if fleet is not None
                   else private.load_private(private_path))
+        first = session.ply
         session.play(commit_actions(session, as_seat, secret), as_seat, expect_ply)
+        added[:] = _ply_lines(session, first, as_seat)
         if fleet is not None:
             private.save_private(private_path, secret)
 
@@ -167,6 +194,7 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
         return rewrite_one(text, file, number, play)
 
     _update(file, change)
+    _print_plies(added, as_json)
 
 
 @click.command()
@@ -174,14 +202,15 @@ def commit(file: str, as_seat: str, private_path: str, fleet: str | None,
 @seat_required
 @private_option
 @expect_option
+@json_option
 @record_option
 def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None,
-           number: int | None) -> None:
+           as_json: bool, number: int | None) -> None:
     """Commit-reveal play (special-salvo, referee=off): SEAT answers from its private file.
 
     Appends the report on the opponent's salvo, computed from the fleet in MINE, or, once the
-    game is decided, SEAT's reveal (fleet and salt). A reveal that breaks SEAT's commitment or
-    contradicts a report SEAT made is recorded too, and SEAT loses.
+    game is decided, SEAT's reveal (fleet and salt), and prints the plies added. A reveal that
+    breaks SEAT's commitment or contradicts a report SEAT made is recorded too, and SEAT loses.
 
     \b
     Examples:
@@ -190,14 +219,19 @@ def answer(file: str, as_seat: str, private_path: str, expect_ply: int | None,
     from gametool.games.special_salvo import private
     from gametool.record import rewrite_one
 
+    added: list[dict[str, Any]] = []
+
     def play(session: Session) -> None:
         secret = private.load_private(private_path)
+        first = session.ply
         session.play(answer_actions(session, as_seat, secret), as_seat, expect_ply)
+        added[:] = _ply_lines(session, first, as_seat)
 
     def change(text: str) -> str:
         return rewrite_one(text, file, number, play)
 
     _update(file, change)
+    _print_plies(added, as_json)
 
 
 COMMANDS = [commit, answer]
