@@ -45,6 +45,7 @@ from gametool.mail.body import find_instructions, find_join, find_key, has_guard
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.record import Session, load_one
+from gametool.season import INVITED_TAG, Season
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -69,11 +70,13 @@ class Receipt(NamedTuple):
     reason: str | None = None  # why it was not applied (rejected, or dropped when no messages)
 
 
-class Referee:
+class Referee(Season):
     """The referee's folders: the master records with their key files, and the outbox."""
 
     def __init__(self, game_dir: str | Path, outbox: str | Path,
-                 address: str = "referee@localhost", max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+                 address: str = "referee@localhost", max_bytes: int = DEFAULT_MAX_BYTES,
+                 now: str | None = None) -> None:
+        self.clock_now = now  # the clock's time (None: GAMETOOL_NOW, else the real time)
         self.game_dir = Path(game_dir)
         self.outbox = Path(outbox)
         self.address = address
@@ -88,12 +91,17 @@ class Referee:
     # -- starting ---------------------------------------------------------------------------
 
     def new(self, game_id: str, addresses: list[str], options: dict[str, str] | None = None,
-            seed: str | None = None, weak_seed_ok: bool = False) -> tuple[str, list[Outgoing]]:
+            seed: str | None = None, weak_seed_ok: bool = False, days: int | None = None,
+            invited: list[str] | None = None,
+            on_create: Callable[[Path, str, str, list[Outgoing]], None] | None = None
+            ) -> tuple[str, list[Outgoing]]:
         """Start a game among ``addresses``; return its match id and the opening messages.
 
         Every seat gets a fresh key, named only in its own opening message. ``seed`` is the
         referee's secret (random by default); one that can be guessed is refused unless
-        ``weak_seed_ok``, since its SeedHash goes to every player.
+        ``weak_seed_ok``, since its SeedHash goes to every player. ``days``: the days per move
+        (the game's own default when None); ``invited``: the seats that must accept first.
+        ``on_create`` is called as ``receive``'s ``on_commit`` before the record is written.
         """
         reason = weak_seed_reason(seed) if seed is not None else None
         if reason is not None and not weak_seed_ok:
@@ -109,13 +117,19 @@ class Referee:
 
         joint = _draws_chance(games.playable_class(game_id))
         session = Session.start(game_id, names, options, seed or new_seed(), joint=joint)
+        self._start_clock(session, days)
+        if invited:
+            session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
         match = f"{session.game.id}-{secrets.token_hex(4)}"
         ring = Keyring()
         keys = {name: ring.issue(name) for name in names}
         self.game_dir.mkdir(parents=True, exist_ok=True)
         self._save_keys(match, ring, fresh=True)
+        opening = self.messages(match, session, opening=True, keys=keys)
+        if on_create is not None:
+            on_create(self.master(match), "", session.text(), opening)
         storage.create(str(self.master(match)), session.text())
-        return match, self.messages(match, session, opening=True, keys=keys)
+        return match, opening
 
     def rekey(self, match: str, seat: str) -> list[Outgoing]:
         """Issue ``seat`` a new key (the old one stops working at once); return its message."""
@@ -163,6 +177,10 @@ class Referee:
         holder: list[list[Outgoing]] = []
         try:
             letter.check()
+            if MATCH_TAG.search(letter.subject()) is None:
+                started = self._mail_without_game(letter, sender, on_commit)
+                if started is not None:
+                    return started
             match = found = self._match_id(letter)
             path = self.master(found)
 
@@ -171,6 +189,13 @@ class Referee:
                 name = answer[0] = self._seat(session, sender, found)
                 lines = own_lines(letter.text())
                 self._authenticate(found, name, lines)
+                season = self._season_mail(found, session, name, lines)
+                if season is not None:  # a command, or an invitation accepted
+                    session, replies = season
+                    if on_commit is not None:
+                        on_commit(path, text, session.text(), replies)
+                    holder.append(replies)
+                    return session.text()
                 if not self._join(session, session.seat_index(name), lines) or has_guard(lines):
                     instructions = find_instructions(lines, session.game.max_plies)
                     if instructions.ply != session.ply + 1:
@@ -178,6 +203,7 @@ class Referee:
                             f"'#ply {instructions.ply}' is stale: the next ply of this game is "
                             f"{session.ply + 1} (an old or repeated mail is not applied)")
                     session.play(instructions.actions, name, instructions.ply)
+                self._moved(session)
                 new = session.text()
                 replies = (self.messages(found, session) if not session.is_waiting_for_seed()
                            else [self._joined(found, session, name)])
@@ -192,6 +218,23 @@ class Referee:
             return Receipt(False, [self._rejection(answer[0], match, reason,
                                                    letter.message_id())], reason)
         return Receipt(True, holder[0])
+
+    def _mail_without_game(self, letter: Letter, sender: str,
+                           on_commit: Callable[[Path, str, str, list[Outgoing]], None] | None
+                           ) -> Receipt | None:
+        """A mail whose subject names no game but that holds commands ('#new', '#games',
+        ...), under the player's own key; None when it holds none."""
+        try:
+            lines = own_lines(letter.text())
+        except MailRejected:
+            return None
+        answered = self._account_mail(lines, sender)
+        if answered is None:
+            return None
+        replies, wanted = answered
+        if wanted is not None:
+            replies = self._start_by_mail(sender, wanted, replies, on_commit)
+        return Receipt(True, replies)
 
     def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
         """Record the seat's contribution to the joint seed if the mail holds one; refuse a
@@ -313,6 +356,9 @@ class Referee:
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
                 parts.append(_prompt(session.ply + 1) + "\n\nLegal actions:\n"
                              + "\n".join(legal))
+                deadline = self._deadline_text(session)
+                if deadline is not None:
+                    parts.append(deadline)
             if over:
                 parts.append("The game is over. The master record, with its seed:\n\n"
                              + session.text())
