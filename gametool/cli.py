@@ -1031,6 +1031,15 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     a reply to the seat (or to a sender with no seat) is written, and nothing else changes. A
     mail with no single readable sender is dropped with one line on stderr.
 
+    Besides actions, a player may mail these commands, one per line, below the key line:
+    '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
+    back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
+    past a chance action that told anything), each with the '#ply N' guard; '#show' (one's
+    view), '#moves' (one's legal actions), '#games' (one's games and whose turn it is),
+    '#standings' and '#help', which answer the sender only. With no game in the subject and
+    the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
+    [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
+
     \b
     Examples:
       gametool referee inbox message.eml --game-dir ~/referee/games --outbox ~/referee/outbox

@@ -116,7 +116,8 @@ class Referee(Season):
         from gametool import games
 
         joint = _draws_chance(games.playable_class(game_id))
-        session = Session.start(game_id, names, options, seed or new_seed(), joint=joint)
+        session = Session.start(game_id, names, options, seed or new_seed(), joint=joint,
+                                date=self.now().strftime("%Y.%m.%d"))
         self._start_clock(session, days)
         if invited:
             session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
@@ -335,7 +336,7 @@ class Referee(Season):
         back unchanged is refused rather than applied.
         """
         out = []
-        over = session.game.is_over(session.state)
+        over = session.outcome() is not None  # by the rules, or ended off the board
         for seat, name in enumerate(session.names):
             parts = [f"Game {match}: {session.game.name}, seats {', '.join(session.names)}.",
                      f"You play {name}."]

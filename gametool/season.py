@@ -298,11 +298,12 @@ class Season:
             replies = [self._with_note(m, "\n".join(notes)) if notes else m
                        for m in self.messages(match, session)]
         elif notes:
-            prompt = (f"Answer with your key line, '#ply {session.ply + 1}' and the word, each "
-                      "on a line of its own.")
+            pending = _offer(session, DRAW_TAG) or _offer(session, UNDO_TAG)
+            prompt = (f"\n\nAnswer with your key line, '#ply {session.ply + 1}' and the word, "
+                      "each on a line of its own." if pending else "")
             replies = [_outgoing(seat, f"[gametool {match}] {session.game.name}: "
                                        f"{notes[-1].split(':')[0][:60]}",
-                                 "\n".join(notes) + f"\n\n{prompt}\n") for seat in session.names]
+                                 "\n".join(notes) + f"{prompt}\n") for seat in session.names]
         asked = [c for c in said if c.word in commands.ANSWERING]
         if asked:
             answers = [self._answer(match, session, name, c) for c in asked]
