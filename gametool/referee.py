@@ -21,6 +21,10 @@ Chance waits until the last contribution has arrived: one round of mail after th
 
 Reading mail (``gametool.mail``) is apart from how it arrives and leaves: ``receive`` takes the
 raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
+
+The season (``gametool.season``, a base class): a clock per game that ``tick`` runs, the
+commands players mail besides actions (draw offers, take-backs, status), and games started by
+mail by the players the referee allows.
 """
 
 from __future__ import annotations
@@ -226,10 +230,12 @@ class Referee(Season):
         """A mail whose subject names no game but that holds commands ('#new', '#games',
         ...), under the player's own key; None when it holds none."""
         try:
-            lines = own_lines(letter.text())
+            text = letter.text()
         except MailRejected:
             return None
-        answered = self._account_mail(lines, sender)
+        if MATCH_TAG.search(text) is not None:
+            return None  # the game is named in the text
+        answered = self._account_mail(own_lines(text), sender)
         if answered is None:
             return None
         replies, wanted = answered
