@@ -1160,6 +1160,10 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
                f"left {len(report.left)}, lapsed {len(report.lapsed)}; "
                f"{report.messages} message{'s' * (report.messages != 1)} written")
     send_outbox(outbox, sendmail, smtp)
+    if report.errors:
+        for reason in report.errors[:-1]:
+            click.echo(f"gametool: {reason}", err=True)
+        raise Rejected(report.errors[-1])
 
 
 @referee.command("allow")

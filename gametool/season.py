@@ -93,6 +93,7 @@ class TickReport:
     left: list[str] = field(default_factory=list)
     lapsed: list[str] = field(default_factory=list)
     messages: int = 0
+    errors: list[str] = field(default_factory=list)
 
 
 class Season:
@@ -163,7 +164,11 @@ class Season:
                     return session.text()
                 return text
 
-            storage.update(str(path), change)
+            try:
+                storage.update(str(path), change)
+            except GameError as exc:  # one game's trouble stops no other game's clock
+                report.errors.append(str(exc))
+                continue
             if lapse:
                 folder = self.game_dir / LAPSED
                 folder.mkdir(mode=0o700, exist_ok=True)
@@ -182,26 +187,30 @@ class Season:
             return []
         name = session.game.name
         pending = invited(session)
-        if pending:
+        everyone = not pending and session.is_waiting_for_seed() \
+            and len(session.waiting_for()) == len(session.names)
+        if pending or everyone:
+            pending = pending or session.waiting_for()
             if moment >= deadline:
                 lapse.append(True)
                 report.lapsed.append(match)
-                return [_outgoing(seat, f"[gametool {match}] {name}: the invitation lapsed",
+                return [_outgoing(seat, f"[gametool {match}] {name}: the game lapsed",
                                   f"Game {match}: {name}, seats {', '.join(session.names)}.\n\n"
-                                  f"The invitation lapsed: {', '.join(pending)} did not accept "
-                                  f"it within {days} days. The game will not be played.\n")
+                                  f"The game lapsed: {', '.join(pending)} did not answer "
+                                  f"within {days} days. It will not be played.\n")
                         for seat in session.names]
-            if moment >= half and not timer.reminded():
-                timer.mark_reminded()
-                report.reminded.extend(pending)
-                return [_outgoing(seat, f"[gametool {match}] {name}: reminder, an invitation",
-                                  f"Game {match}: you are invited to a game of {name} by "
-                                  f"{session.names[0]}. Accept it by replying with your key "
-                                  "line and the line '#join' (in a game with chance, the line "
-                                  f"'gametool join' prints) by {clock.write_time(deadline)} "
-                                  "(UTC), or it lapses.\n")
-                        for seat in pending]
-            return []
+            if not everyone:  # a game nobody joined yet is reminded below, seat by seat
+                if moment >= half and not timer.reminded():
+                    timer.mark_reminded()
+                    report.reminded.extend(pending)
+                    return [_outgoing(seat, f"[gametool {match}] {name}: reminder, an invitation",
+                                      f"Game {match}: you are invited to a game of {name} by "
+                                      f"{session.names[0]}. Accept it by replying with your key "
+                                      "line and the line '#join' (in a game with chance, the "
+                                      f"line 'gametool join' prints) by "
+                                      f"{clock.write_time(deadline)} (UTC), or it lapses.\n")
+                            for seat in pending]
+                return []
         if session.is_waiting_for_seed():
             late = session.waiting_for()
         else:

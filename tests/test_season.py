@@ -362,3 +362,36 @@ def test_every_mail_command_is_in_help_by_mail_and_in_the_manual() -> None:
     for word in commands.COMMANDS:
         assert f"#{word}" in commands.HELP, word
         assert f"#{word}" in page, word
+
+
+def test_a_draw_of_three_seats_needs_every_seat(tmp_path: Path) -> None:
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    match, keys = joined(ref, "track-gammon", [ANN, BEN, CY])
+    ply = load_one(ref.master(match).read_text()).ply + 1
+    for seat, word, told in ((BEN, "#draw", "offers a draw"), (CY, "#accept", "waits for"),
+                             (ANN, "#accept", "drawn by agreement")):
+        done = ref.receive(mail(seat, match, f"#key {keys[seat]}\n#ply {ply}\n{word}"))
+        assert done.applied, done.reason
+        assert {m.to for m in done.messages} == {ANN, BEN, CY}
+        assert all(told in m.body for m in done.messages)
+    text = ref.master(match).read_text()
+    assert "end: 1-1-1 draw by agreement" in text and '[Ended "2026-12-01T09:00:00Z"]' in text
+    assert RUNNER.invoke(cli, ["validate", str(ref.master(match))]).exit_code == 0
+    again = ref.receive(mail(ANN, match, f"#key {keys[ANN]}\n#ply {ply}\n#draw"))
+    assert not again.applied and "over" in again.reason
+
+
+def test_a_game_nobody_joined_lapses_and_a_bad_clock_is_one_line(tmp_path: Path) -> None:
+    folders = ["--game-dir", str(tmp_path / "games"), "--outbox", str(tmp_path / "outbox")]
+    made = RUNNER.invoke(cli, ["referee", "new", "belemmer", "--players", f"{ANN},{BEN}",
+                               "--days", "3", *folders], env={"GAMETOOL_NOW": "2026-12-01"})
+    assert made.exit_code == 0, made.output
+    match = made.stdout.strip()
+    tick = RUNNER.invoke(cli, ["referee", "tick", *folders, "--now", "2026-12-02T13:00:00Z"])
+    assert tick.stdout.startswith("reminded 2,"), tick.output
+    tick = RUNNER.invoke(cli, ["referee", "tick", *folders, "--now", "2026-12-04T00:00:00Z"])
+    assert "lapsed 1" in tick.stdout
+    assert (tmp_path / "games" / "lapsed" / f"{match}.gtn").exists()
+    bad = RUNNER.invoke(cli, ["referee", "tick", *folders, "--now", "next tuesday"])
+    assert bad.exit_code == 1 and bad.stderr.count("\n") == 1
+    assert "write a UTC time as 2026-11-26T09:30:00Z" in bad.stderr
