@@ -875,6 +875,9 @@ def join(save: str | None) -> None:
 def referee(ctx: click.Context) -> None:
     """Referee games by email: start them, apply the players' mailed actions, renew keys.
 
+    A season: 'allow' lets players start games by mail, 'tick' (from cron) runs every game's
+    clock, 'standings' prints results and Elo ratings.
+
     Seats are the players' email addresses. Each game is a master record in --game-dir, with a
     file of salted hashes of the seats' secret keys beside it; each outgoing message is an .eml
     file in --outbox, for a mail transfer agent to send.
