@@ -110,6 +110,9 @@ class Season:
     def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
         raise NotImplementedError
 
+    def _joined(self, match: str, session: Session, name: str) -> Outgoing:
+        raise NotImplementedError
+
     def write(self, messages: list[Outgoing]) -> list[Path]:
         raise NotImplementedError
 
@@ -288,7 +291,11 @@ class Season:
             raise MailRejected("'#new' starts a game: send it with no game in the subject "
                                "(write just 'gametool'), with your own key from the referee")
         notes: list[str] = []
-        moved = ended = False
+        # A seat's part of a joint seed comes first, as in any mail (and its first mail must
+        # carry it).
+        moved = joined = self._join(session, session.seat_index(name), rest)
+        if joined:
+            self._moved(session)
         guard = self._guard(session, rest, required=bool(changes))
         if guard is not None and any(line and not PLY_LINE.fullmatch(line)
                                      and not line.lower().startswith(("#key", "#join"))
@@ -303,7 +310,9 @@ class Season:
             moved = moved or changed
         ended = session.outcome() is not None
         replies: list[Outgoing] = []
-        if moved or ended:
+        if joined and session.is_waiting_for_seed() and not changes:
+            replies = [self._joined(match, session, name)]
+        elif moved or ended:
             replies = [self._with_note(m, "\n".join(notes)) if notes else m
                        for m in self.messages(match, session)]
         elif notes:

@@ -310,6 +310,14 @@ def test_no_draw_where_the_game_has_none_and_commands_need_the_guard(tmp_path: P
     assert not refused.applied and "key" in refused.reason
     refused = ref.receive(mail(ANN, match, f"#key {keys[ANN]}\n#resign"))
     assert not refused.applied and "#help" in refused.reason
+    # A seat's first mail carries its part of the seed, a command or not.
+    fresh, opening = ref.new("johari-bones", [ANN, BEN])
+    key = SEAT_KEY.search(next(m.body for m in opening if m.to == BEN)).group(1)  # type: ignore[union-attr]
+    refused = ref.receive(mail(BEN, fresh, f"#key {key}\n#show"))
+    assert not refused.applied and "first mail must carry" in refused.reason
+    shown = ref.receive(mail(BEN, fresh, f"#key {key}\n#join {'5a' * 16}\n#show"))
+    assert shown.applied and [m.to for m in shown.messages] == [BEN, BEN]
+    assert "contribution to the seed is recorded" in shown.messages[0].body
 
 
 def test_a_late_seat_leaves_track_gammon_and_the_others_play_on(
