@@ -86,7 +86,7 @@ class NewGame:
     days: int | None
 
 
-NEW_GAME = re.compile(r"(\S+)\s+vs\s+(\S+)((?:\s+\S+=\S*)*)\s*", re.IGNORECASE)
+NEW_GAME = re.compile(r"(\S+)\s+vs\s+(\S+)((?:\s+[^\s=]+=\S*)*)\s*", re.IGNORECASE)
 
 
 def parse_new(argument: str) -> NewGame:
