@@ -308,11 +308,10 @@ class Season:
             session, note, changed = self._change(session, name, command)
             notes.append(note)
             moved = moved or changed
-        ended = session.outcome() is not None
         replies: list[Outgoing] = []
         if joined and session.is_waiting_for_seed() and not changes:
             replies = [self._joined(match, session, name)]
-        elif moved or ended:
+        elif moved:  # a move, a turn taken back, a draw agreed: every seat's new view
             replies = [self._with_note(m, "\n".join(notes)) if notes else m
                        for m in self.messages(match, session)]
         elif notes:

@@ -197,6 +197,8 @@ def test_a_season_of_four_games_by_smtp_and_maildir(
     sent = league.say(BEN, g1, "#ply 4\n#accept")
     assert "end: 1/2-1/2 draw by agreement" in league.record(g1)
     assert all("The master record" in body for body in to(sent, ANN) + to(sent, BEN))
+    sent = league.say(BEN, g1, "#show")
+    assert [who for who, _s, _b in sent] == [BEN] and "1/2-1/2" in sent[0][2]
 
     # The clock: cy never answers in g4 (2 days a move). A reminder at half time, once.
     league.later(hours=23)
