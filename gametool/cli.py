@@ -907,8 +907,12 @@ def join(save: str | None) -> None:
 
 
 @cli.group()
-def referee() -> None:
+@click.pass_context
+def referee(ctx: click.Context) -> None:
     """Referee games by email: start them, apply the players' mailed actions, renew keys.
+
+    A season: 'allow' lets players start games by mail, 'tick' (from cron) runs every game's
+    clock, 'standings' prints results and Elo ratings.
 
     Seats are the players' email addresses. Each game is a master record in --game-dir, with a
     file of salted hashes of the seats' secret keys beside it; each outgoing message is an .eml
@@ -920,6 +924,11 @@ def referee() -> None:
           --game-dir ~/referee/games --outbox ~/referee/outbox
       gametool referee inbox - --game-dir ~/referee/games --outbox ~/referee/outbox < mail.eml
     """
+    import os
+
+    # What the referee writes (records, keys, mail) is for its own user only.
+    old = os.umask(0o077)
+    ctx.call_on_close(lambda: os.umask(old))
 
 
 game_dir_option = click.option("--game-dir", required=True, metavar="DIR",
@@ -982,12 +991,14 @@ def send_outbox(outbox: str, sendmail: str | None, smtp: str | None) -> None:
 @click.option("--seed", metavar="S", help="The referee's secret, committed to by the SeedHash "
               "(random by default); kept secret.")
 @weak_seed_option
+@click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has "
+              "per move (default: the game's own, 7 for most); see 'referee tick'.")
 @game_dir_option
 @outbox_option
 @from_option
 @sending_options
 def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | None,
-                weak_seed_ok: bool, game_dir: str, outbox: str, address: str,
+                weak_seed_ok: bool, days: int | None, game_dir: str, outbox: str, address: str,
                 sendmail: str | None, smtp: str | None) -> None:
     """Start GAME among the --players addresses and write the opening message to each.
 
@@ -997,10 +1008,13 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     none, readable by the referee only (folders 0700, files 0600). Prints the match id. In a
     game with chance, the seed is drawn jointly: chance waits until every seat has replied
     with its contribution ('#join HEX', printed by 'gametool join'), and the seed is the
-    SHA-256 of the referee's secret and every contribution.
+    SHA-256 of the referee's secret and every contribution. Each seat has --days days per
+    move (see 'referee tick').
 
     \b
     Examples:
+      gametool referee new chess --players ann@example.org,ben@example.net --days 3 \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
       gametool referee new two-headed-dragon \\
           --players ann@example.org,ben@example.net,cy@example.com \\
           --game-dir ~/referee/games --outbox ~/referee/outbox
@@ -1011,7 +1025,7 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     with referee_failures(game_dir):
         match, _messages = ref.new(game, [p.strip() for p in players.split(",")],
                                    parse_options(" ".join(options)), seed, weak_seed_ok,
-                                   deliver=True)
+                                   days=days, deliver=True)
     click.echo(match)
     send_outbox(outbox, sendmail, smtp)
 
@@ -1065,6 +1079,15 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     a reply to the seat is written, and nothing else changes (but a contribution to the seed,
     once read, is kept). A mail with no single readable sender, or from anyone who holds no
     seat in the game it names, is dropped unanswered with one line on stderr.
+
+    Besides actions, a player may mail these commands, one per line, below the key line:
+    '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
+    back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
+    past a chance action that told anything), each with the '#ply N' guard; '#show' (one's
+    view), '#moves' (one's legal actions), '#games' (one's games and whose turn it is),
+    '#standings' and '#help', which answer the sender only. With no game in the subject and
+    the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
+    [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
 
     \b
     Examples:
@@ -1144,6 +1167,103 @@ def referee_rekey(match: str, seat: str, game_dir: str, outbox: str, address: st
     with referee_failures(game_dir):
         ref.rekey(match, seat, deliver=True)
     send_outbox(outbox, sendmail, smtp)
+
+
+@referee.command("tick")
+@game_dir_option
+@outbox_option
+@from_option
+@click.option("--now", metavar="TIME", help="The time to act at, in UTC (2026-11-26T09:30:00Z; "
+              "default: $GAMETOOL_NOW, else the clock), for tests.")
+@sending_options
+def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
+                 sendmail: str | None, smtp: str | None) -> None:
+    """Run the games' clocks: remind, forfeit, let invitations lapse; run it from cron.
+
+    A seat to move gets one reminder once half of its days per move are gone. When they are
+    all gone, the game ends by time forfeit (an 'end:' line in the record, the late seat
+    last) and every seat gets the master record; in a game of three or more seats whose rules
+    let a seat leave (Track Gammon's 'resign'), the late seat leaves and the others play on.
+    A game started by '#new' whose invitation was not accepted in time lapses: its files move
+    to GAME_DIR/lapsed/. Prints one line of what was done.
+
+    \b
+    Examples:
+      gametool referee tick --game-dir ~/referee/games --outbox ~/referee/outbox --sendmail
+      gametool referee tick --now 2026-12-01T12:00:00Z --game-dir games --outbox outbox
+    """
+    from gametool.referee import Referee
+
+    ref = Referee(game_dir, outbox, address, now=now)
+    with referee_failures(game_dir):
+        ref.now()
+        report = ref.tick()
+    click.echo(f"reminded {len(report.reminded)}, forfeited {len(report.forfeited)}, "
+               f"left {len(report.left)}, lapsed {len(report.lapsed)}; "
+               f"{report.messages} message{'s' * (report.messages != 1)} written")
+    send_outbox(outbox, sendmail, smtp)
+    if report.errors:
+        for reason in report.errors[:-1]:
+            click.echo(f"gametool: {reason}", err=True)
+        raise Rejected(report.errors[-1])
+
+
+@referee.command("allow")
+@click.argument("addresses", nargs=-1, required=True, metavar="ADDRESS...")
+@game_dir_option
+@outbox_option
+@from_option
+@sending_options
+def referee_allow(addresses: tuple[str, ...], game_dir: str, outbox: str, address: str,
+                  sendmail: str | None, smtp: str | None) -> None:
+    """Let these players start games by mail ('#new GAME vs ADDRESS...').
+
+    Each gets a player key of its own, by mail (a new one each time; the old one stops
+    working); the referee keeps only its salted hash, in GAME_DIR/players.keys. With that key,
+    in a mail whose subject names no game, a player may send '#new', '#games', '#standings'
+    and '#help'.
+
+    \b
+    Examples:
+      gametool referee allow ann@example.org ben@example.net \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
+    """
+    from gametool.referee import Referee
+
+    ref = Referee(game_dir, outbox, address)
+    with referee_failures(game_dir):
+        messages = ref.allow(list(addresses))
+        ref.write(messages)
+    send_outbox(outbox, sendmail, smtp)
+
+
+@referee.command("standings")
+@game_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+def referee_standings(game_dir: str, as_json: bool) -> None:
+    """Print, for each game, every player's games, wins, draws, losses, unfinished games and
+    Elo rating.
+
+    The rating comes from the finished games, in the order they ended: every player starts
+    at 1500, and a game moves a rating by K = 20 times (score - expected score), the expected
+    score being 1 / (1 + 10^((opponent - own) / 400)). A game of three or more seats counts
+    as one result against each other seat (better rank 1, same 1/2, worse 0), each weighted
+    K / (seats - 1). Players mail '#standings' for the same tables.
+
+    \b
+    Examples:
+      gametool referee standings --game-dir ~/referee/games
+      gametool referee standings --game-dir ~/referee/games --json
+    """
+    import json
+
+    from gametool import standings
+
+    tables = standings.standings(game_dir)
+    if as_json:
+        click.echo(json.dumps(standings.as_json(tables), indent=2))
+    else:
+        click.echo(standings.as_text(tables), nl=False)
 
 
 for _command in hooks.commands() + corpus_commands.COMMANDS:

@@ -237,6 +237,14 @@ class Game(Generic[S, A]):
     notation: ClassVar[str] = ""
     max_plies: ClassVar[int] = 10_000
     """An upper bound on the plies of any game (the conformance suite checks it)."""
+    draws: ClassVar[bool] = False
+    """True where a game can end drawn, so that players may agree to a draw (the referee's
+    '#draw' by mail)."""
+    leave_action: ClassVar[str] = ""
+    """The action by which a seat leaves while the others play on (as the rules allow it, e.g.
+    'resign'); empty where a seat leaving ends the game. A seat out of time leaves this way."""
+    mail_days: ClassVar[int] = 7
+    """The days a seat has for each move in a game refereed by mail, unless told otherwise."""
     lower_scores_win: ClassVar[bool] = False
     """True where the lowest score wins (penalty points); used by :meth:`evaluate`."""
     board_in_text: ClassVar[bool] = False

@@ -186,8 +186,9 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
 
     receipt: Receipt = ref.receive(raw, size, on_commit)
     entry = journal.read(key)
-    if entry is None:  # nothing was committed: a rejection, or a mail dropped unanswered
-        entry = {"record": None, "applied": False, "reason": receipt.reason,
+    if entry is None:  # nothing was committed: a rejection, a mail dropped unanswered, or a
+        # request answered that changes no record ('#games' with no game named)
+        entry = {"record": None, "applied": receipt.applied, "reason": receipt.reason,
                  "files": ref.render_files(receipt.messages)}
         journal.write(key, entry)
     ref.write_files([tuple(item) for item in entry["files"]])

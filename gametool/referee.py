@@ -28,6 +28,10 @@ Secrets at rest: the game folder and the outbox are mode 0700, and every file wr
 
 Reading mail (``gametool.mail``) is apart from how it arrives and leaves: ``receive`` takes the
 raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
+
+The season (``gametool.season``, a base class): a clock per game that ``tick`` runs, the
+commands players mail besides actions (draw offers, take-backs, status), and games started by
+mail by the players the referee allows.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from gametool.mail.body import find_instructions, find_join, find_key, has_guard
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.record import Session, load_one
+from gametool.season import INVITED_TAG, Season, is_invited
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -93,11 +98,13 @@ class Receipt(NamedTuple):
     reason: str | None = None  # why it was not applied (rejected, or dropped when no messages)
 
 
-class Referee:
+class Referee(Season):
     """The referee's folders: the master records with their key files, and the outbox."""
 
     def __init__(self, game_dir: str | Path, outbox: str | Path,
-                 address: str = "referee@localhost", max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+                 address: str = "referee@localhost", max_bytes: int = DEFAULT_MAX_BYTES,
+                 now: str | None = None) -> None:
+        self.clock_now = now  # the clock's time (None: GAMETOOL_NOW, else the real time)
         self.game_dir = Path(game_dir)
         self.outbox = Path(outbox)
         self.address = address
@@ -112,15 +119,20 @@ class Referee:
     # -- starting ---------------------------------------------------------------------------
 
     def new(self, game_id: str, addresses: list[str], options: dict[str, str] | None = None,
-            seed: str | None = None, weak_seed_ok: bool = False,
-            deliver: bool = False) -> tuple[str, list[Outgoing]]:
+            seed: str | None = None, weak_seed_ok: bool = False, days: int | None = None,
+            invited: list[str] | None = None, deliver: bool = False,
+            on_create: Callable[[Path, str, str, list[Outgoing]], None] | None = None
+            ) -> tuple[str, list[Outgoing]]:
         """Start a game among ``addresses``; return its match id and the opening messages.
 
         Every seat gets a fresh key, named only in its own opening message. ``seed`` is the
         referee's secret (random by default); one that can be guessed is refused unless
-        ``weak_seed_ok``, since its SeedHash goes to every player. With ``deliver`` the opening
-        messages are written to the outbox too. All of it is written or none: on any failure
-        (a folder that cannot be made, a full disk) no record, key file or message is left.
+        ``weak_seed_ok``, since its SeedHash goes to every player. ``days``: the days per move
+        (the game's own default when None); ``invited``: the seats that must accept first.
+        With ``deliver`` the opening messages are written to the outbox too. ``on_create`` is
+        called as ``receive``'s ``on_commit`` before the record is written. All of it is
+        written or none: on any failure (a folder that cannot be made, a full disk) no record,
+        key file or message is left.
         """
         reason = weak_seed_reason(seed) if seed is not None else None
         if reason is not None and not weak_seed_ok:
@@ -135,7 +147,11 @@ class Referee:
         from gametool import games
 
         joint = _draws_chance(games.playable_class(game_id))
-        session = Session.start(game_id, names, options, seed or new_seed(), joint=joint)
+        session = Session.start(game_id, names, options, seed or new_seed(), joint=joint,
+                                date=self.now().strftime("%Y.%m.%d"))
+        self._start_clock(session, days)
+        if invited:
+            session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
         match = f"{session.game.id}-{secrets.token_hex(4)}"
         ring = Keyring()
         keys = {name: ring.issue(name) for name in names}
@@ -148,6 +164,8 @@ class Referee:
             if deliver:
                 made += storage.private_folder(self.outbox)
             self._save_keys(match, ring, fresh=True, made=written)
+            if on_create is not None:
+                on_create(self.master(match), "", session.text(), messages)
             storage.create(str(self.master(match)), session.text(), mode=storage.PRIVATE_FILE)
             written.append(self.master(match))
             for name, text in files:
@@ -227,7 +245,7 @@ class Referee:
                                       "names; no reply is sent")
         match = self._named_game(letter)
         if match is None:
-            return stranger
+            return self._mail_without_game(letter, sender, on_commit) or stranger
         path = self.master(match)
         seat: list[str] = []
         holder: list[tuple[list[Outgoing], str | None]] = []
@@ -239,7 +257,9 @@ class Referee:
                 raise _Stranger(sender)
             seat.append(name)
             letter.check()
-            new, replies, refused = self._apply(match, session, name, letter)
+            lines = own_lines(letter.text())
+            self._authenticate(match, name, lines)
+            new, replies, refused = self._apply(match, session, name, lines)
             if refused is not None:
                 replies.append(self._actions_refused(name, match, refused, letter.message_id()))
                 refused = f"contribution recorded, actions not applied: {refused}"
@@ -271,33 +291,40 @@ class Referee:
             return Receipt(False, replies, refused)
         return Receipt(True, replies)
 
-    def _apply(self, match: str, session: Session, name: str, letter: Letter
+    def _apply(self, match: str, session: Session, name: str, lines: list[str]
                ) -> tuple[str, list[Outgoing], str | None]:
         """Apply an authenticated seat's mail to ``session``: its contribution to the seed
-        first, then its actions. Returns the new text, the replies, and why the actions were
-        refused when the contribution is kept all the same.
+        first, then its commands or actions. Returns the new text, the replies, and why the
+        rest was refused when the contribution is kept all the same.
 
         A contribution, once read from an authenticated mail, is kept whatever happens to the
-        rest of the mail, and the draw it completes is made before any action is read: a seat
-        cannot send the same mail again with another contribution to see another deal. When
-        this mail completed the draw, a refusal of its actions gives no reason, since the
-        reason could name what was drawn.
+        rest of the mail, and the draw it completes is made before anything else is read: a
+        seat cannot send the same mail again with another contribution to see another deal.
+        When this mail completed the draw, a refusal gives no reason, since the reason could
+        name what was drawn.
         """
-        lines = own_lines(letter.text())
-        self._authenticate(match, name, lines)
-        seat = session.seat_index(name)
-        joined = self._join(session, seat, lines)
+        if is_invited(session, name):  # accepting an invitation: read as a whole
+            season = self._season_mail(match, session, name, lines)
+            assert season is not None
+            return season[0].text(), season[1], None
+        joined = self._join(session, session.seat_index(name), lines)
         completed = joined and session.seed is not None
+        if joined:
+            self._moved(session)
+        kept = session.text()
         refused: str | None = None
-        if not joined or has_guard(lines):
-            kept = session.text()
-            try:
+        try:
+            season = self._season_mail(match, session, name, lines, joined=joined)
+            if season is not None:  # commands
+                return season[0].text(), season[1], None
+            if not joined or has_guard(lines):
                 self._play(session, name, lines)
-            except GameError as exc:
-                if not joined:
-                    raise
-                refused = DRAWN_REFUSAL if completed else _short(str(exc))
-                session = load_one(kept, session.file)
+                self._moved(session)
+        except GameError as exc:
+            if not joined:
+                raise
+            refused = DRAWN_REFUSAL if completed else _short(str(exc))
+            session = load_one(kept, session.file)
         replies = (self.messages(match, session) if not session.is_waiting_for_seed()
                    else [self._joined(match, session, name)])
         return session.text(), replies, refused
@@ -317,6 +344,34 @@ class Referee:
                         "Your contribution to the seed is recorded and can no longer change; "
                         "the actions in your mail were not applied.\n\n"
                         f"Reason: {reason}\n", in_reply_to)
+
+    def _mail_without_game(self, letter: Letter, sender: str,
+                           on_commit: Callable[..., None] | None) -> Receipt | None:
+        """A mail that names no game of this referee but holds commands ('#new', '#games',
+        ...) under a player's own key (see 'referee allow'). None, so that nothing is
+        answered, unless the sender is an allowed player and the subject names no game."""
+        if not self.is_allowed(sender):
+            return None
+        try:
+            if MATCH_TAG.search(letter.subject()) is not None:
+                return None
+            text = letter.text()
+        except MailRejected:
+            return None
+        if MATCH_TAG.search(text) is not None:
+            return None  # the text names a game, not one of this referee's
+        try:
+            answered = self._account_mail(own_lines(text), sender)
+            if answered is None:
+                return None
+            replies, wanted = answered
+            if wanted is not None:
+                replies = self._start_by_mail(sender, wanted, replies, on_commit)
+        except GameError as exc:
+            reason = _short(str(exc))
+            return Receipt(False, [self._rejection(sender, None, reason, letter.message_id())],
+                           reason)
+        return Receipt(True, replies)
 
     def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
         """Record the seat's contribution to the joint seed if the mail holds one; refuse a
@@ -425,7 +480,7 @@ class Referee:
         back unchanged is refused rather than applied.
         """
         out = []
-        over = session.game.is_over(session.state)
+        over = session.outcome() is not None  # by the rules, or ended off the board
         for seat, name in enumerate(session.names):
             parts = [f"Game {match}: {session.game.name}, seats {', '.join(session.names)}.",
                      f"You play {name}."]
@@ -446,6 +501,9 @@ class Referee:
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
                 parts.append(_prompt(session.ply + 1) + "\n\nLegal actions:\n"
                              + "\n".join(legal))
+                deadline = self._deadline_text(session)
+                if deadline is not None:
+                    parts.append(deadline)
             if over:
                 parts.append("The game is over. The master record, with its seed:\n\n"
                              + session.text())

@@ -243,6 +243,7 @@ class Belemmer(Game[BelemmerState, Action]):
     names_seats_in_actions = False
     chance = "shuffles, coin toss"
     hidden = "pile order"
+    draws = True
     options: ClassVar[tuple[Option, ...]] = (
         Option("after_piles", "score", ("score", "play_on"),
                help="D7: score the game once both piles are empty, or play on"),

@@ -76,6 +76,7 @@ class Colors(Game[ColorsState, Any]):
     max_players = 2
     names_seats = True
     names_seats_in_actions = False
+    draws = True
     size: ClassVar[int] = 7
     colour_letters: ClassVar[str] = "BRGYP"
     palindromes: ClassVar[bool] = False

@@ -245,6 +245,7 @@ class Desdemona(Game[DesdemonaState, Any]):
     names_seats_in_actions = False
     chance = ""
     hidden = ""
+    draws = True
     options = (
         Option("size", "7", ("7", "8", "10"), help="board side (D8)"),
         Option("captures_only_when_opponent_stuck", "on", ("on", "off"),

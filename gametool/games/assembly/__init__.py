@@ -65,6 +65,7 @@ class Assembly(Game[AssemblyState, int]):
     names_seats_in_actions = False
     chance = ""
     hidden = ""
+    draws = True
     max_plies = 600
     options = (
         Option("distance", "exact", ("exact", "upto"),

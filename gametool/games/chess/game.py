@@ -136,6 +136,7 @@ class Chess(Game[Position, Any]):
     names_seats_in_actions = False
     chance = ""
     hidden = ""
+    draws = True
     # D7: no max_plies option. The two options below serve records of real games (PGN).
     options: ClassVar[tuple[Option, ...]] = (
         Option("automatic_draws", "on", ("on", "off"),

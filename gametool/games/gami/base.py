@@ -32,6 +32,7 @@ class GamiGame(GamiText, Game[GamiState, Action]):
     """The rules common to Gami Plus, Gami: Four and Gami: Seven, driven by class data."""
 
     seat_names = ("p1", "p2")
+    draws = True
     names_seats = True  # deals and messages write p1, p2 (the record's names are shown)
     notation_words = frozenset("deal table swap claim pick return resign".split())
     notation_tokens = r"(a|10|[2-9]|j|q|k)[hdcs]|[0-9]+"

@@ -59,6 +59,7 @@ class RaceGame(Game[RaceState, Any]):
     names_seats_in_actions = False  # turns name colours (B: ...), never seats
     chance = "two dice"
     hidden = ""
+    draws = True
 
     def __init__(self, options: Any = None) -> None:
         super().__init__(options)

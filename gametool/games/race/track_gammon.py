@@ -17,6 +17,7 @@ class TrackGammon(RaceGame):
     min_players = 3
     max_players = 3
     default_players = 3
+    leave_action = "resign"  # D12: the resigner leaves, the others play on
     seat_names = ("Black", "Green", "White")
     geometry = TRACK
     prefix_output = True

@@ -94,6 +94,7 @@ class Sapos(Game[SaposState, Any]):
     names_seats_in_actions = False
     chance = ""
     hidden = ""
+    draws = True
     max_plies = 400
     options = (
         Option("capture_drains_victim_reserve", "off", ("off", "on"),

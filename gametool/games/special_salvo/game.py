@@ -57,6 +57,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
     # writes them itself, as it does chance actions in a record with a seed).
     chance = "none (referee reports)"
     hidden = "fleets"
+    draws = True
     options: ClassVar[tuple[Option, ...]] = (
         Option("fleet", "special", ("special", "classic"),
                help="D2: the submarine runs diagonally (special) or straight (classic Salvo)"),

@@ -97,6 +97,7 @@ class WesternMahjong(Game[MahjongState, Any]):
     default_players = 2
     chance = "shuffles"
     hidden = "hands, wall"
+    draws = True
     options: ClassVar[tuple[Option, ...]] = (
         Option("out_by_discard", "on", ("on", "off"),
                help="a discard that empties the hand wins the round (D8); with off, a meld "

@@ -1,0 +1,108 @@
+"""The commands a player may mail the referee, one per line, besides the actions.
+
+A command is a line of the player's own text that starts with ``#`` and a word of
+:data:`COMMANDS`. Those that change a game (``#draw``, ``#accept``, ``#decline``, ``#undo``)
+need the seat's key line and the ``#ply N`` guard, like an action; the others only answer, from
+the seat's own view, and need the key. ``#new`` is sent with no game in the subject and the
+player's own key (from ``referee allow``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gametool.mail import MailRejected
+
+COMMAND_LINE = re.compile(r"#\s*([a-z]+)\b(.*)", re.IGNORECASE)
+NOT_COMMANDS = ("key", "ply", "join")
+CHANGING = ("draw", "accept", "decline", "undo")
+ANSWERING = ("show", "moves", "games", "standings", "help")
+STARTING = ("new",)
+COMMANDS = CHANGING + ANSWERING + STARTING
+MAX_COMMANDS = 20
+MAX_ARGUMENT = 2000
+
+HELP = """\
+Commands, each on a line of its own, below your key line ('#key' and your key):
+
+  #draw              offer a draw (with '#ply N'; in games that can end drawn)
+  #accept            accept the draw offer or the request to take back (with '#ply N')
+  #decline           decline it (with '#ply N')
+  #undo              ask to take back your last turn (with '#ply N'); it happens when every
+                     other seat accepts, and never past a chance action that told anything
+  #show              your view of the position
+  #moves             your legal actions when you are to move
+  #games             your games, and whose turn it is in each
+  #standings         the standings of every game: results and Elo ratings
+  #help              this list
+  #new GAME vs ADDRESS[,ADDRESS...] [option=value...] [days=N]
+                     start a game (subject without a game, your own key from the referee):
+                     the others are invited and accept by replying '#join'
+
+An action is sent as before: '#ply N' (N as in the last message), then one action per line.
+'#draw' may follow the actions of your move, to offer a draw with it. An offer or a request
+lapses with the next move.
+"""
+
+
+@dataclass
+class Command:
+    word: str
+    argument: str = ""
+
+
+def split(lines: list[str]) -> tuple[list[Command], list[str]]:
+    """The commands among the player's lines, and the other lines (key, guard, actions)."""
+    said: list[Command] = []
+    rest: list[str] = []
+    for line in lines:
+        match = COMMAND_LINE.fullmatch(line)
+        if match is None or match.group(1).lower() in NOT_COMMANDS:
+            rest.append(line)
+            continue
+        word = match.group(1).lower()
+        if word not in COMMANDS:
+            raise MailRejected(f"no command '#{word[:30]}': send '#help' for the list")
+        argument = match.group(2).strip()
+        if len(argument) > MAX_ARGUMENT:
+            raise MailRejected(f"'#{word}' is followed by more than {MAX_ARGUMENT} characters")
+        if word != "new" and argument and not (word in ("accept", "decline")
+                                               and argument.lower() in ("draw", "undo")):
+            raise MailRejected(f"'#{word}' takes nothing after it: write it alone on its line")
+        said.append(Command(word, argument.lower() if word != "new" else argument))
+        if len(said) > MAX_COMMANDS:
+            raise MailRejected(f"more than {MAX_COMMANDS} commands in one mail")
+    return said, rest
+
+
+@dataclass
+class NewGame:
+    """What '#new' asks for."""
+
+    game: str
+    others: list[str]
+    options: dict[str, str]
+    days: int | None
+
+
+NEW_GAME = re.compile(r"(\S+)\s+vs\s+(\S+)((?:\s+[^\s=]+=\S*)*)\s*", re.IGNORECASE)
+
+
+def parse_new(argument: str) -> NewGame:
+    match = NEW_GAME.fullmatch(argument)
+    if match is None:
+        raise MailRejected("write '#new GAME vs ADDRESS[,ADDRESS...] [option=value...]', e.g. "
+                           "'#new chess vs ben@example.net'")
+    others = [a.strip() for a in match.group(2).split(",") if a.strip()]
+    options: dict[str, str] = {}
+    days: int | None = None
+    for pair in match.group(3).split():
+        key, _eq, value = pair.partition("=")
+        if key.lower() == "days":
+            if not value.isdigit() or len(value) > 3:
+                raise MailRejected(f"days={value[:20]!r}: give a whole number of days")
+            days = int(value)
+            continue
+        options[key] = value
+    return NewGame(match.group(1).lower(), others, options, days)

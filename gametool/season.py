@@ -1,0 +1,660 @@
+"""The referee's season: a clock per game, the commands players mail, games started by mail.
+
+This is a part of :class:`gametool.referee.Referee` (a base class of it), kept apart from the
+reading of mail and its security.
+
+The clock (``gametool.clock``): every game refereed by mail gives each seat ``MoveDays`` days
+per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
+gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game of
+three or more seats whose rules let a seat leave, makes the late seat leave so that the others
+play on.
+
+Commands (``gametool.mail.commands``): a draw is offered and accepted by every seat; a turn is
+taken back when every other seat accepts, never past a chance action that told anybody anything
+(no peeking); an offer or a request lapses with the next move and is kept until then in the
+record's ``DrawOffer`` and ``UndoRequest`` tags (``PLY; SEAT; SEAT...``: the ply it was made
+at, then the seats that agree). ``#show``, ``#moves``, ``#games``, ``#standings`` and ``#help``
+answer the sender only, from its own view.
+
+Games started by mail: ``referee allow`` gives a player a key of its own (its salted hash is in
+``GAME_DIR/players.keys``); with it, the player mails ``#new GAME vs ADDRESS...`` with no game
+in the subject. The others are invited (``Invited`` tag: the seats yet to accept) and accept with
+``#join``; an invitation not accepted within the game's days per move lapses, and its record
+moves to ``GAME_DIR/lapsed/``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gametool import clock, render, standings, storage
+from gametool.clock import Clock
+from gametool.engine import CHANCE, Outcome
+from gametool.errors import GameError
+from gametool.mail import MailRejected, commands
+from gametool.mail.body import PLY_LINE, _ply_number, find_instructions, find_join, find_key
+from gametool.mail.keys import Keyring
+from gametool.record import Session, load_one
+
+if TYPE_CHECKING:
+    from gametool.referee import Outgoing
+
+DRAW_TAG = "DrawOffer"
+UNDO_TAG = "UndoRequest"
+INVITED_TAG = "Invited"
+PLAYERS_FILE = "players.keys"
+LAPSED = "lapsed"
+
+
+def _outgoing(to: str, subject: str, body: str) -> Outgoing:
+    from gametool.referee import Outgoing
+
+    return Outgoing(to, subject, body)
+
+
+def invited(session: Session) -> list[str]:
+    """The seats that have not accepted their invitation yet."""
+    value = session.record.get(INVITED_TAG)
+    return [n for n in (value or "").split("; ") if n]
+
+
+def is_invited(session: Session, name: str) -> bool:
+    """Whether seat ``name`` has yet to accept its invitation."""
+    return name.lower() in (seat.lower() for seat in invited(session))
+
+
+def _offer(session: Session, tag: str) -> list[str]:
+    """The seats that agree to the pending offer (draw) or request (undo) made at this ply;
+    an offer made at an earlier ply has lapsed."""
+    parts = (session.record.get(tag) or "").split("; ")
+    if len(parts) < 2 or parts[0] != str(session.ply):
+        return []
+    return [p for p in parts[1:] if p]
+
+
+def _set_offer(session: Session, tag: str, seats: list[str] | None) -> None:
+    session.record.set(tag, "; ".join([str(session.ply), *seats]) if seats else None)
+
+
+def _told(session: Session, ply: int) -> bool:
+    """Whether the chance action at index ``ply`` told anybody something: a draw, or a forced
+    report in a game with hidden information."""
+    outcomes = session.game.chance_outcomes(session.states[ply])
+    if outcomes is not None and len(outcomes) == 1:
+        return session.game.hidden not in ("", "none")
+    return True
+
+
+@dataclass
+class TickReport:
+    """What one ``tick`` did, for the line the CLI prints."""
+
+    reminded: list[str] = field(default_factory=list)
+    forfeited: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
+    lapsed: list[str] = field(default_factory=list)
+    messages: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Season:
+    """Clock, commands and games by mail, for :class:`~gametool.referee.Referee`."""
+
+    game_dir: Path
+    clock_now: str | None = None
+
+    # Provided by Referee.
+    def messages(self, match: str, session: Session, opening: bool = False,
+                 keys: dict[str, str] | None = None, rekeyed: bool = False) -> list[Outgoing]:
+        raise NotImplementedError
+
+    def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
+        raise NotImplementedError
+
+    def _joined(self, match: str, session: Session, name: str) -> Outgoing:
+        raise NotImplementedError
+
+    def write(self, messages: list[Outgoing]) -> list[Path]:
+        raise NotImplementedError
+
+    def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]:
+        raise NotImplementedError
+
+    # -- the clock ------------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        return clock.now(self.clock_now)
+
+    def _start_clock(self, session: Session, days: int | None) -> None:
+        Clock(session.record).start(days or session.game.mail_days, self.now())
+
+    def _moved(self, session: Session) -> None:
+        """After a change by mail: a new turn on the clock; offers lapse; an end is dated."""
+        Clock(session.record).restart(self.now())
+        session.record.set(DRAW_TAG, None)
+        session.record.set(UNDO_TAG, None)
+        if session.outcome() is not None:
+            Clock(session.record).mark_ended(self.now())
+
+    def _deadline_text(self, session: Session) -> str | None:
+        deadline = Clock(session.record).deadline()
+        if deadline is None:
+            return None
+        return (f"Your time for this move runs to {clock.write_time(deadline)} (UTC, "
+                f"{Clock(session.record).days} days a move): a reminder comes at half time, and a "
+                "move not made in time loses the game by time forfeit.")
+
+    def tick(self) -> TickReport:
+        """Remind the seats past half their time, forfeit those out of time, let invitations
+        lapse; write the messages to the outbox."""
+        report = TickReport()
+        moment = self.now()
+        for path in sorted(self.game_dir.glob("*.gtn")):
+            match = path.stem
+            lapse: list[bool] = []
+
+            def change(text: str, match: str = match, path: Path = path,
+                       lapse: list[bool] = lapse) -> str:
+                try:
+                    session = load_one(text, str(path))
+                except GameError:
+                    return text  # a record that does not read is left to the referee
+                out = self._tick_one(match, session, moment, report, lapse)
+                if out:
+                    # Written before the record: a crash between the two sends a reminder
+                    # twice, never none.
+                    self.write(out)
+                    report.messages += len(out)
+                    return session.text()
+                return text
+
+            try:
+                storage.update(str(path), change, storage.PRIVATE_FILE)
+            except GameError as exc:  # one game's trouble stops no other game's clock
+                report.errors.append(str(exc))
+                continue
+            if lapse:
+                folder = self.game_dir / LAPSED
+                storage.private_folder(folder)
+                for name in (f"{match}.gtn", f"{match}.keys"):
+                    if (self.game_dir / name).exists():
+                        os.replace(self.game_dir / name, folder / name)
+        return report
+
+    def _tick_one(self, match: str, session: Session, moment: datetime, report: TickReport,
+                  lapse: list[bool]) -> list[Outgoing]:
+        if session.outcome() is not None:
+            return []
+        timer = Clock(session.record)
+        deadline, half, days = timer.deadline(), timer.half_time(), timer.days
+        if deadline is None or half is None:
+            return []
+        name = session.game.name
+        pending = invited(session)
+        everyone = not pending and session.is_waiting_for_seed() \
+            and len(session.waiting_for()) == len(session.names)
+        if pending or everyone:
+            pending = pending or session.waiting_for()
+            if moment >= deadline:
+                lapse.append(True)
+                report.lapsed.append(match)
+                return [_outgoing(seat, f"[gametool {match}] {name}: the game lapsed",
+                                  f"Game {match}: {name}, seats {', '.join(session.names)}.\n\n"
+                                  f"The game lapsed: {', '.join(pending)} did not answer "
+                                  f"within {days} days. It will not be played.\n")
+                        for seat in session.names]
+            if not everyone:  # a game nobody joined yet is reminded below, seat by seat
+                if moment >= half and not timer.reminded():
+                    timer.mark_reminded()
+                    report.reminded.extend(pending)
+                    return [_outgoing(seat, f"[gametool {match}] {name}: reminder, an invitation",
+                                      f"Game {match}: you are invited to a game of {name} by "
+                                      f"{session.names[0]}. Accept it by replying with your key "
+                                      "line and the line '#join' (in a game with chance, the "
+                                      f"line 'gametool join' prints) by "
+                                      f"{clock.write_time(deadline)} (UTC), or it lapses.\n")
+                            for seat in pending]
+                return []
+        if session.is_waiting_for_seed():
+            late = session.waiting_for()
+        else:
+            seat = session.to_move()
+            if seat is None or seat == CHANCE:
+                return []
+            late = [session.names[seat]]
+        if moment >= deadline:
+            return self._forfeit(match, session, late, moment, report)
+        if moment >= half and not timer.reminded():
+            timer.mark_reminded()
+            report.reminded.extend(late)
+            note = (f"Reminder: half of your time for this move is gone. Move by "
+                    f"{clock.write_time(deadline)} (UTC), or you lose game {match} by time "
+                    "forfeit.")
+            return [self._with_note(m, note, "reminder, your move")
+                    for m in self.messages(match, session) if m.to in late]
+        return []
+
+    def _forfeit(self, match: str, session: Session, late: list[str], moment: datetime,
+                 report: TickReport) -> list[Outgoing]:
+        days = Clock(session.record).days
+        leave = session.game.leave_action
+        if leave and len(session.names) >= 3 and len(late) == 1 \
+                and not session.is_waiting_for_seed():
+            try:
+                session.play([leave], late[0], session.ply + 1)
+            except GameError:
+                pass  # the rules do not let the seat leave now: the game ends instead
+            else:
+                self._moved(session)
+                report.left.append(f"{match} {late[0]}")
+                note = (f"{late[0]} did not move within {days} days and leaves the game "
+                        f"('{leave}', as the rules let a seat leave); the others play on.")
+                return [self._with_note(m, note, "a seat ran out of time")
+                        for m in self.messages(match, session)]
+        ranks = ["2" if seat in late else "1" for seat in session.names]
+        reason = f"time forfeit: {', '.join(late)} did not move within {days} days"
+        result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
+        session.end_off_board(result, reason)
+        session.record.set(DRAW_TAG, None)
+        session.record.set(UNDO_TAG, None)
+        Clock(session.record).mark_ended(moment)
+        report.forfeited.append(f"{match} {', '.join(late)}")
+        note = f"The game ends by time forfeit: {', '.join(late)} did not move within {days} days."
+        return [self._with_note(m, note, "time forfeit") for m in self.messages(match, session)]
+
+    @staticmethod
+    def _with_note(message: Outgoing, note: str, what: str | None = None) -> Outgoing:
+        subject = message.subject
+        if what is not None:
+            subject = subject.split("]", 1)[0] + f"] {what}"
+        return _outgoing(message.to, subject, f"{note}\n\n{message.body}")
+
+    # -- commands in a game's mail -------------------------------------------------------------
+
+    def _season_mail(self, match: str, session: Session, name: str, lines: list[str],
+                     joined: bool = False) -> tuple[Session, list[Outgoing]] | None:
+        """Answer a game's mail that holds a command or accepts an invitation (the key is
+        checked already, and the seat's contribution to the seed, if the mail holds one,
+        recorded: ``joined``). None: the mail holds neither, for the referee's usual
+        reading."""
+        said, rest = commands.split(lines)
+        pending = invited(session)
+        changes = [c for c in said if c.word in commands.CHANGING]
+        if pending and name.lower() in (p.lower() for p in pending):
+            if said:
+                raise MailRejected("accept the invitation first, in a mail of its own: your key "
+                                   "line and '#join'")
+            return self._accept_invitation(match, session, name, rest)
+        if pending and (changes or any(PLY_LINE.fullmatch(line) for line in rest)):
+            raise MailRejected(f"the game waits for {', '.join(pending)} to accept the "
+                               "invitation: nothing can be played before")
+        if not said:
+            return None
+        if any(c.word == "new" for c in said):
+            raise MailRejected("'#new' starts a game: send it with no game in the subject "
+                               "(write just 'gametool'), with your own key from the referee")
+        notes: list[str] = []
+        moved = joined
+        guard = self._guard(session, rest, required=bool(changes))
+        if guard is not None and any(line and not PLY_LINE.fullmatch(line)
+                                     and not line.lower().startswith(("#key", "#join"))
+                                     for line in rest[rest.index(guard) + 1:]):
+            instructions = find_instructions(rest, session.game.max_plies)
+            session.play(instructions.actions, name, instructions.ply)
+            self._moved(session)
+            moved = True
+        for command in changes:
+            session, note, changed = self._change(session, name, command)
+            notes.append(note)
+            moved = moved or changed
+        replies: list[Outgoing] = []
+        if joined and session.is_waiting_for_seed() and not changes:
+            replies = [self._joined(match, session, name)]
+        elif moved:  # a move, a turn taken back, a draw agreed: every seat's new view
+            replies = [self._with_note(m, "\n".join(notes)) if notes else m
+                       for m in self.messages(match, session)]
+        elif notes:
+            pending = _offer(session, DRAW_TAG) or _offer(session, UNDO_TAG)
+            prompt = (f"\n\nAnswer with your key line, '#ply {session.ply + 1}' and the word, "
+                      "each on a line of its own." if pending else "")
+            replies = [_outgoing(seat, f"[gametool {match}] {session.game.name}: "
+                                       f"{notes[-1].split(':')[0][:60]}",
+                                 "\n".join(notes) + f"{prompt}\n") for seat in session.names]
+        asked = [c for c in said if c.word in commands.ANSWERING]
+        if asked:
+            answers = [self._answer(match, session, name, c) for c in asked]
+            words = ", ".join(f"#{c.word}" for c in asked)
+            replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your {words}",
+                                     "\n\n".join(answers) + "\n"))
+        return session, replies
+
+    def _guard(self, session: Session, rest: list[str], required: bool) -> str | None:
+        """The guard line, checked against the next ply; None when there is none."""
+        for line in rest:
+            match = PLY_LINE.fullmatch(line)
+            if match is None:
+                continue
+            ply = _ply_number(match.group(1), session.game.max_plies)
+            if ply != session.ply + 1:
+                raise MailRejected(f"'#ply {ply}' is stale: the next ply of this game is "
+                                   f"{session.ply + 1} (an old or repeated mail is not applied)")
+            return line
+        if required:
+            raise MailRejected(f"'#draw', '#accept', '#decline' and '#undo' change the game: "
+                               f"write '#ply {session.ply + 1}' above them, after your key line")
+        return None
+
+    def _change(self, session: Session, name: str, command: commands.Command
+                ) -> tuple[Session, str, bool]:
+        """Apply one changing command; return the session, a note for every seat and whether
+        the position changed."""
+        if session.outcome() is not None:
+            raise MailRejected("the game is over")
+        word = command.word
+        if word == "draw":
+            if not session.game.draws:
+                raise MailRejected(f"a game of {session.game.name} cannot end drawn: there is no "
+                                   "draw to offer")
+            if _offer(session, DRAW_TAG):
+                raise MailRejected("a draw is offered already: answer it with '#accept' or "
+                                   "'#decline'")
+            _set_offer(session, DRAW_TAG, [name])
+            return session, (f"Draw offered: {name} offers a draw. Every other seat answers "
+                             "'#accept' or '#decline'; the offer lapses with the next move."), False
+        if word == "undo":
+            start = self._undo_start(session, name)
+            if _offer(session, UNDO_TAG):
+                raise MailRejected("a request to take back is pending: answer it first")
+            _set_offer(session, UNDO_TAG, [name])
+            return session, (f"Take back asked: {name} asks to take back their last turn (from "
+                             f"ply {start + 1}). Every other seat answers '#accept' or "
+                             "'#decline'; the request lapses with the next move."), False
+        tag = self._answered(session, command)
+        agreed = _offer(session, tag)
+        what = "draw offer" if tag == DRAW_TAG else "request to take back"
+        if name in agreed:
+            raise MailRejected(f"you have agreed to this {what} already"
+                               if agreed[0] != name else f"the {what} is your own")
+        if word == "decline":
+            _set_offer(session, tag, None)
+            return session, (f"Declined: {name} declines {agreed[0]}'s {what}; nothing "
+                             "changes."), False
+        agreed.append(name)
+        missing = [seat for seat in session.names if seat not in agreed]
+        if missing:
+            _set_offer(session, tag, agreed)
+            return session, (f"Accepted by {name}: {agreed[0]}'s {what} waits for "
+                             f"{', '.join(missing)}."), False
+        if tag == DRAW_TAG:
+            reason = "draw by agreement"
+            session.end_off_board(Outcome.draw(len(session.names), reason).result_tag(), reason)
+            self._moved(session)
+            return session, "Drawn: every seat accepted the draw; the game is drawn by " \
+                            "agreement.", True
+        return self._take_back(session, agreed[0])
+
+    @staticmethod
+    def _answered(session: Session, command: commands.Command) -> str:
+        if command.argument:
+            tag = DRAW_TAG if command.argument == "draw" else UNDO_TAG
+            if not _offer(session, tag):
+                raise MailRejected(f"no {command.argument} is pending at this ply")
+            return tag
+        pending = [tag for tag in (DRAW_TAG, UNDO_TAG) if _offer(session, tag)]
+        if not pending:
+            raise MailRejected(f"nothing to {command.word}: no draw offer nor request to take "
+                               "back is pending at this ply")
+        if len(pending) > 1:
+            raise MailRejected(f"a draw offer and a request to take back are pending: write "
+                               f"'#{command.word} draw' or '#{command.word} undo'")
+        return pending[0]
+
+    @staticmethod
+    def _undo_start(session: Session, name: str) -> int:
+        """Where the sender's last turn begins (its first ply's index); refused past chance
+        that told something."""
+        seat = session.seat_index(name)
+        steps = session.steps
+        last = max((i for i, step in enumerate(steps) if step.seat == seat), default=None)
+        if last is None:
+            raise MailRejected("you have not played yet: there is nothing to take back")
+        start = last
+        while start > 0 and steps[start - 1].seat == seat:
+            start -= 1
+        for ply in range(start, session.ply):
+            if steps[ply].seat == CHANCE and _told(session, ply):
+                raise MailRejected(f"your last turn cannot be taken back: chance acted after it "
+                                   f"(ply {ply + 1}), and what it drew has been seen")
+        return start
+
+    def _take_back(self, session: Session, name: str) -> tuple[Session, str, bool]:
+        from gametool.undo import take_back
+
+        start = self._undo_start(session, name)
+        try:
+            after = take_back(session, session.ply - start)
+        except GameError as exc:
+            raise MailRejected(f"the turn cannot be taken back: {exc}") from None
+        self._moved(after)
+        return after, (f"Taken back: every other seat accepted; {name}'s last turn (from ply "
+                       f"{start + 1}) is taken back."), True
+
+    def _answer(self, match: str, session: Session, name: str,
+                command: commands.Command) -> str:
+        word = command.word
+        if word == "show":
+            return render.show_text(session, as_seat=name).rstrip()
+        if word == "moves":
+            seat = session.to_move()
+            if seat is not None and seat != CHANCE and session.names[seat] == name \
+                    and not invited(session) and not session.is_waiting_for_seed():
+                game, state = session.game, session.state
+                legal = [game.format_action(state, a) for a in game.legal_actions(state)]
+                return (f"Your legal actions at ply {session.ply + 1}:\n" + "\n".join(legal))
+            if session.outcome() is not None:
+                return "The game is over: no more actions."
+            who = ("chance" if seat == CHANCE else session.names[seat] if seat is not None
+                   else "nobody")
+            return f"You are not to move: {who} is."
+        if word == "games":
+            return self._games_text(name)
+        if word == "standings":
+            return standings.as_text(standings.standings(self.game_dir)).rstrip()
+        return commands.HELP.rstrip()
+
+    def _games_text(self, name: str) -> str:
+        from tabulate import tabulate
+
+        rows = []
+        for path in sorted(self.game_dir.glob("*.gtn")):
+            try:
+                session = load_one(storage.read(str(path)), str(path))
+            except GameError:
+                continue
+            if name.lower() not in (n.lower() for n in session.names):
+                continue
+            outcome = session.outcome()
+            pending = invited(session)
+            if outcome is not None:
+                state = f"over: {outcome.result_tag()} ({outcome.termination})"
+            elif pending:
+                state = f"invited: {', '.join(pending)}"
+            elif session.is_waiting_for_seed():
+                state = f"waiting for the seed parts of {', '.join(session.waiting_for())}"
+            else:
+                seat = session.to_move()
+                mover = session.seat_name(seat) or "nobody"
+                state = "your turn" if mover.lower() == name.lower() else f"{mover} to move"
+            rows.append([path.stem, session.game.name, session.ply, state])
+        if not rows:
+            return "You have no games."
+        return "Your games:\n" + tabulate(rows, headers=["game", "of", "ply", "now"])
+
+    # -- invitations and games started by mail ---------------------------------------------------
+
+    def _accept_invitation(self, match: str, session: Session, name: str, rest: list[str]
+                           ) -> tuple[Session, list[Outgoing]]:
+        value = find_join(rest)
+        if value is None:
+            raise MailRejected(f"{session.names[0]} invites you to this game: accept by replying "
+                               "with your key line and the line '#join'")
+        if any(PLY_LINE.fullmatch(line) for line in rest):
+            raise MailRejected("accept the invitation first, in a mail of its own: your key "
+                               "line and '#join'")
+        if session.contributions is not None:
+            if not value:
+                raise MailRejected("this game's seed is drawn jointly: accept with the line "
+                                   "'gametool join' prints ('#join' and 32 random hex digits)")
+            self._join(session, session.seat_index(name), rest)
+        elif value:
+            raise MailRejected("this game's seed is not drawn jointly: write '#join' alone to "
+                               "accept")
+        left = [seat for seat in invited(session) if seat.lower() != name.lower()]
+        session.record.set(INVITED_TAG, "; ".join(left) if left else None)
+        self._moved(session)
+        if left or session.is_waiting_for_seed():
+            waiting = left or session.waiting_for()
+            return session, [_outgoing(name, f"[gametool {match}] {session.game.name}, "
+                                             "invitation accepted",
+                                       f"Game {match}: you have accepted. The game begins once "
+                                       f"{', '.join(waiting)} "
+                                       f"{'has' if len(waiting) == 1 else 'have'} answered too.\n")]
+        return session, [self._with_note(m, "Every seat has accepted: the game begins.")
+                         for m in self.messages(match, session)]
+
+    def players_path(self) -> Path:
+        return self.game_dir / PLAYERS_FILE
+
+    def is_allowed(self, sender: str) -> bool:
+        """Whether ``sender`` is on the list of players who may start games by mail."""
+        return sender in self._players().entries
+
+    def _players(self) -> Keyring:
+        path = self.players_path()
+        if not path.exists():
+            return Keyring()
+        return Keyring.from_text(storage.read(str(path)), path.name)
+
+    def allow(self, addresses: list[str]) -> list[Outgoing]:
+        """Let these players start games by mail: each gets a key of its own, by mail."""
+        from gametool.mail import MailDropped
+        from gametool.mail.message import one_address
+
+        names = []
+        for given in addresses:
+            try:
+                names.append(one_address(given))
+            except MailDropped:
+                raise GameError(f"{given!r} is not one email address") from None
+        storage.private_folder(self.game_dir)
+        path = self.players_path()
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise GameError(f"{path}: cannot create: {exc.strerror}") from None
+        out = []
+
+        def change(text: str) -> str:
+            ring = Keyring.from_text(text, path.name) if text.strip() else Keyring()
+            for name in names:
+                key = ring.issue(name)
+                out.append(_outgoing(name, "[gametool] you may start games",
+                                     f"Your player key: {key}\n"
+                                     "Keep it to yourself. With it you may start games and ask "
+                                     "for your games and the standings:\nmail the referee with "
+                                     "the word 'gametool' in brackets in the subject, and in the "
+                                     "text\nyour key line ('#key' and this key), then, for "
+                                     "example, the line\n'#new chess vs ben@example.net'.\n\n"
+                                     + commands.HELP))
+            return ring.text()
+
+        storage.update(str(path), change, storage.PRIVATE_FILE)
+        return out
+
+    def _account_mail(self, lines: list[str], sender: str
+                      ) -> tuple[list[Outgoing], Any] | None:
+        """A mail that names no game: '#new', '#games', '#standings', '#help' under the
+        player's own key. None when it holds no command. Returns the replies and, for '#new',
+        the arguments of the game to start."""
+        said, rest = commands.split(lines)
+        if not said:
+            return None
+        ring = self._players()
+        if sender not in ring.entries:
+            raise MailRejected(f"{sender} has no player key: commands outside a game are for "
+                               "the players the referee allows ('referee allow'); inside a "
+                               "game, name the game in the subject")
+        if not ring.matches(sender, find_key(rest)):
+            raise MailRejected("the key is not your player key: copy the '#key' line from the "
+                               "referee's mail that allowed you exactly")
+        replies: list[Outgoing] = []
+        answers = []
+        start = None
+        for command in said:
+            if command.word in commands.CHANGING or command.word in ("show", "moves"):
+                raise MailRejected(f"'#{command.word}' is about one game: name it in the "
+                                   "subject ([gametool MATCH-ID]) and use that game's key")
+            if command.word == "new":
+                if start is not None:
+                    raise MailRejected("one '#new' per mail")
+                start = commands.parse_new(command.argument)
+            elif command.word == "games":
+                answers.append(self._games_text(sender))
+            elif command.word == "standings":
+                answers.append(standings.as_text(standings.standings(self.game_dir)).rstrip())
+            else:
+                answers.append(commands.HELP.rstrip())
+        if answers:
+            replies.append(_outgoing(sender, "[gametool] your "
+                                     + ", ".join(f"#{c.word}" for c in said if c.word != "new"),
+                                     "\n\n".join(answers) + "\n"))
+        return replies, start
+
+    def _start_by_mail(self, sender: str, wanted: commands.NewGame, before: list[Outgoing],
+                       on_commit: Any = None) -> list[Outgoing]:
+        """Start the game '#new' asks for; return ``before`` and the opening messages, the
+        others' as invitations. ``on_commit`` sees them all before the record is written."""
+        from gametool.mail import MailDropped
+        from gametool.mail.message import one_address
+
+        others = []
+        for given in wanted.others:
+            try:
+                others.append(one_address(given))
+            except MailDropped:
+                raise MailRejected(f"{given[:80]!r} is not one email address") from None
+        if sender in others or len(set(others)) != len(others):
+            raise MailRejected("every seat must be a different address (yours is the first)")
+        done: list[Outgoing] = []
+
+        def invitations(path: Path, old: str, new: str, opening: list[Outgoing]) -> None:
+            session = load_one(new, str(path))
+            days = Clock(session.record).days
+            for message in opening:
+                if message.to == sender:
+                    note = (f"Your game {path.stem} is started; it begins once "
+                            f"{', '.join(others)} {'has' if len(others) == 1 else 'have'} "
+                            "accepted.")
+                else:
+                    note = (f"{sender} invites you to this game. Accept by replying with your "
+                            "key line and the line '#join' (in a game with chance, the line "
+                            f"'gametool join' prints) within {days} days; otherwise the "
+                            "invitation lapses.")
+                done.append(self._with_note(message, note))
+            if on_commit is not None:
+                on_commit(path, old, new, before + done)
+
+        try:
+            self.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
+                     invited=others, on_create=invitations)
+        except MailRejected:
+            raise
+        except GameError as exc:
+            raise MailRejected(str(exc)) from None
+        return before + done
