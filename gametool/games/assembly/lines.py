@@ -144,9 +144,16 @@ def line_entry(lid: int, code: int, pos: int,
     relative = table.get(key)
     if relative is None:
         relative = table[key] = _relative_entry(*shape, code, pos, upto)
-    origin = line[pos] * 81
-    return relative[0], tuple([tuple([origin + line[pos + k] for k in ks]) if ks else ()
-                               for ks in relative[1]])
+    to = _ACTIONS[lid][pos]
+    return relative[0], tuple([tuple([to[k] for k in ks]) if ks else () for ks in relative[1]])
+
+
+# For every line and position on it: the move action of each step along the line, by step
+# (a negative step counts from the end, as Python indexes).
+_ACTIONS = tuple(tuple(tuple(line[pos] * 81 + line[(pos + k) % len(line)]
+                             for k in range(len(line)))
+                       for pos in range(len(line)))
+                 for line in LINES)
 
 
 class AssemblyState(NamedTuple):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -107,12 +108,23 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
     return out
 
 
+_CLAIM = re.compile(r"claim-draw(?:\s+(\S+))?", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1 << 14)
 def read_action(text: str) -> tuple[bool, MoveText | None]:
     """(claim?, the move or None) from an action's text (memoised: it needs no position)."""
     match = COMMON.fullmatch(text.strip())
     if match is not None:  # a plain move in a common spelling: no grammar needed
         return False, from_match(match)
+    claim = _CLAIM.fullmatch(text.strip())
+    if claim is not None:  # a claim as the tool writes it: no grammar needed either
+        move = claim[1]
+        if move is None:
+            return True, None
+        match = COMMON.fullmatch(move)
+        if match is not None:
+            return True, from_match(match)
     from gametool.games.chess.san_grammar import ACTION
     from notation import tokens
 
