@@ -17,11 +17,26 @@ from gametool.games.chess.board import (
     WK,
     WQ,
     dead_material,
+    has_legal_move,
+    in_check,
     make_move,
 )
 from gametool.games.chess.board import perft as core_perft
-from gametool.games.chess.position import _UNSET, START_FEN, Position, read_fen, write_fen
-from gametool.games.chess.san import COMMON, MoveText, from_match, resolve, san
+from gametool.games.chess.position import (
+    _UNSET,
+    START_FEN,
+    Position,
+    read_fen,
+    shared_for,
+    write_fen,
+)
+from gametool.games.chess.san import (
+    COMMON,
+    MoveText,
+    from_match,
+    resolve,
+    san_body,
+)
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
@@ -46,7 +61,11 @@ def castling_text(rights: int) -> str:
 
 def child(pos: Position, m: int) -> Position:
     """The position after the legal chess move ``m`` (clocks and repetition history kept)."""
-    board, castling, ep, zeroing = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
+    shared = pos.shared
+    made = shared.get(m)
+    if made is None:
+        made = shared[m] = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
+    board, castling, ep, zeroing = made
     if zeroing:
         history: tuple[Any, ...] = ()
         halfmove = 0
@@ -306,7 +325,27 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             return "claim-draw"
         if action == NULL:
             return "--"
-        text = san(state, action & MOVE_MASK)
+        m = action & MOVE_MASK
+        shared = state.shared
+        text = shared.get(("san", m))
+        if text is None:
+            made = shared.get(m)
+            if made is None:  # the position after the move, shared with apply
+                made = shared[m] = make_move(state.board, m, state.white, state.castling,
+                                             state.ep)
+            # Check and mate after the move, told to the next position too (it is asked next).
+            after = shared_for(made[0], not state.white, made[1], made[2])
+            checked = after.get("check")
+            if checked is None:
+                checked = after["check"] = in_check(made[0], not state.white)
+            suffix = ""
+            if checked:
+                moving = after.get("has_move")
+                if moving is None:
+                    moving = after["has_move"] = has_legal_move(
+                        made[0], not state.white, made[1], made[2], checked=True)
+                suffix = "+" if moving else "#"
+            text = shared["san", m] = san_body(state, m) + suffix
         return f"claim-draw {text}" if action & CLAIM else text
 
     def parse_action(self, state: Position, text: str) -> Any:
@@ -327,7 +366,11 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             if claim_reason(state, dead) is None:
                 raise IllegalAction(self._no_claim(state, "claim-draw"))
             return CLAIM
-        m = resolve(state, movetext, text.split(None, 1)[-1] if claim else text)
+        shared = state.shared
+        m = shared.get(movetext)
+        if m is None:
+            m = shared[movetext] = resolve(state, movetext,
+                                           text.split(None, 1)[-1] if claim else text)
         if not claim:
             return m
         if claim_reason(child(state, m), dead) is None:
