@@ -8,6 +8,7 @@ once and then looked up.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any, NamedTuple
 
 N = 9
@@ -70,16 +71,9 @@ def _bit(s: int) -> int:
 BIT = tuple(_bit(s) for s in range(N * N))
 
 
-def _digits(code: int) -> tuple[int, ...]:
-    out = []
-    for _ in range(N):
-        code, digit = divmod(code, 3)
-        out.append(digit)
-    return tuple(out)
-
-
-_DIGITS = tuple(_digits(code) for code in range(3 ** N))
-"""The contents of a line from its base-3 code (position i is digit i)."""
+_DIGITS = tuple(digits[::-1] for digits in product(range(3), repeat=N))
+"""The contents of a line from its base-3 code (position i is digit i: ``product`` counts with
+its last digit the fastest, so each is read backwards)."""
 
 
 def _relative_entry(length: int, sees: bool, code: int, pos: int,

@@ -351,6 +351,10 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def parse_action(self, state: Position, text: str) -> Any:
         if self.outcome(state) is not None:
             raise GameOver("the game is over: no more moves")
+        shared = state.shared
+        known = shared.get(("text", text))
+        if known is not None:  # a plain move read before in a position with these fields
+            return known
         if text.strip().lower() == RESIGN:
             return RESIGN
         if text.strip() == "--":
@@ -366,12 +370,12 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             if claim_reason(state, dead) is None:
                 raise IllegalAction(self._no_claim(state, "claim-draw"))
             return CLAIM
-        shared = state.shared
         m = shared.get(movetext)
         if m is None:
             m = shared[movetext] = resolve(state, movetext,
                                            text.split(None, 1)[-1] if claim else text)
         if not claim:
+            shared["text", text] = m
             return m
         if claim_reason(child(state, m), dead) is None:
             raise IllegalAction(self._no_claim(child(state, m), text.strip()))
