@@ -137,9 +137,22 @@ def line_entry(lid: int, code: int, pos: int,
     key = code * 16 + pos
     relative = table.get(key)
     if relative is None:
-        relative = table[key] = _relative_entry(*shape, code, pos, upto)
-    to = _ACTIONS[lid][pos]
-    return relative[0], tuple([tuple([to[k] for k in ks]) if ks else () for ks in relative[1]])
+        found = _relative_entry(*shape, code, pos, upto)
+        relative = table[key] = _DISTINCT.setdefault(found, found)
+    # Many line contents give the same relative entry (the moves look at nearby squares only):
+    # each distinct one is written as actions once per line and position.
+    written = (lid, pos, id(relative))
+    entry = _WRITTEN.get(written)
+    if entry is None:
+        to = _ACTIONS[lid][pos]
+        entry = _WRITTEN[written] = (relative[0], tuple([tuple([to[k] for k in ks]) if ks else ()
+                                                         for ks in relative[1]]))
+    return entry
+
+
+_DISTINCT: dict[Any, Any] = {}
+"""Each distinct relative entry, once (kept for good: ``_WRITTEN`` keys on their ids)."""
+_WRITTEN: dict[tuple[int, int, int], Any] = {}
 
 
 # For every line and position on it: the move action of each step along the line, by step
