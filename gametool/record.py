@@ -56,15 +56,47 @@ class Branch:
     depth: int
 
 
-@dataclass
 class Step:
-    """One applied action: who acted, the action, its canonical text, where it was written."""
+    """One applied action: who acted, the action, its canonical text, where it was written.
 
-    seat: int
-    action: Any
-    text: str
-    line: int | None = None
-    column: int | None = None
+    The canonical text may be left to be written on first need: given ``before`` (the state the
+    action was played in) and ``game`` instead of ``text``, it is formatted when read. Checking
+    a record never needs it; writing one does."""
+
+    __slots__ = ("_before", "_game", "_text", "action", "column", "line", "seat")
+
+    def __init__(self, seat: int, action: Any, text: str | None, line: int | None = None,
+                 column: int | None = None, before: Any = None, game: Game | None = None
+                 ) -> None:
+        self.seat, self.action, self._text = seat, action, text
+        self.line, self.column = line, column
+        self._before, self._game = before, game
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            assert self._game is not None
+            text = self._text = self._game.format_action(self._before, self.action)
+            self._before = self._game = None
+        return text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text = value
+        self._before = self._game = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Step) and (self.seat, self.action, self.text, self.line,
+                                            self.column) == (other.seat, other.action,
+                                                             other.text, other.line,
+                                                             other.column)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Step(seat={self.seat!r}, action={self.action!r}, text={self.text!r}, "
+                f"line={self.line!r}, column={self.column!r})")
 
 
 def parse_players(value: str) -> list[str]:
@@ -721,26 +753,29 @@ class Session:
         if self.player_file:
             self._apply_seen(text, seat, line, column)
             return
+        game = self.game
         try:
-            action = self.game.parse_action(state, text)
+            action = game.parse_action(state, text)
         except MalformedAction as exc:
             if HIDDEN_VALUE in text:
                 raise RecordError(
                     f"hidden value '{HIDDEN_VALUE}' in a record with no View tag: a record "
                     "exported for one seat names that seat in its View tag") from None
             raise exc
-        canonical = self.game.format_action(state, action)
         if to_move == CHANCE and self.seed is None and self.secret is not None:
             raise RecordError(
                 "chance acts before every seat has sent its contribution to the joint seed "
                 f"(missing: {', '.join(self.waiting_for())})")
         if to_move == CHANCE and self.seed is not None:
-            expected = self.game.sample_chance(state, SeedRng(self.seed, self.ply + 1))
+            expected = game.sample_chance(state, SeedRng(self.seed, self.ply + 1))
             if expected != action:
                 raise RecordError(
-                    f"chance action {canonical!r} contradicts the seed, which gives "
-                    f"{self.game.format_action(state, expected)!r}")
-        self._push(seat, action, canonical, line, column)
+                    f"chance action {game.format_action(state, action)!r} contradicts the "
+                    f"seed, which gives {game.format_action(state, expected)!r}")
+        # The canonical text is written when first read (a check of the record never reads
+        # it): the state it is written in is kept in ``states`` anyway.
+        self.states.append(game.apply(state, action))
+        self.steps.append(Step(seat, action, None, line, column, state, game))
 
     def _apply_seen(self, text: str, seat: int, line: int | None,
                     column: int | None) -> None:

@@ -504,3 +504,51 @@ def test_no_blanks_inside_an_action(text: str) -> None:
     with pytest.raises(MalformedAction, match="found a blank"):
         game.parse_action(state, text)
     assert game.format_action(state, game.parse_action(state, "  b1-b3 ")) == "b1-b3"
+
+
+@pytest.mark.parametrize("options", [{}, {"distance": "upto"}])
+def test_the_moves_of_each_figure_make_up_the_moves_of_the_side(options: dict[str, str]) -> None:
+    """A typed move is checked against the moves of its figure alone: those lists, over every
+    figure of the side to move, are exactly the side's moves, in random games."""
+    import random
+
+    game = Assembly(options)
+    rng = random.Random(3)
+    for _ in range(6):
+        state = game.initial_state(2)
+        while game.to_move(state) is not None:
+            per_figure = [m for s in state.figures[state.seat]
+                          for m in game.figure_moves(state, s)]
+            assert sorted(per_figure) == sorted(game.moves(state))
+            assert all(m // 81 == s for s in state.figures[state.seat]
+                       for m in game.figure_moves(state, s))
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+
+
+def test_the_line_tables_hold_what_the_line_contents_give() -> None:
+    """Entries written once per distinct relative entry (shared by many line contents) are the
+    moves the contents of their own line give, square by square."""
+    import random
+
+    from gametool.games.assembly import lines as tables
+
+    for options in ({}, {"distance": "upto"}):
+        game = Assembly(options)
+        rng = random.Random(11)
+        for _ in range(10):
+            state = game.initial_state(2)
+            while game.to_move(state) is not None:
+                state = game.apply(state, rng.choice(game.legal_actions(state)))
+    checked = 0
+    for upto, table in tables.TABLES.items():
+        for key, entry in list(table.items())[:5000]:
+            low = key & ((1 << tables.SHIFT) - 1)
+            lid, code, pos = low >> 4, key >> tables.SHIFT, low & 15
+            line = tables.LINES[lid]
+            share, steps = tables._relative_entry(len(line), tables.LINE_SEES[lid], code, pos,
+                                                  upto)
+            origin = line[pos] * 81
+            assert entry == (share, tuple(tuple(origin + line[pos + k] for k in ks)
+                                          for ks in steps))
+            checked += 1
+    assert checked > 1000

@@ -695,3 +695,33 @@ def test_moves_to_a_square_and_any_move_agree_with_the_full_list() -> None:
                 sorted(m for m in every if (m >> 6) & 63 == target), (write_fen(pos), target)
         horses += any(c in core.HORSES for c in pos.board)
     assert len(boards) > 1500 and horses > 200
+
+
+def test_every_legal_move_is_read_back_from_python_chess_san_twice() -> None:
+    """Each legal move, written in SAN by python-chess, is read as that move, and written back
+    the same, in random games; then again, when positions met before answer from what they
+    share (a record read again after import)."""
+    from gametool.games.chess.position import forget_shared
+
+    rng = random.Random(20261126)
+    forget_shared()
+    games_played = []
+    for _ in range(4):
+        state, board = G.initial_state(2), pychess.Board()
+        line = []
+        while G.outcome(state) is None and len(line) < 120:
+            m = rng.choice(state.moves)
+            line.append(m)
+            state = G.apply(state, m)
+            board.push(pychess.Move.from_uci(uci(m)))
+        games_played.append(line)
+    for _round in range(2):
+        for line in games_played:
+            state, board = G.initial_state(2), pychess.Board()
+            for played in line:
+                for m in state.moves:
+                    text = board.san(pychess.Move.from_uci(uci(m)))
+                    assert G.parse_action(state, text) == m, (board.fen(), text)
+                    assert G.format_action(state, m) == text, board.fen()
+                state = G.apply(state, played)
+                board.push(pychess.Move.from_uci(uci(played)))

@@ -636,3 +636,33 @@ def test_a_pawn_move_still_ends_the_repetition_history_d12() -> None:
     p = play(pos("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"), "Kd1 @a5", "Kd8 -a5")
     assert len(p.history) == 2
     assert play(p, "e3 @a5").history == ()
+
+
+@pytest.mark.parametrize("options", [{}, {"horses": "owned"}])
+def test_one_horse_action_is_judged_as_the_whole_list_judges_it(options: dict[str, str]) -> None:
+    """``horse_legal`` (one action, as a record is read) agrees with ``horse_actions`` (every
+    action) on every placement, removal and horse step, after chess moves of random games."""
+    import random
+
+    from gametool.games.chess.board import make_move
+
+    game = SuperHorseChess(options)
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(4):
+        state = game.initial_state(2)
+        while game.to_move(state) is not None and state.ply < 120:
+            m = rng.choice(state.moves)
+            after = make_move(state.board, m, state.white, state.castling, state.ep)[0]
+            legal = set(game.horse_actions(after, state.white))
+            mine = game.horse_chars(state.white)[0]
+            horses = [s for s, c in enumerate(after) if c == mine]
+            candidates = [(PLACE, s) for s in range(64)] + [(REMOVE, s, -1) for s in range(64)]
+            candidates += [(REMOVE, a, b) for a in horses for b in range(64)]
+            candidates += [(HMOVE, a, t, p) for a in horses for t in range(64)
+                           if abs(t - a) in (1, 8, 16) for p in range(5)]
+            for h in candidates:
+                assert game.horse_legal(after, state.white, h) == (h in legal), (after, h)
+            checked += len(candidates)
+            state = game.apply(state, rng.choice(game.legal_actions(state)))
+    assert checked > 10_000

@@ -238,13 +238,13 @@ def test_desdemona_moves_read_without_the_grammar_as_the_grammar_reads_them() ->
         fast = desdemona._FAST_MOVE.fullmatch(text)
         if fast is None:
             return
-        assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona.GRAMMAR, text))
+        assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona._grammar(), text))
 
     check()
     for text in ("b2-d4/d6", "D4-d5Xd7", "a10-c10", " b2-b3 "):
         fast = desdemona._FAST_MOVE.fullmatch(text)
         assert fast is not None
-        assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona.GRAMMAR, text))
+        assert desdemona._fast_tokens(fast) == list(tokens.parse_whole(desdemona._grammar(), text))
 
 
 def test_a_race_action_with_a_huge_number_is_one_clear_error() -> None:
@@ -318,7 +318,7 @@ def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() ->
 
     def same(text: str) -> bool:
         return fast_reads_as_grammar(sapos._fast_sequence,
-                                     lambda t: list(tokens.parse_whole(sapos.SEQUENCE, t)[0]),
+                                     lambda t: list(tokens.parse_whole(sapos._grammar(), t)[0]),
                                      text)
 
     fuzz_fast_reader(["a1", "d4", "h8", "e5", "D4", "i9", "a10", "-", "x", "X", "+", " ", "--"],

@@ -19,12 +19,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import pyparsing as pp
-
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
-from notation import tokens
+from notation import values as tokens
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
@@ -173,11 +171,43 @@ def _square_name(square: tokens.Square, text: str) -> int:
 _FAST_SHUFFLE = re.compile(r"\s*shuffle\s+(red|black)((?:\s+(?:10|[2-9AJQK])[HDCS])+)\s*",
                            re.IGNORECASE)
 _CARD = re.compile(r"(10|[2-9AJQK])([HDCS])", re.IGNORECASE)
+# The other actions as the tool writes them (and as the grammar reads them), one expression.
+_FAST_OTHER = re.compile(r"\s*(?:place\s+(?P<p>[a-z][1-9][0-9]?)"
+                         r"|(?P<f>[a-z][1-9][0-9]?)-(?P<t>[a-z][1-9][0-9]?)"
+                         r"|reveal\s+(?P<rc>red|black)\s+(?P<card>(?:10|[2-9AJQK])[HDCS])"
+                         r"|toss\s+(?P<side>heads|tails)|(?P<resign>resign))\s*", re.IGNORECASE)
+
+
+def _square_token(name: str) -> tokens.Square:
+    return tokens.Square(ord(name[0].lower()) - 97, int(name[1:]))
+
+
+def _fast_words(text: str) -> list[Any] | None:
+    """The tokens the grammar reads from a common spelling, without the grammar; else None."""
+    match = _FAST_OTHER.fullmatch(text)
+    if match is None:
+        return None
+    g = match.group
+    if g("p"):
+        return ["place", _square_token(g("p"))]
+    if g("f"):
+        return [_square_token(g("f")), _square_token(g("t"))]
+    if g("rc"):
+        card = g("card").upper()
+        return ["reveal", g("rc").lower(), tokens.Card(card[:-1], card[-1])]
+    if g("side"):
+        return ["toss", g("side").lower()]
+    return [RESIGN]
 
 
 @cache
-def _grammar() -> pp.ParserElement:
-    """The action grammar, built once from the shared tokens."""
+def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
+    """The action grammar, built once from the shared tokens, for the spellings the fast
+    readers do not take (it names the error)."""
+    import pyparsing as pp
+
+    from notation import tokens
+
     square = tokens.square()
     place = (tokens.keyword("place") - square).set_name("place")
     # A move is written without blanks: "d3-d4", never "d3 - d4".
@@ -419,10 +449,15 @@ class Belemmer(Game[BelemmerState, Action]):
         if fast is not None:  # a whole pile, as the tool writes it: read without the grammar
             cards = [tokens.Card(c[1].upper(), c[2].upper()) for c in _CARD.finditer(fast[2])]
             return self._parse_shuffle(state, text, fast[1].lower(), cards)
-        try:
-            parsed = tokens.parse_whole(_grammar(), text)
-        except NotationError as exc:
-            raise MalformedAction(f"malformed action {text.strip()!r}: {exc.message}") from None
+        parsed = _fast_words(text)
+        if parsed is None:
+            from notation.tokens import parse_whole
+
+            try:
+                parsed = parse_whole(_grammar(), text)
+            except NotationError as exc:
+                raise MalformedAction(f"malformed action {text.strip()!r}: {exc.message}"
+                                      ) from None
         # Positional: the square and card tokens are tuples, which results names would split.
         words = list(parsed)
         kind = words[0].lower() if isinstance(words[0], str) else "move"

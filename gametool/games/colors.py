@@ -7,12 +7,11 @@ palindrome bonus. A state is the board as a tuple of colour numbers (0 = empty) 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
-
-import pyparsing as pp
 
 from gametool.engine import RESIGN, Game, Option, Outcome, expect_word, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
@@ -21,15 +20,26 @@ from notation.errors import NotationError
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
-from notation.tokens import FILES, Square, parse_whole, square
+from notation.values import FILES, Square
 
 COLOUR_NAMES = {"B": "blue", "R": "red", "G": "green", "Y": "yellow", "P": "pink", "O": "orange"}
 
-_COLOUR = pp.Char(pp.alphas).set_name("colour").leave_whitespace()
-_COLOUR.set_parse_action(lambda t: t[0].upper())
-PLACE = (square() + pp.Literal("=").set_name("'='").leave_whitespace().suppress()
-         + _COLOUR).set_name("placement")
-"""``square=colour``, no blanks inside; squares and colours are checked by the game."""
+_FAST_PLACE = re.compile(r"([A-Za-z])([1-9][0-9]?)=([A-Za-z])")
+"""What the grammar reads, as a regular expression: a record never loads the grammar."""
+
+
+@cache
+def _place():  # noqa: ANN202 (a pyparsing element, loaded on first need)
+    """``square=colour``, no blanks inside; squares and colours are checked by the game. Only
+    a text the fast reader does not take comes here (for the error message)."""
+    import pyparsing as pp
+
+    from notation.tokens import square
+
+    colour = pp.Char(pp.alphas).set_name("colour").leave_whitespace()
+    colour.set_parse_action(lambda t: t[0].upper())
+    return (square() + pp.Literal("=").set_name("'='").leave_whitespace().suppress()
+            + colour).set_name("placement")
 
 
 def value(count: int) -> int:
@@ -252,8 +262,14 @@ square, '=', upper-case colour."""
         if len(text.split()) > 1:
             raise MalformedAction(f"malformed action {text.strip()!r}: no blanks inside; "
                                   "expected square=colour such as d4=R")
+        fast = _FAST_PLACE.fullmatch(text.strip())
+        if fast is not None:
+            where = Square(ord(fast[1].lower()) - 97, int(fast[2]))
+            return self._placement(state, text, where, fast[3].upper())
+        from notation.tokens import parse_whole
+
         try:
-            where, letter = parse_whole(PLACE, text)
+            where, letter = parse_whole(_place(), text)
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: expected square=colour such as d4=R "

@@ -13,12 +13,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import pyparsing as pp
-
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
-from notation.tokens import FILES, Square, keyword, parse_whole, square
+from notation.values import FILES, Square
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
@@ -212,14 +210,19 @@ def decode(action: int) -> tuple[int, int, int, int]:
     return action & 127, (action >> 7) & 127, (action >> 14) & 127, action >> 21
 
 
-def _grammar() -> pp.ParserElement:
+@cache
+def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
+    """The full grammar: only a text that the fast reader does not take comes here."""
+    import pyparsing as pp
+
+    from notation.tokens import keyword, square
+
     sq = square()
     separator = pp.one_of("/ x", caseless=True).set_name("'/' or 'x'")
     move = (sq + pp.Suppress("-") + sq + pp.Optional(separator + sq)).set_name("move")
     return (keyword("pass") | keyword(RESIGN) | move).set_name("Desdemona action")
 
 
-GRAMMAR = _grammar()
 # A move of the usual shape, read without the grammar (the same tokens; anything else is left
 # to the grammar, which names the error).
 _FAST_MOVE = re.compile(r"\s*([A-Za-z])([1-9][0-9]?)-([A-Za-z])([1-9][0-9]?)"
@@ -456,8 +459,16 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                 f"malformed action {text.strip()!r}: no blanks inside an action; expected e.g. "
                 "b2-d4/d6, d4-d5xd7 or pass")
         fast = _FAST_MOVE.fullmatch(text)
+        word = text.strip().lower()
         try:
-            parsed = _fast_tokens(fast) if fast is not None else parse_whole(GRAMMAR, text)
+            if fast is not None:
+                parsed = _fast_tokens(fast)
+            elif word in ("pass", RESIGN):
+                parsed = [word]
+            else:
+                from notation.tokens import parse_whole
+
+                parsed = parse_whole(_grammar(), text)
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: {exc.message}; expected e.g. b2-d4/d6, "

@@ -11,11 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
-
-import pyparsing as pp
 
 from gametool.chance import SeedRng
 from gametool.engine import (
@@ -31,7 +29,6 @@ from gametool.engine import (
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
-from notation.tokens import card, keyword, parse_whole
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
@@ -102,18 +99,26 @@ def cards_text(cards: Sequence[int]) -> str:
 
 # -- notation ---------------------------------------------------------------------------------
 
-_CARD = card(SUITS)
-_CARDS = pp.Group(pp.ZeroOrMore(pp.Word(pp.alphanums).set_name("card")))("cards")
-_COUNT = pp.Word(pp.nums).set_name("count")
-_COUNT.set_parse_action(lambda t: int(t[0]))
-_LIST = _COUNT("count") - pp.Suppress(pp.Literal(":").set_name("':'")) - _CARDS
-ACTION = (
-    (keyword("deal")("kind") - _LIST)
-    | (keyword("draw")("kind") - _LIST)
-    | (keyword("trade")("kind") - _CARDS)
-    | (keyword("score")("kind") - pp.Word(pp.alphanums).set_name("category")("category"))
-).set_name("Space Cards action")
-"""An action; its card words are read one by one with the card grammar (see read_card)."""
+
+@cache
+def _grammars():  # noqa: ANN202 (pyparsing elements, built on first need)
+    """(an action, a card): the full grammars, for the spellings the fast readers do not take.
+    An action's card words are read one by one with the card grammar (see read_card)."""
+    import pyparsing as pp
+
+    from notation.tokens import card, keyword
+
+    cards = pp.Group(pp.ZeroOrMore(pp.Word(pp.alphanums).set_name("card")))("cards")
+    count = pp.Word(pp.nums).set_name("count")
+    count.set_parse_action(lambda t: int(t[0]))
+    listed = count("count") - pp.Suppress(pp.Literal(":").set_name("':'")) - cards
+    action = (
+        (keyword("deal")("kind") - listed)
+        | (keyword("draw")("kind") - listed)
+        | (keyword("trade")("kind") - cards)
+        | (keyword("score")("kind") - pp.Word(pp.alphanums).set_name("category")("category"))
+    ).set_name("Space Cards action")
+    return action, card(SUITS)
 
 Tokens = tuple[str, int | None, tuple[str, ...], str | None]
 """What an action reads as: its kind, count, card words and category (absent ones None)."""
@@ -126,7 +131,7 @@ _FAST_ACTION = re.compile(rf"(deal|draw) ([1-6]): {_FAST_CARDS}|trade {_FAST_CAR
 
 def _fast_action(text: str) -> Tokens | None:
     """The tokens of an action written as the tool writes it (cards of the deck in upper case,
-    one blank between words), read without the grammar, exactly as ``ACTION`` reads them; None
+    one blank between words), read without the grammar, exactly as the grammar reads them; None
     for any other spelling, which the grammar reads (and explains)."""
     match = _FAST_ACTION.fullmatch(text)
     if match is None:
@@ -140,8 +145,10 @@ def _fast_action(text: str) -> Tokens | None:
 
 
 def _grammar_action(text: str) -> Tokens:
-    """The tokens of an action read by ``ACTION``; NotationError if it is not one."""
-    parsed = parse_whole(ACTION, text)
+    """The tokens of an action read by the full grammar; NotationError if it is not one."""
+    from notation.tokens import parse_whole
+
+    parsed = parse_whole(_grammars()[0], text)
     kind = parsed["kind"]
     if kind == "score":
         return kind, None, (), parsed["category"]
@@ -151,7 +158,11 @@ def _grammar_action(text: str) -> Tokens:
 @lru_cache(maxsize=512)
 def read_card(word: str) -> str:
     """The card written ``word`` in canonical text; NotationError if it is not a card at all."""
-    return str(parse_whole(_CARD, word)[0])
+    if word in CARD_ID:  # as the tool writes it
+        return word
+    from notation.tokens import parse_whole
+
+    return str(parse_whole(_grammars()[1], word)[0])
 
 
 DEAL, PLAY, DRAW, OVER = range(4)

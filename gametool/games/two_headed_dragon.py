@@ -8,19 +8,17 @@ player has no sheep. Ten hands; the lowest total wins.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
-
-import pyparsing as pp
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
-from notation.tokens import domino, keyword, parse_whole
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
@@ -109,20 +107,56 @@ def next_leader(scores: Sequence[int], leader: int) -> int:
 
 # -- notation ------------------------------------------------------------------------------------
 
-_TILE = pp.Group(domino(6)).set_name("domino")
-_SEAT = pp.Regex(r"[pP][1-4]").set_name("seat p1-p4")
-_SEAT.set_parse_action(lambda t: int(t[0][1]) - 1)
-_PIP = pp.Regex(r"[0-6]").set_name("pip 0-6")
-_PIP.set_parse_action(lambda t: int(t[0]))
-_ACTION = (
-    (keyword("lead") - _TILE("tile") - keyword("open").suppress() - _PIP("pip"))
-    | (keyword("play") - _TILE("tile"))
-    | (keyword("sheep") - _TILE("tile"))
-    | (keyword("deal") - _SEAT("seat") - pp.Suppress(":").set_name("':'")
-       - pp.Group(_TILE * HAND_SIZE)("tiles"))
-    | (keyword("leader") - _SEAT("seat"))
-    | keyword("resign")
-).set_name("action (lead T open N, play T, sheep T, resign, deal, leader)")
+@cache
+def _action():  # noqa: ANN202 (a pyparsing element, built on first need)
+    """The full grammar, for the spellings the fast reader does not take (it names the error)."""
+    import pyparsing as pp
+
+    from notation.tokens import domino, keyword
+
+    tile = pp.Group(domino(6)).set_name("domino")
+    seat = pp.Regex(r"[pP][1-4]").set_name("seat p1-p4")
+    seat.set_parse_action(lambda t: int(t[0][1]) - 1)
+    pip = pp.Regex(r"[0-6]").set_name("pip 0-6")
+    pip.set_parse_action(lambda t: int(t[0]))
+    return (
+        (keyword("lead") - tile("tile") - keyword("open").suppress() - pip("pip"))
+        | (keyword("play") - tile("tile"))
+        | (keyword("sheep") - tile("tile"))
+        | (keyword("deal") - seat("seat") - pp.Suppress(":").set_name("':'")
+           - pp.Group(tile * HAND_SIZE)("tiles"))
+        | (keyword("leader") - seat("seat"))
+        | keyword("resign")
+    ).set_name("action (lead T open N, play T, sheep T, resign, deal, leader)")
+
+
+_FAST_TILE = r"([0-6])-([0-6])"
+_FAST = re.compile(rf"(lead) {_FAST_TILE} open ([0-6])|(play|sheep) {_FAST_TILE}"
+                   rf"|(deal) p([1-4]): ((?:[0-6]-[0-6] ){{{HAND_SIZE - 1}}}[0-6]-[0-6])"
+                   r"|(leader) p([1-4])|(resign)", re.IGNORECASE)
+
+
+def _fast(text: str) -> tuple[str, Any] | None:
+    """An action as the tool writes it, read without the grammar exactly as the grammar reads
+    it; None for any other spelling."""
+    match = _FAST.fullmatch(text.strip())
+    if match is None:
+        return None
+    g = match.groups()
+
+    def tile(a: str, b: str) -> Tile:
+        x, y = int(a), int(b)
+        return (min(x, y), max(x, y))
+
+    if g[0]:
+        return "lead", (tile(g[1], g[2]), int(g[3]))
+    if g[4]:
+        return g[4].lower(), tile(g[5], g[6])
+    if g[7]:
+        return "deal", (int(g[8]) - 1, [tile(t[0], t[2]) for t in g[9].split(" ")])
+    if g[10]:
+        return "leader", int(g[11]) - 1
+    return "resign", None
 
 
 def _tile(group: Any) -> Tile:
@@ -132,8 +166,13 @@ def _tile(group: Any) -> Tile:
 
 
 def _read(text: str) -> tuple[str, Any]:
+    fast = _fast(text)
+    if fast is not None:
+        return fast
+    from notation.tokens import parse_whole
+
     try:
-        parsed = parse_whole(_ACTION, text)
+        parsed = parse_whole(_action(), text)
     except NotationError as exc:
         raise MalformedAction(
             f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None

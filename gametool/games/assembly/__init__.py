@@ -7,10 +7,10 @@ group wins. Move generation looks figures up in the line tables of ``lines``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
-
-import pyparsing as pp
 
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
@@ -36,21 +36,45 @@ from gametool.games.assembly.lines import (
     sq_name,
 )
 from gametool.tables import tabulate
-from notation import tokens
 from notation.errors import NotationError
+from notation.values import Square
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
 
 __all__ = ["PASS", "Assembly", "AssemblyState", "sq_name"]
 
-_g = tokens.square()
-# No blanks inside an action (the rule of every game): the separator and the square after it
-# follow without a gap.
-_SEP = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_whitespace()
-MOVE_GRAMMAR = (_g + _SEP + _g.copy().leave_whitespace()).set_name("move")
-PASS_GRAMMAR = tokens.keyword("pass")
-ACTION_GRAMMAR = (PASS_GRAMMAR | MOVE_GRAMMAR).set_name("move or pass")
+_FAST_MOVE = re.compile(r"([A-Za-z])([1-9][0-9]?)([-xX])([A-Za-z])([1-9][0-9]?)")
+"""A move as the grammar reads it, as a regular expression: a record never loads the grammar."""
+
+
+@cache
+def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
+    """The full grammar, for the texts the fast reader does not take (it names the error)."""
+    import pyparsing as pp
+
+    from notation import tokens
+
+    g = tokens.square()
+    # No blanks inside an action (the rule of every game): the separator and the square after
+    # it follow without a gap.
+    sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_whitespace()
+    move = (g + sep + g.copy().leave_whitespace()).set_name("move")
+    return (tokens.keyword("pass") | move).set_name("move or pass")
+
+
+def _read(text: str) -> list:
+    """The tokens of an action: ``[pass]`` or ``[square, separator, square]``."""
+    word = text.strip()
+    fast = _FAST_MOVE.fullmatch(word)
+    if fast is not None:
+        return [Square(ord(fast[1].lower()) - 97, int(fast[2])), fast[3],
+                Square(ord(fast[4].lower()) - 97, int(fast[5]))]
+    if word.lower() == "pass":
+        return ["pass"]
+    from notation import tokens
+
+    return tokens.parse_whole(_grammar(), text)
 
 
 class Assembly(Game[AssemblyState, int]):
@@ -164,6 +188,19 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
                 out += e3[1][sight]
         return out
 
+    def figure_moves(self, state: AssemblyState, s: int) -> list[int]:
+        """The moves of the figure on ``s`` (one figure of the seat to move), as :meth:`moves`
+        lists them."""
+        lines = state.lines
+        entry = self._entry
+        l0, k0, l1, k1, l2, k2, l3, k3 = SQUARE_KEYS[s]
+        e0, e1, e3 = entry(k0 + lines[l0]), entry(k1 + lines[l1]), entry(k3 + lines[l3])
+        sight = e0[0] + e1[0] + e3[0]
+        if not sight:
+            return []
+        e2 = entry(k2 + lines[l2])
+        return [*e0[1][sight], *e1[1][sight], *e2[1][sight], *e3[1][sight]]
+
     def legal_actions(self, state: AssemblyState) -> list[int]:
         if state.result is not None:
             return []
@@ -247,14 +284,13 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
         if text.strip().lower() == RESIGN:
             return RESIGN
         try:
-            parsed = tokens.parse_whole(ACTION_GRAMMAR, text)
+            parsed = _read(text)
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed move {text.strip()!r}: {exc.message} (write e.g. d1-d4, d1xa4 or pass)"
             ) from None
-        legal = self.moves(state)
         if len(parsed) == 1:
-            if legal:
+            if self.moves(state):
                 raise IllegalAction("pass is allowed only without a legal move (D8)")
             return PASS
         squares = []
@@ -266,7 +302,9 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
         frm, to = squares
         action = frm * 81 + to
         self._explain(state, frm, to, parsed[1].lower(), text.strip())
-        if action not in legal:  # the checks above mirror the generator; this is a safeguard
+        # The checks above mirror the generator; this is a safeguard (the moves of the one
+        # figure that moves, not of every figure).
+        if action not in self.figure_moves(state, frm):
             raise IllegalAction(f"{text.strip()!r} is not a legal move here")
         return action
 

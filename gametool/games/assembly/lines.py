@@ -8,6 +8,7 @@ once and then looked up.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any, NamedTuple
 
 N = 9
@@ -70,16 +71,9 @@ def _bit(s: int) -> int:
 BIT = tuple(_bit(s) for s in range(N * N))
 
 
-def _digits(code: int) -> tuple[int, ...]:
-    out = []
-    for _ in range(N):
-        code, digit = divmod(code, 3)
-        out.append(digit)
-    return tuple(out)
-
-
-_DIGITS = tuple(_digits(code) for code in range(3 ** N))
-"""The contents of a line from its base-3 code (position i is digit i)."""
+_DIGITS = tuple(digits[::-1] for digits in product(range(3), repeat=N))
+"""The contents of a line from its base-3 code (position i is digit i: ``product`` counts with
+its last digit the fastest, so each is read backwards)."""
 
 
 def _relative_entry(length: int, sees: bool, code: int, pos: int,
@@ -143,10 +137,30 @@ def line_entry(lid: int, code: int, pos: int,
     key = code * 16 + pos
     relative = table.get(key)
     if relative is None:
-        relative = table[key] = _relative_entry(*shape, code, pos, upto)
-    origin = line[pos] * 81
-    return relative[0], tuple([tuple([origin + line[pos + k] for k in ks]) if ks else ()
-                               for ks in relative[1]])
+        found = _relative_entry(*shape, code, pos, upto)
+        relative = table[key] = _DISTINCT.setdefault(found, found)
+    # Many line contents give the same relative entry (the moves look at nearby squares only):
+    # each distinct one is written as actions once per line and position.
+    written = (lid, pos, id(relative))
+    entry = _WRITTEN.get(written)
+    if entry is None:
+        to = _ACTIONS[lid][pos]
+        entry = _WRITTEN[written] = (relative[0], tuple([tuple([to[k] for k in ks]) if ks else ()
+                                                         for ks in relative[1]]))
+    return entry
+
+
+_DISTINCT: dict[Any, Any] = {}
+"""Each distinct relative entry, once (kept for good: ``_WRITTEN`` keys on their ids)."""
+_WRITTEN: dict[tuple[int, int, int], Any] = {}
+
+
+# For every line and position on it: the move action of each step along the line, by step
+# (a negative step counts from the end, as Python indexes).
+_ACTIONS = tuple(tuple(tuple(line[pos] * 81 + line[(pos + k) % len(line)]
+                             for k in range(len(line)))
+                       for pos in range(len(line)))
+                 for line in LINES)
 
 
 class AssemblyState(NamedTuple):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -16,11 +17,26 @@ from gametool.games.chess.board import (
     WK,
     WQ,
     dead_material,
+    has_legal_move,
+    in_check,
     make_move,
 )
 from gametool.games.chess.board import perft as core_perft
-from gametool.games.chess.position import _UNSET, START_FEN, Position, read_fen, write_fen
-from gametool.games.chess.san import COMMON, MoveText, from_match, resolve, san
+from gametool.games.chess.position import (
+    _UNSET,
+    START_FEN,
+    Position,
+    read_fen,
+    shared_for,
+    write_fen,
+)
+from gametool.games.chess.san import (
+    COMMON,
+    MoveText,
+    from_match,
+    resolve,
+    san_body,
+)
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
@@ -45,7 +61,11 @@ def castling_text(rights: int) -> str:
 
 def child(pos: Position, m: int) -> Position:
     """The position after the legal chess move ``m`` (clocks and repetition history kept)."""
-    board, castling, ep, zeroing = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
+    shared = pos.shared
+    made = shared.get(m)
+    if made is None:
+        made = shared[m] = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
+    board, castling, ep, zeroing = made
     if zeroing:
         history: tuple[Any, ...] = ()
         halfmove = 0
@@ -107,12 +127,23 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
     return out
 
 
+_CLAIM = re.compile(r"claim-draw(?:\s+(\S+))?", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1 << 14)
 def read_action(text: str) -> tuple[bool, MoveText | None]:
     """(claim?, the move or None) from an action's text (memoised: it needs no position)."""
     match = COMMON.fullmatch(text.strip())
     if match is not None:  # a plain move in a common spelling: no grammar needed
         return False, from_match(match)
+    claim = _CLAIM.fullmatch(text.strip())
+    if claim is not None:  # a claim as the tool writes it: no grammar needed either
+        move = claim[1]
+        if move is None:
+            return True, None
+        match = COMMON.fullmatch(move)
+        if match is not None:
+            return True, from_match(match)
     from gametool.games.chess.san_grammar import ACTION
     from notation import tokens
 
@@ -295,12 +326,36 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             return "claim-draw"
         if action == NULL:
             return "--"
-        text = san(state, action & MOVE_MASK)
+        m = action & MOVE_MASK
+        shared = state.shared
+        text = shared.get(("san", m))
+        if text is None:
+            made = shared.get(m)
+            if made is None:  # the position after the move, shared with apply
+                made = shared[m] = make_move(state.board, m, state.white, state.castling,
+                                             state.ep)
+            # Check and mate after the move, told to the next position too (it is asked next).
+            after = shared_for(made[0], not state.white, made[1], made[2])
+            checked = after.get("check")
+            if checked is None:
+                checked = after["check"] = in_check(made[0], not state.white)
+            suffix = ""
+            if checked:
+                moving = after.get("has_move")
+                if moving is None:
+                    moving = after["has_move"] = has_legal_move(
+                        made[0], not state.white, made[1], made[2], checked=True)
+                suffix = "+" if moving else "#"
+            text = shared["san", m] = san_body(state, m) + suffix
         return f"claim-draw {text}" if action & CLAIM else text
 
     def parse_action(self, state: Position, text: str) -> Any:
         if self.outcome(state) is not None:
             raise GameOver("the game is over: no more moves")
+        shared = state.shared
+        known = shared.get(("text", text))
+        if known is not None:  # a plain move read before in a position with these fields
+            return known
         if text.strip().lower() == RESIGN:
             return RESIGN
         if text.strip() == "--":
@@ -316,8 +371,12 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             if claim_reason(state, dead) is None:
                 raise IllegalAction(self._no_claim(state, "claim-draw"))
             return CLAIM
-        m = resolve(state, movetext, text.split(None, 1)[-1] if claim else text)
+        m = shared.get(movetext)
+        if m is None:
+            m = shared[movetext] = resolve(state, movetext,
+                                           text.split(None, 1)[-1] if claim else text)
         if not claim:
+            shared["text", text] = m
             return m
         if claim_reason(child(state, m), dead) is None:
             raise IllegalAction(self._no_claim(child(state, m), text.strip()))

@@ -449,10 +449,31 @@ lower-case file (h4); a horse move with an upper-case H.
         if m not in pos.moves_to((m >> 6) & 63):
             return False
         after = make_move(pos.board, m, pos.white, pos.castling, pos.ep)[0]
-        actions = self.horse_actions(after, pos.white)
         if h is None:
-            return not actions or not self.required
-        return h in actions
+            return not self.required or not self.horse_actions(after, pos.white)
+        return self.horse_legal(after, pos.white, h)
+
+    def horse_legal(self, board: str, white: bool, h: Any) -> bool:
+        """Whether ``h`` is among :meth:`horse_actions` of ``board``, worked out for ``h``
+        alone: a placement needs a vacant square and fewer than CAP horses (it never exposes
+        the king), a removal or a horse move the shields of the king (D3, D4, D5, D9)."""
+        mine = self.horse_chars(white)[0]
+        kind, s = h[0], h[1]
+        if kind == PLACE:
+            return board[s] == EMPTY and board.count(mine) < CAP
+        if board[s] != mine:
+            return False
+        ksq = board.index("K" if white else "k")
+        single, double, _watched = shields(board, ksq, white, mine)
+        if kind == REMOVE:
+            if s in single:
+                return False
+            b = h[2]
+            if board.count(mine) <= 3:
+                return b == -1
+            return (b >= 0 and board[b] == mine and NAME_ORDER[s] < NAME_ORDER[b]
+                    and b not in single and (s, b) not in double and (b, s) not in double)
+        return h in horse_moves(board, s, white, ksq, mine, single, double)
 
     def _turn_set(self, pos: Position) -> set[Any]:
         turns = self.turns(pos)

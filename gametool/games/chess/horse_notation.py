@@ -7,24 +7,28 @@ recur in every position.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
-
-import pyparsing as pp
 
 from gametool.errors import MalformedAction
 from gametool.games.chess.horses import HMOVE, NAME_ORDER, PLACES, REMOVE
 from gametool.games.chess.san import MoveText, parse_move_text
-from gametool.games.chess.san_grammar import MOVE
-from notation import tokens
+from notation import values as tokens
 from notation.errors import NotationError
 
 
-def _adj(el: pp.ParserElement) -> pp.ParserElement:
-    return el.leave_whitespace()
+@cache
+def grammars() -> dict[str, Any]:
+    """The full grammars (pyparsing), built on first need: a turn as the tool writes it is read
+    by the fast readers without them. ``horse`` tail and whole ``action``."""
+    import pyparsing as pp
 
+    from gametool.games.chess.san_grammar import MOVE
+    from notation import tokens
 
-def _horse_grammar() -> pp.ParserElement:
+    def _adj(el: pp.ParserElement) -> pp.ParserElement:
+        return el.leave_whitespace()
+
     sq = tokens.square(8, 8)
     place = pp.Literal("@").set_name("'@'") + _adj(sq.copy())
     place.set_parse_action(lambda t: ("place", t[1]))
@@ -36,16 +40,19 @@ def _horse_grammar() -> pp.ParserElement:
     hmove = (pp.Literal("H").set_name("'H'") + _adj(sq.copy()) + _adj(pp.Literal("-"))
              + _adj(sq.copy()) + promo)
     hmove.set_parse_action(lambda t: ("move", t[1], t[3], t[-1] if len(t) > 4 else ""))
-    return (place | remove | hmove).set_name("horse action")
+    horse = (place | remove | hmove).set_name("horse action")
+    suffix = pp.Opt(pp.Regex(r"[+#]+[!?]*|[!?]+").set_name("check mark")).suppress()
+    turn = (MOVE + pp.Opt(pp.Group(horse)) + suffix).set_name("turn")
+    claim_word = pp.CaselessKeyword("claim-draw").set_name("'claim-draw'")
+    claim_word.set_parse_action(lambda: "claim")
+    return {"horse": (horse + suffix).set_name("horse action"),
+            "action": ((claim_word + pp.Opt(turn)) | turn).set_name("super horse chess action")}
 
 
-HORSE = _horse_grammar()
-SUFFIX = pp.Opt(pp.Regex(r"[+#]+[!?]*|[!?]+").set_name("check mark")).suppress()
-TURN = (MOVE + pp.Opt(pp.Group(HORSE)) + SUFFIX).set_name("turn")
-CLAIM_WORD = pp.CaselessKeyword("claim-draw").set_name("'claim-draw'")
-CLAIM_WORD.set_parse_action(lambda: "claim")
-HORSE_TAIL = (HORSE + SUFFIX).set_name("horse action")
-ACTION = ((CLAIM_WORD + pp.Opt(TURN)) | TURN).set_name("super horse chess action")
+def __getattr__(name: str) -> Any:
+    if name == "HORSE_TAIL":  # the grammar of a horse action, for the tests
+        return grammars()["horse"]
+    raise AttributeError(name)
 
 
 def horse_value(written: Any) -> Any:
@@ -88,7 +95,9 @@ def fast_horse(text: str) -> Any:
 def horse_part(text: str) -> Any:
     written = fast_horse(text)
     if written is None:
-        written = tokens.parse_whole(HORSE_TAIL, text)[0]
+        from notation.tokens import parse_whole
+
+        written = parse_whole(grammars()["horse"], text)[0]
     return horse_value(written)
 
 
@@ -109,8 +118,12 @@ def read_turn(text: str) -> tuple[bool, MoveText | None, Any]:
         return claim, movetext, horse_part(" ".join(rest[1:])) if len(rest) > 1 else None
     except (MalformedAction, NotationError, IndexError):
         pass
+    import pyparsing as pp
+
+    from notation.tokens import parse_whole
+
     try:
-        parts = tokens.parse_whole(ACTION, text)
+        parts = parse_whole(grammars()["action"], text)
     except NotationError as exc:
         raise MalformedAction(f"malformed turn {text!r} (column {exc.column}): "
                               f"{exc.message}") from None

@@ -28,6 +28,25 @@ from gametool.games.chess.board import (
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _UNSET: Any = object()
+SHARED_LIMIT = 200_000
+"""Positions whose shared memo is kept (a few hundred bytes each); then memory starts again."""
+_SHARED: dict[tuple[str, bool, int, int], dict[Any, Any]] = {}
+
+
+def shared_for(board: str, white: bool, castling: int, ep: int) -> dict[Any, Any]:
+    """The shared memo of the positions with these four fields (see :attr:`Position.shared`)."""
+    key = (board, white, castling, ep)
+    memo = _SHARED.get(key)
+    if memo is None:
+        if len(_SHARED) >= SHARED_LIMIT:
+            _SHARED.clear()
+        memo = _SHARED[key] = {}
+    return memo
+
+
+def forget_shared() -> None:
+    """Forget every shared memo (see :attr:`Position.shared`), as a new process starts."""
+    _SHARED.clear()
 
 
 class Position:
@@ -36,7 +55,7 @@ class Position:
     claim (``end`` = (termination, winning seat or None))."""
 
     __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "history", "ply",
-                 "end", "_moves", "_key", "_status", "_turns", "_memo", "_check")
+                 "end", "_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
                  fullmove: int, history: tuple[Any, ...] = (), ply: int = 0,
@@ -56,6 +75,18 @@ class Position:
         self._turns: Any = None
         self._check: bool | None = None
         self._memo: dict[Any, Any] | None = None
+        self._shared: dict[Any, Any] | None = None
+
+    @property
+    def shared(self) -> dict[Any, Any]:
+        """What the placement, side to move, castling rights and en-passant square alone decide
+        (the move a text names, its SAN, the position after a move, check, whether a move
+        exists), shared by every position with those four fields in this process: reading a
+        record just written (validate after import) repeats none of that work."""
+        memo = self._shared
+        if memo is None:
+            memo = self._shared = shared_for(self.board, self.white, self.castling, self.ep)
+        return memo
 
     @property
     def memo(self) -> dict[Any, Any]:
@@ -100,6 +131,13 @@ class Position:
 
     def has_move(self) -> bool:
         """Whether the side to move has a legal move (without listing them all)."""
+        shared = self.shared
+        found = shared.get("has_move")
+        if found is None:
+            found = shared["has_move"] = self._has_move()
+        return found
+
+    def _has_move(self) -> bool:
         moves = self._moves
         if moves is None and self.in_check():
             moves = self.moves  # in check the list is short, and mate needs all of it
@@ -131,9 +169,13 @@ class Position:
         """Whether the king of the side to move is attacked (memoised)."""
         checked = self._check
         if checked is None:
-            king = "K" if self.white else "k"
-            checked = self._check = attacked(self.board, self.board.index(king),
-                                              not self.white)
+            shared = self.shared
+            checked = shared.get("check")
+            if checked is None:
+                king = "K" if self.white else "k"
+                checked = shared["check"] = attacked(self.board, self.board.index(king),
+                                                     not self.white)
+            self._check = checked
         return checked
 
     def repetitions(self) -> int:

@@ -13,14 +13,12 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import pyparsing as pp
-
 from gametool.engine import CHANCE, RESIGN, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.gami.core import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
 from gametool.tables import tabulate
-from notation import tokens
+from notation import values as tokens
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
@@ -47,7 +45,7 @@ class GamiText:
         def phase(self, state: GamiState) -> str: ...
 
     @classmethod
-    def grammar(cls) -> pp.ParserElement:
+    def grammar(cls):  # noqa: ANN206 (a pyparsing element, built on first need)
         return _grammar(bool(any(cls.deals)), cls.total_picks > 0,
                         cls.pick_gami == "return", cls.swap_gami == "claim")
 
@@ -75,7 +73,7 @@ class GamiText:
         try:
             parsed = (_fast_words(text, any(self.deals), self.total_picks > 0,
                                   self.pick_gami == "return", self.swap_gami == "claim")
-                      or tokens.parse_whole(self.grammar(), text))
+                      or _parse(self.grammar(), text))
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})"
@@ -346,6 +344,8 @@ def _fast_words(text: str, deal: bool, pick: bool, returns: bool, claims: bool
     between words), read without the grammar, exactly as the game's grammar reads them; None
     for anything else, which the grammar reads."""
     text = text.strip()
+    if text.lower() == "resign":
+        return ["resign"]
     if text.startswith("deal "):
         return _fast_deal(text) if deal else None
     match = _FAST.fullmatch(text)
@@ -383,13 +383,23 @@ def _fast_deal(text: str) -> list[Any] | None:
     return words
 
 
+def _parse(grammar: Any, text: str) -> Any:
+    from notation.tokens import parse_whole
+
+    return parse_whole(grammar, text)
+
+
 @cache
-def _grammar(deal: bool, pick: bool, returns: bool, claims: bool) -> pp.ParserElement:
-    """The action grammar of one Gami game, built once per shape.
+def _grammar(deal: bool, pick: bool, returns: bool, claims: bool):  # noqa: ANN202
+    """The action grammar of one Gami game (pyparsing), built once per shape on first need.
 
     Cards of every suit and rank are read, so that a card outside the game's deck (``4S`` in a
     game without spades, like ``9H``) is reported by name as not a card of the game.
     """
+    import pyparsing as pp
+
+    from notation import tokens
+
     card = tokens.card()
     choices = [tokens.keyword("resign")]
     if deal:

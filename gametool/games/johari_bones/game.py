@@ -7,11 +7,11 @@ chance action of its own (``drawn a-b``), uniform over the bones left.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 from typing import TYPE_CHECKING, Any
-
-import pyparsing as pp
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
@@ -31,13 +31,19 @@ from gametool.games.johari_bones.state import (
     sees,
 )
 from notation.errors import NotationError
-from notation.tokens import domino, keyword, parse_whole
+from notation.values import Domino
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
 
 
-def _grammar() -> pp.ParserElement:
+@cache
+def _grammar():  # noqa: ANN202 (a pyparsing element, built on first need)
+    """The full grammar, for the spellings the fast reader does not take (it names the error)."""
+    import pyparsing as pp
+
+    from notation.tokens import domino, keyword
+
     bone = domino(6)
     seat = pp.Regex(r"[pP][1-4]").set_name("seat p1-p4")
     seat.set_parse_action(lambda t: t[0].lower())
@@ -54,7 +60,33 @@ def _grammar() -> pp.ParserElement:
     return actions.set_name("Johari Bones action")
 
 
-GRAMMAR = _grammar()
+_BONE = r"([0-6])-([0-6])"
+_FAST = re.compile(
+    rf"(deal) (p[1-4]): {_BONE} {_BONE} {_BONE} {_BONE}|(drawn) {_BONE}"
+    rf"|(draw>)(me|p[1-4])\.({'|'.join(POSITIONS)})|(swap) ({'|'.join(POSITIONS)}) (p[1-4])"
+    rf"|(score) ({'|'.join(BOXES)})|(draw|{RESIGN})", re.IGNORECASE)
+
+
+def _read(text: str) -> list[Any]:
+    """The tokens of an action; the common spellings are read without the grammar, exactly as
+    the grammar reads them."""
+    match = _FAST.fullmatch(text.strip())
+    if match is None:
+        from notation.tokens import parse_whole
+
+        return list(parse_whole(_grammar(), text))
+    g = [None if x is None else x.lower() for x in match.groups()]
+    if g[0]:
+        return ["deal", g[1], *(Domino(int(g[i]), int(g[i + 1])) for i in range(2, 10, 2))]
+    if g[10]:
+        return ["drawn", Domino(int(g[11]), int(g[12]))]
+    if g[13]:
+        return ["draw>", g[14], g[15]]
+    if g[16]:
+        return ["swap", g[17], g[18]]
+    if g[19]:
+        return ["score", g[20]]
+    return [g[21]]
 
 
 class JohariBones(Game[JohariState, Any]):
@@ -267,7 +299,7 @@ see are written ?, and so is every drawn bone but its own.
         if seat is None:
             raise GameOver("the game is over: no more actions")
         try:
-            tokens = list(parse_whole(GRAMMAR, text))
+            tokens = _read(text)
         except NotationError as exc:
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: {exc.message}; expected e.g. draw, "

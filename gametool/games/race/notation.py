@@ -12,12 +12,9 @@ import re
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-import pyparsing as pp
-
 from gametool.errors import MalformedAction
 from gametool.games.race.geometry import BAR, HAND, Geometry
 from notation.errors import NotationError
-from notation.tokens import keyword, parse_whole, roll
 
 OFF = -3
 
@@ -30,7 +27,7 @@ class Spec(NamedTuple):
     text: str
 
 
-def _number(tokens: pp.ParseResults) -> int:
+def _number(tokens: Any) -> int:
     return int(tokens[0])
 
 
@@ -40,8 +37,13 @@ def _space_pattern(spaces: int) -> str:
 
 
 @cache
-def action_grammar(spaces: int, word: str) -> pp.ParserElement:
-    """The action grammar of a board of ``spaces`` numbered spaces (built once per board)."""
+def action_grammar(spaces: int, word: str):  # noqa: ANN201 (a pyparsing element)
+    """The action grammar of a board of ``spaces`` numbered spaces (built once per board, on
+    first need: the fast readers take every action as the tool writes it)."""
+    import pyparsing as pp
+
+    from notation.tokens import keyword
+
     space = pp.Regex(_space_pattern(spaces)).set_name(f"{word} 1-{spaces}").set_parse_action(
         _number)
     hand = keyword("h").set_parse_action(lambda: HAND)
@@ -62,7 +64,15 @@ def action_grammar(spaces: int, word: str) -> pp.ParserElement:
     return (pp.Optional(prefix) + body).set_name("race action")
 
 
-CHANCE = roll(2, 6)
+@cache
+def _roll_grammar():  # noqa: ANN202 (a pyparsing element)
+    from notation.tokens import roll
+
+    return roll(2, 6)
+
+
+_FAST_ROLL = re.compile(r"\s*roll\s+([1-6])-([1-6])\s*", re.IGNORECASE)
+_FAST_WORD = re.compile(r"[ \t]*(?:([A-Za-z]):[ \t]*)?(pass|resign)\s*", re.IGNORECASE)
 
 
 class Parsed(NamedTuple):
@@ -108,6 +118,11 @@ def read_action(text: str, spaces: int, word: str = "space") -> Parsed:
     fast = _fast_action(text, spaces)
     if fast is not None:
         return fast
+    plain = _FAST_WORD.fullmatch(text)
+    if plain is not None:
+        return Parsed(plain[1].upper() if plain[1] else None, plain[2].lower(), ())
+    from notation.tokens import parse_whole
+
     try:
         result = parse_whole(action_grammar(spaces, word), text)
     except NotationError as exc:
@@ -133,8 +148,15 @@ def read_action(text: str, spaces: int, word: str = "space") -> Parsed:
 @lru_cache(maxsize=1 << 10)
 def read_roll(text: str) -> tuple[int, int] | None:
     """The two dice of ``roll A-B`` in the order typed, or None if the text is no roll."""
+    fast = _FAST_ROLL.fullmatch(text)
+    if fast is not None:
+        return int(fast[1]), int(fast[2])
+    if not text.strip().lower().startswith("roll"):
+        return None  # the grammar's first word is roll
+    from notation.tokens import parse_whole
+
     try:
-        values = parse_whole(CHANCE, text)[0].values
+        values = parse_whole(_roll_grammar(), text)[0].values
     except NotationError:
         return None
     return values[0], values[1]

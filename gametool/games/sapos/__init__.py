@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
-
-import pyparsing as pp
 
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
@@ -35,8 +34,8 @@ from gametool.games.sapos.board import (
     sq_name,
 )
 from gametool.tables import tabulate
-from notation import tokens
 from notation.errors import NotationError
+from notation.values import Square
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
@@ -44,14 +43,30 @@ if TYPE_CHECKING:
 __all__ = ["Sapos", "SaposState", "knot_pieces", "sequences"]
 
 
-_square = tokens.square()
-# No blanks inside an action (the rule of every game): each separator and the square after it
-# follow without a gap.
-_next = _square.copy().leave_whitespace()
-_sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_whitespace()
-_spawn = (pp.Literal("+").leave_whitespace() + _next).set_name("'+' spawn square")
-SEQUENCE = pp.Group(_square + pp.OneOrMore(_sep + _next) + pp.Optional(_spawn)).set_name(
-    "sequence")
+
+
+@cache
+def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
+    """One sequence, for the spellings the fast reader does not take (it names the error)."""
+    import pyparsing as pp
+
+    from notation import tokens
+
+    square = tokens.square()
+    # No blanks inside an action (the rule of every game): each separator and the square after
+    # it follow without a gap.
+    after = square.copy().leave_whitespace()
+    sep = (pp.Literal("-") | pp.CaselessLiteral("x")).set_name("'-' or 'x'").leave_whitespace()
+    spawn = (pp.Literal("+").leave_whitespace() + after).set_name("'+' spawn square")
+    return pp.Group(square + pp.OneOrMore(sep + after) + pp.Optional(spawn)).set_name(
+        "sequence")
+
+
+def _parse(text: str) -> list[Any]:
+    from notation import tokens
+
+    return tokens.parse_whole(_grammar(), text)
+
 _FAST_SEQUENCE = re.compile(r"[a-h][1-8](?:[-x][a-h][1-8])+(?:\+[a-h][1-8])?")
 _FAST_PART = re.compile(r"([-x+]?)([a-h])([1-8])")
 _PARSED: dict[str, Action] = {}
@@ -62,21 +77,21 @@ _COMMA_HINT = ("join the two sequences of Light's first turn with a comma, e.g. 
 
 def _fast_sequence(text: str) -> list[Any] | None:
     """The tokens of a sequence written as the tool writes it (lower case, on the board), read
-    without the grammar, exactly as ``SEQUENCE`` reads them; None for any other spelling."""
+    without the grammar, exactly as the grammar reads them; None for any other spelling."""
     if _FAST_SEQUENCE.fullmatch(text) is None:
         return None
     out: list[Any] = []
     for sep, file, rank in _FAST_PART.findall(text):
         if sep:
             out.append(sep)
-        out.append(tokens.Square(ord(file) - 97, int(rank)))
+        out.append(Square(ord(file) - 97, int(rank)))
     return out
 
 
 def _is_sequence(text: str) -> bool:
     """Whether ``text`` reads as one sequence (to explain a turn split by a blank)."""
     try:
-        tokens.parse_whole(SEQUENCE, text)
+        _parse(text)
     except NotationError:
         return False
     return True
@@ -322,7 +337,7 @@ starts a comment in a record."""
         if action is None:
             fast = _fast_sequence(text)
             try:
-                parsed = [fast] if fast is not None else tokens.parse_whole(SEQUENCE, text)
+                parsed = [fast] if fast is not None else _parse(text)
             except NotationError as exc:
                 words = text.split()
                 if first_turn and len(words) == 2 and all(_is_sequence(w) for w in words):
@@ -354,7 +369,7 @@ starts a comment in a record."""
         return (tuple(path), hops, spawn)
 
     @staticmethod
-    def _square(square: tokens.Square, raw: str) -> int:
+    def _square(square: Square, raw: str) -> int:
         if not (0 <= square.file < N and 1 <= square.rank <= N):
             raise MalformedAction(f"malformed turn {raw!r}: {square} is not on the 8x8 board")
         return (square.rank - 1) * N + square.file

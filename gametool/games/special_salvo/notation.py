@@ -10,8 +10,6 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
-import pyparsing as pp
-
 from gametool.errors import IllegalAction, MalformedAction
 from gametool.games.special_salvo.fleet import (
     DIRECTIONS,
@@ -22,7 +20,7 @@ from gametool.games.special_salvo.fleet import (
     SQUARE_NAMES,
     canonical,
 )
-from notation import tokens
+from notation import values as tokens
 from notation.errors import NotationError
 
 MISS, HIT, HIT_SHIP, SUNK = 0, 1, 2, 2 + len(SHIPS)
@@ -42,14 +40,18 @@ def format_results(pairs: Any) -> str:
     return ", ".join(f"{SQUARE_NAMES[sq]} {result_text(code)}" for sq, code in pairs)
 
 
-def _choice(words: tuple[str, ...], name: str) -> pp.ParserElement:
-    ordered = sorted(words, key=len, reverse=True)
-    return pp.MatchFirst([pp.CaselessKeyword(w) for w in ordered]).set_name(name)
-
-
 @cache
-def grammar() -> pp.ParserElement:
-    """``place``, ``fire``, ``report``, ``commit``, ``reveal`` and ``resign``."""
+def grammar():  # noqa: ANN201 (a pyparsing element, built on first need)
+    """``place``, ``fire``, ``report``, ``commit``, ``reveal`` and ``resign``: for the texts the
+    fast reader does not take (it names the error)."""
+    import pyparsing as pp
+
+    from notation import tokens
+
+    def _choice(words: tuple[str, ...], name: str) -> pp.ParserElement:
+        ordered = sorted(words, key=len, reverse=True)
+        return pp.MatchFirst([pp.CaselessKeyword(w) for w in ordered]).set_name(name)
+
     square = tokens.square()
     # Any word is read as a ship code, so that an unknown code is an illegal placement (as
     # the rules file says), not an unreadable one; _ship() checks it.
@@ -148,8 +150,10 @@ def _read(text: str) -> tuple[str, Any]:
     if "?" in text:
         raise MalformedAction(f"hidden value '?' in {text.strip()!r}: this record was exported "
                               "for one seat and cannot be replayed; use the master record")
+    from notation.tokens import parse_whole
+
     try:
-        parsed = tokens.parse_whole(grammar(), text)
+        parsed = parse_whole(grammar(), text)
     except NotationError as exc:
         raise MalformedAction(f"malformed action {text.strip()!r}: {exc.message}") from None
     return _pieces(parsed, text)
