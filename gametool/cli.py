@@ -161,7 +161,7 @@ def list_games(as_json: bool) -> None:
     if as_json:
         emit_json(render.game_list_json(classes))
     else:
-        click.echo(render.table(*render.game_list_rows(classes)))
+        click.echo(render.game_list_text(classes))
 
 
 @cli.command()

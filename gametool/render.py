@@ -35,6 +35,32 @@ def game_list_rows(classes: list[type[Game]]) -> tuple[list[str], list[list[Any]
     return headers, rows
 
 
+LIST_WIDTHS = {"name": 12, "aliases": 11, "chance": 10, "hidden": 11}
+"""Columns of ``list`` wrapped to these widths, so that the table holds in 80 columns."""
+
+
+def game_list_text(classes: list[type[Game]]) -> str:
+    """The table of ``list`` for a person: long cells wrapped within their column (never
+    inside a word); a game that is not playable is starred, its status said under the table."""
+    _headers, rows = game_list_rows(classes)
+    notes = []
+
+    def cell(text: Any, width: int) -> str:
+        return "\n".join(textwrap.wrap(str(text), width, break_on_hyphens=False)) or ""
+
+    wrapped = []
+    for gid, name, aliases, seats, chance, hidden, status in rows:
+        if status != "playable":
+            name = f"{name} *"
+            notes.append(f"* {gid}: {status}")
+        wrapped.append([gid, cell(name, LIST_WIDTHS["name"]),
+                        cell(aliases, LIST_WIDTHS["aliases"]), seats,
+                        cell(chance, LIST_WIDTHS["chance"]), cell(hidden, LIST_WIDTHS["hidden"])])
+    text = tabulate(wrapped, headers=["id", "name", "aliases", "players", "chance", "hidden"],
+                    tablefmt=TABLE_FORMAT, disable_numparse=True)
+    return "\n".join([text, *([""] + notes if notes else [])])
+
+
 def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
     from gametool.games import aliases_of
 
@@ -322,9 +348,11 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
 
     earlier = {id(row): key for key, row in titled(after).items()}
     rows_before = titled(before)
-    after = tuple(replace(part, items=_new_items(rows_before[earlier[id(part)]].items,
-                                                 part.items))
-                  if isinstance(part, Row) and earlier.get(id(part)) in rows_before else part
+    # a row that was not there before (a seat's first sheep, a new pile) is all new
+    after = tuple(replace(part, items=_new_items(
+                      rows_before[earlier[id(part)]].items
+                      if earlier.get(id(part)) in rows_before else (), part.items))
+                  if isinstance(part, Row) else part
                   for part in after)
     if len(before) != len(after):
         return after
