@@ -24,6 +24,7 @@ from gametool import (
     players,
     render,
     storage,
+    term,
 )
 from gametool.chance import new_contribution, new_seed, weak_seed_reason
 from gametool.corpus_commands import jobs_option, scheduler_option
@@ -449,12 +450,14 @@ flip_option = click.option("--flip/--no-flip", default=None,
 @click.option("--svg", "as_svg", is_flag=True, help="Draw the position as an SVG picture "
               "(implied by -o NAME.svg).")
 @flip_option
+@term.color_option
+@term.unicode_option
 @output_option("the position (text, JSON or, for NAME.svg, a picture)")
 @force_option
 @record_option
 def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_seed_ok: bool,
-         as_svg: bool, flip: bool | None, output: str | None, force: bool,
-         number: int | None, **extra: Any) -> None:
+         as_svg: bool, flip: bool | None, color: str, unicode: bool, output: str | None,
+         force: bool, number: int | None, **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result.
 
     With --json, the same as data, each seat named by its name in the record wherever it is
@@ -491,7 +494,12 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
         elif as_svg:
             text = render.show_svg(session, ply, as_seat, flip)
         else:
-            text = render.show_text(session, ply, as_seat, flip)
+            colour = output in (None, "-") and term.colour_wanted(color)
+            text = render.show_text(session, ply, as_seat, flip, term.painter(colour), unicode,
+                                    term.WIDTH)
+            if colour:
+                term.echo(text, colour, nl=False)
+                return
         deliver(text, output, force)
     except GameError as exc:
         raise fail(exc) from None
@@ -570,11 +578,16 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
 @click.option("--from", "first", type=params.PLY, default=0, metavar="N", help="First ply shown.")
 @click.option("--to", "last", type=params.PLY, metavar="N", help="Last ply shown.")
 @click.option("--variations", is_flag=True, help="Also show every variation of the record.")
+@click.option("--step", "stepping", is_flag=True, help="On a terminal: one position at a time, "
+              "stepped with the arrow keys, Home, End, a ply number and Enter; q leaves.")
 @json_option
+@term.color_option
+@term.unicode_option
 @weak_seed_option
 @record_option
 def replay(file: str, as_seat: str | None, first: int, last: int | None, variations: bool,
-           as_json: bool, weak_seed_ok: bool, number: int | None) -> None:
+           stepping: bool, as_json: bool, color: str, unicode: bool, weak_seed_ok: bool,
+           number: int | None) -> None:
     """Show every position of the record in turn, with the action that led to it.
 
     With --variations, each variation of the record follows, position by position from the ply
@@ -585,13 +598,31 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
       gametool replay game.gtn
       gametool replay game.gtn --from 10 --to 12 --as ann
     """
+    from gametool import step
+
+    if stepping and (as_json or variations):
+        raise click.UsageError("--step shows the main line's positions as text: it goes with "
+                               "neither --json nor --variations")
+    if stepping and not step.on_a_terminal():
+        raise click.UsageError("--step needs a terminal (stdin and stdout); without it, replay "
+                               "prints every position in turn")
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     last = session.ply if last is None else last
     if not 0 <= first <= last <= session.ply:
         raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
+    colour = term.colour_wanted(color)
+
+    def text(view: Session, n: int) -> str:
+        return render.show_text(view, n, as_seat, None, term.painter(colour), unicode,
+                                term.WIDTH)
+
     try:
         as_seat = session.view_as(as_seat)
+        if stepping:
+            step.step(lambda n: text(session, n), first, last,
+                      lambda out: term.echo(out, colour, nl=False))
+            return
         frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
         branches = [(branch, session.branch_view(branch)) for branch in session.branches
                     ] if variations else []
@@ -608,14 +639,14 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
         for n in range(first, last + 1):
             if n > first:
                 click.echo("")
-            click.echo(render.show_text(session, n, as_seat), nl=False)
+            term.echo(text(session, n), colour, nl=False)
         for number, (branch, view) in enumerate(branches, start=1):
             click.echo("")
             click.echo(f"variation {number} (depth {branch.depth}), replacing ply "
                        f"{branch.start}:")
             for n in range(branch.start, view.ply + 1):
                 click.echo("")
-                click.echo(render.show_text(view, n, as_seat), nl=False)
+                term.echo(text(view, n), colour, nl=False)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -1125,17 +1156,21 @@ for _command in hooks.commands() + corpus_commands.COMMANDS:
 @click.option("--player-seed", metavar="P", help="Seed of the computer player's choices.")
 @click.option("--budget", type=params.COUNT, metavar="N",
               help="Search iterations per mcts action.")
+@term.color_option
+@term.unicode_option
 @output_option("the record (saved after every turn; default: GAME.gtn, or FILE itself)")
 def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | None,
          options: tuple[str, ...], seed: str | None, no_seed: bool, player_seed: str | None,
-         budget: int | None, output: str | None) -> None:
+         budget: int | None, color: str, unicode: bool, output: str | None) -> None:
     """Play GAME (a new record) or go on with the record FILE at the terminal.
 
     Hot seat (every seat typed in turn) or, with --vs, against a computer player. The board is
     drawn after every turn for the seat to move (with --vs: for your seat), in colour on a
-    terminal (not in a pipe, nor when NO_COLOR is set). Tab completes the legal actions; a
-    rejected action is explained, with the closest legal ones. The record is saved after every
-    turn: 'quit' stops, and playing FILE again goes on. Also: 'moves', 'undo', 'resign', 'help'.
+    terminal (not in a pipe, nor when NO_COLOR is set; see --color). In hot seat, a game with
+    hidden information clears the screen between seats and waits for the next seat to press
+    Enter. Tab completes the legal actions; a rejected action is explained, with the closest
+    legal ones. The record is saved after every turn: 'quit' stops, and playing FILE again goes
+    on. Also: 'moves', 'undo', 'resign', 'help'.
 
     \b
     Examples:
@@ -1169,7 +1204,8 @@ def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | 
             storage.create(path, session.text())
             click.echo(f"recording to {path}")
         game = table.Table(session, path, table.computer_seats(session.names, vs, as_seat),
-                           player_seed or new_seed(), budget, table.use_colour())
+                           player_seed or new_seed(), budget, term.colour_wanted(color),
+                           unicode=unicode)
         game.run()
     except GameError as exc:
         raise fail(exc) from None
