@@ -466,7 +466,9 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     game has one, under "colours").
 
     With --svg, a picture of the same position: boards with coordinates, the last action
-    highlighted, hidden cards as backs. With --as on a record whose Seed can be guessed,
+    highlighted, hidden cards as backs. As text on a terminal, pieces, cards and figures are
+    in colour (see --color) and long lines wrap within 80 columns; --unicode draws chess
+    pieces as figurines. With --as on a record whose Seed can be guessed,
     refused unless --weak-seed-ok. A record exported for a seat (export --as SEAT) shows that
     seat's view.
 
@@ -593,10 +595,15 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     With --variations, each variation of the record follows, position by position from the ply
     it replaces. With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
 
+    With --step (on a terminal only), one position at a time: Right arrow or Space forward,
+    Left arrow back, Home and End the first and last ply, Page Up and Page Down ten plies, a
+    ply number then Enter to jump there, q to leave. Colours as for show (--color).
+
     \b
     Examples:
       gametool replay game.gtn
       gametool replay game.gtn --from 10 --to 12 --as ann
+      gametool replay game.gtn --step --unicode
     """
     from gametool import step
 
