@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable
-from difflib import SequenceMatcher
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -149,14 +149,35 @@ def _tokens(picture: str) -> list[str]:
 
 
 def difference(before: list[str], after: list[str]) -> list[Any]:
-    """``after`` as runs copied from ``before`` ([start, count]) and new text (a string)."""
+    """``after`` as runs copied from ``before`` ([start, count]) and new text (a string).
+
+    Greedy and linear: each piece of ``after`` is taken from where the last run left off in
+    ``before`` when it is the same there, else from its next occurrence further on, else
+    written out. Consecutive pictures differ in a few places, so this finds long runs."""
+    where: dict[str, list[int]] = {}
+    for index, token in enumerate(before):
+        where.setdefault(token, []).append(index)
     out: list[Any] = []
-    matcher = SequenceMatcher(None, before, after, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            out.append([i1, i2 - i1])
-        elif tag in ("replace", "insert"):
-            out.append("".join(after[j1:j2]))
+    at = 0  # the next piece of ``before`` a run would take
+    for token in after:
+        if at < len(before) and before[at] == token and out and isinstance(out[-1], list):
+            out[-1][1] += 1
+            at += 1
+            continue
+        places = where.get(token)
+        found = bisect_left(places, at) if places else 0
+        if places and found < len(places):
+            at = places[found]
+        elif places:
+            at = places[0]  # only earlier: moved back
+        else:
+            if out and isinstance(out[-1], str):
+                out[-1] += token
+            else:
+                out.append(token)
+            continue
+        out.append([at, 1])
+        at += 1
     return out
 
 
