@@ -8,6 +8,7 @@ actions (readline); a rejected action is explained, with the closest legal actio
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -63,6 +64,10 @@ class Table:
     """On a terminal: in hot seat with hidden information, the screen is cleared between two
     seats' views and the next seat presses Enter before its view is drawn."""
     private_to: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.colour and self.write is click.echo:  # --color always keeps it in a pipe
+            self.write = functools.partial(click.echo, color=True)
 
     # -- drawing -------------------------------------------------------------------------------
 
