@@ -63,6 +63,8 @@ SECTIONS = [
      ["pgn.py", "--games", "300"]),
     ("validate on a Dask cluster of 1 and 2 workers", ["dask_scale.py"]),
     ("reading hostile mail: time grows linearly with its size", ["mail.py"]),
+    ("the replay page of a 1,000-ply game: size and Chromium's open time (targets 3 MB, 2 s)",
+     ["replay_page.py", "--runs", "3"]),
 ]
 
 

@@ -25,6 +25,7 @@ from gametool import (
     players,
     render,
     storage,
+    term,
 )
 from gametool.chance import new_contribution, new_seed, weak_seed_reason
 from gametool.corpus_commands import jobs_option, scheduler_option
@@ -164,7 +165,7 @@ def list_games(as_json: bool) -> None:
     if as_json:
         emit_json(render.game_list_json(classes))
     else:
-        click.echo(render.table(*render.game_list_rows(classes)))
+        click.echo(render.game_list_text(classes))
 
 
 @cli.command()
@@ -467,12 +468,14 @@ flip_option = click.option("--flip/--no-flip", default=None,
 @click.option("--svg", "as_svg", is_flag=True, help="Draw the position as an SVG picture "
               "(implied by -o NAME.svg).")
 @flip_option
+@term.color_option
+@term.unicode_option
 @output_option("the position (text, JSON or, for NAME.svg, a picture)")
 @force_option
 @record_option
 def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_seed_ok: bool,
-         as_svg: bool, flip: bool | None, output: str | None, force: bool,
-         number: int | None, **extra: Any) -> None:
+         as_svg: bool, flip: bool | None, color: str, unicode: bool, output: str | None,
+         force: bool, number: int | None, **extra: Any) -> None:
     """Show the position: board or hands, scores, the seat to move and the result.
 
     With --json, the same as data, each seat named by its name in the record wherever it is
@@ -482,7 +485,9 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
 
     With --svg, a picture of the same position: boards with coordinates, the last action
     highlighted, hidden cards as backs (without --as, the master record's picture shows every
-    hand: the referee's view). With --as on a record whose Seed can be guessed,
+    hand: the referee's view). As text on a terminal, pieces, cards and figures are in colour
+    (see --color) and long lines wrap within 80 columns; --unicode draws chess pieces as
+    figurines. With --as on a record whose Seed can be guessed,
     refused unless --weak-seed-ok. A record exported for a seat (export --as SEAT) shows that
     seat's view.
 
@@ -510,7 +515,12 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
         elif as_svg:
             text = render.show_svg(session, ply, as_seat, flip, referee=as_seat is None)
         else:
-            text = render.show_text(session, ply, as_seat, flip)
+            colour = output in (None, "-") and term.colour_wanted(color)
+            text = render.show_text(session, ply, as_seat, flip, term.painter(colour), unicode,
+                                    term.WIDTH)
+            if colour:
+                term.echo(text, colour, nl=False)
+                return
         deliver(text, output, force)
     except GameError as exc:
         raise fail(exc) from None
@@ -593,28 +603,56 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
 @click.option("--from", "first", type=params.PLY, default=0, metavar="N", help="First ply shown.")
 @click.option("--to", "last", type=params.PLY, metavar="N", help="Last ply shown.")
 @click.option("--variations", is_flag=True, help="Also show every variation of the record.")
+@click.option("--step", "stepping", is_flag=True, help="On a terminal: one position at a time, "
+              "stepped with the arrow keys, Home, End, a ply number and Enter; q leaves.")
 @json_option
+@term.color_option
+@term.unicode_option
 @weak_seed_option
 @record_option
 def replay(file: str, as_seat: str | None, first: int, last: int | None, variations: bool,
-           as_json: bool, weak_seed_ok: bool, number: int | None) -> None:
+           stepping: bool, as_json: bool, color: str, unicode: bool, weak_seed_ok: bool,
+           number: int | None) -> None:
     """Show every position of the record in turn, with the action that led to it.
 
     With --variations, each variation of the record follows, position by position from the ply
     it replaces. With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
 
+    With --step (on a terminal only), one position at a time: Right arrow or Space forward,
+    Left arrow back, Home and End the first and last ply, Page Up and Page Down ten plies, a
+    ply number then Enter to jump there, q to leave. Colours as for show (--color).
+
     \b
     Examples:
       gametool replay game.gtn
       gametool replay game.gtn --from 10 --to 12 --as ann
+      gametool replay game.gtn --step --unicode
     """
+    from gametool import step
+
+    if stepping and (as_json or variations):
+        raise click.UsageError("--step shows the main line's positions as text: it goes with "
+                               "neither --json nor --variations")
+    if stepping and not step.on_a_terminal():
+        raise click.UsageError("--step needs a terminal (stdin and stdout); without it, replay "
+                               "prints every position in turn")
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     last = session.ply if last is None else last
     if not 0 <= first <= last <= session.ply:
         raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
+    colour = term.colour_wanted(color)
+
+    def text(view: Session, n: int) -> str:
+        return render.show_text(view, n, as_seat, None, term.painter(colour), unicode,
+                                term.WIDTH)
+
     try:
         as_seat = session.view_as(as_seat)
+        if stepping:
+            step.step(lambda n: text(session, n), first, last,
+                      lambda out: term.echo(out, colour, nl=False))
+            return
         frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
         branches = [(branch, session.branch_view(branch)) for branch in session.branches
                     ] if variations else []
@@ -631,14 +669,14 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
         for n in range(first, last + 1):
             if n > first:
                 click.echo("")
-            click.echo(render.show_text(session, n, as_seat), nl=False)
+            term.echo(text(session, n), colour, nl=False)
         for number, (branch, view) in enumerate(branches, start=1):
             click.echo("")
             click.echo(f"variation {number} (depth {branch.depth}), replacing ply "
                        f"{branch.start}:")
             for n in range(branch.start, view.ply + 1):
                 click.echo("")
-                click.echo(render.show_text(view, n, as_seat), nl=False)
+                term.echo(text(view, n), colour, nl=False)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -1288,20 +1326,24 @@ for _command in hooks.commands() + corpus_commands.COMMANDS:
 @click.option("--think", type=params.THINK, default=players.DEFAULT_THINK, show_default=True,
               metavar="SECONDS", help="Time an mcts player may think per action (0: only "
               "--budget bounds it).")
+@term.color_option
+@term.unicode_option
 @click.option("-o", "--output", metavar="FILE", type=click.Path(dir_okay=False),
               help="The record, saved after every turn (default: GAME.gtn, or FILE itself).")
 def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | None,
          options: tuple[str, ...], seed: str | None, no_seed: bool, player_seed: str | None,
-         budget: int | None, think: float, output: str | None) -> None:
+         budget: int | None, think: float, color: str, unicode: bool,
+         output: str | None) -> None:
     """Play GAME (a new record) or go on with the record FILE at the terminal.
 
     Hot seat (every seat typed in turn) or, with --vs, against a computer player. The board is
     drawn after every turn for the seat to move (with --vs: for your seat), in colour on a
-    terminal (not in a pipe, nor when NO_COLOR is set). Tab completes the legal actions; a
-    rejected action is explained, with the closest legal ones. The record is saved after every
-    turn, with the computer's seats in its Computer tag: 'quit' stops and prints the command
-    that goes on, and playing FILE again goes on as it was. Also: 'moves', 'undo', 'resign',
-    'help'.
+    terminal (not in a pipe, nor when NO_COLOR is set; see --color). In hot seat, a game with
+    hidden information clears the screen between seats and waits for the next seat to press
+    Enter. Tab completes the legal actions; a rejected action is explained, with the closest
+    legal ones. The record is saved after every turn, with the computer's seats in its
+    Computer tag: 'quit' stops and prints the command that goes on, and playing FILE again
+    goes on as it was. Also: 'moves', 'undo', 'resign', 'help'.
 
     \b
     Examples:
@@ -1349,7 +1391,8 @@ def play(game_or_file: str, players: str | None, vs: str | None, as_seat: str | 
             ("--budget", budget, budget is not None),
             ("--think", f"{think:g}", think != DEFAULT_THINK)) if given)
         game = table.Table(session, path, computers, player_seed or new_seed(), budget,
-                           table.use_colour(), think=think or None, again=again)
+                           term.colour_wanted(color), think=think or None, again=again,
+                           unicode=unicode)
         game.run()
     except GameError as exc:
         raise fail(exc) from None

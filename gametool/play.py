@@ -8,6 +8,7 @@ actions (readline); a rejected action is explained, with the closest legal actio
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -34,13 +35,14 @@ Type an action to play it (Tab completes; 'moves' lists them), or one of:
 """
 
 
-def use_colour(stream: Any = None) -> bool:
-    """Colour only on a terminal, and never under NO_COLOR (https://no-color.org)."""
-    stream = stream or sys.stdout
-    if os.environ.get("NO_COLOR"):
-        return False
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+"""Clears the screen and the terminal's scrollback, so an earlier seat's hand cannot be read
+there."""
+
+
+def _on_a_terminal() -> bool:
     try:
-        return bool(stream.isatty())
+        return sys.stdin.isatty() and sys.stdout.isatty()
     except (AttributeError, ValueError):
         return False
 
@@ -60,6 +62,15 @@ class Table:
     """The options to give 'gametool play FILE' to go on as now (beyond the record's own)."""
     read_line: Callable[[str], str] = input
     write: Callable[[str], None] = click.echo
+    unicode: bool = False
+    screen: bool = field(default_factory=_on_a_terminal)
+    """On a terminal: in hot seat with hidden information, the screen is cleared between two
+    seats' views and the next seat presses Enter before its view is drawn."""
+    private_to: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.colour and self.write is click.echo:  # --color always keeps it in a pipe
+            self.write = functools.partial(click.echo, color=True)
 
     # -- drawing -------------------------------------------------------------------------------
 
@@ -77,17 +88,45 @@ class Table:
         return None
 
     def draw(self) -> None:
-        text = render.show_text(self.session, None, self.viewer())
-        lines = text.rstrip("\n").split("\n")
-        out = [self.paint(lines[0], bold=True)]
-        for line in lines[1:]:
-            if line.startswith(("last:", "earlier:")):
-                out.append(self.paint(line, fg="cyan"))
-            elif line.startswith("result:"):
-                out.append(self.paint(line, fg="green", bold=True))
-            else:
-                out.append(line)
-        self.write("\n".join(out))
+        from gametool import term
+
+        text = render.show_text(self.session, None, self.viewer(), None,
+                                term.painter(self.colour), self.unicode, term.WIDTH)
+        self.write(text.rstrip("\n"))
+
+    def hand_over(self) -> bool:
+        """Before another seat's view is drawn in hot seat with hidden information: clear the
+        screen (the last seat's hand goes) and, for a seat, wait for it to press Enter. False
+        when the person quits there."""
+        session = self.session
+        hides = bool(session.game.hidden) and len(session.names) > 1 and not self.computers
+        if not (self.screen and hides):
+            return True
+        viewer = self.viewer()
+        if viewer is not None:  # a view that shows no more than a spectator's is no secret
+            game, state = session.game, session.state
+            seat = session.seat_index(viewer)
+            if game.view(state, seat) == game.view(state, None):
+                viewer = None
+        if viewer == self.private_to:
+            return True
+        if self.private_to is not None:
+            self.write(CLEAR)
+        self.private_to = viewer
+        if viewer is None:
+            return True
+        try:
+            line = self.read_line(_for_readline(self.paint(
+                f"{viewer}'s turn: the screen is hidden; press Enter, {viewer} ",
+                fg="green", bold=True)))
+        except (EOFError, KeyboardInterrupt):
+            line = "quit"
+        if line.strip().lower() in ("quit", "exit", "q"):
+            self.save()
+            self.say(f"saved {self.path}; go on with: gametool play {self.path}")
+            return False
+        self.write(CLEAR)
+        return True
 
     def say(self, text: str) -> None:
         self.write(self.paint(text, fg="yellow"))
@@ -216,6 +255,8 @@ class Table:
                 self.computer_turn(to_move)
                 continue
             if shown != session.ply:
+                if not self.hand_over():
+                    return
                 self.write("")
                 self.draw()
                 shown = session.ply

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable
 from typing import Any
 
 from gametool.engine import CHANCE, Game
@@ -33,6 +34,32 @@ def game_list_rows(classes: list[type[Game]]) -> tuple[list[str], list[list[Any]
         rows.append([info.id, info.name, ", ".join(aliases_of(info.id)), players, info.chance,
                      info.hidden, info.status])
     return headers, rows
+
+
+LIST_WIDTHS = {"name": 12, "aliases": 11, "chance": 10, "hidden": 11}
+"""Columns of ``list`` wrapped to these widths, so that the table holds in 80 columns."""
+
+
+def game_list_text(classes: list[type[Game]]) -> str:
+    """The table of ``list`` for a person: long cells wrapped within their column (never
+    inside a word); a game that is not playable is starred, its status said under the table."""
+    _headers, rows = game_list_rows(classes)
+    notes = []
+
+    def cell(text: Any, width: int) -> str:
+        return "\n".join(textwrap.wrap(str(text), width, break_on_hyphens=False)) or ""
+
+    wrapped = []
+    for gid, name, aliases, seats, chance, hidden, status in rows:
+        if status != "playable":
+            name = f"{name} *"
+            notes.append(f"* {gid}: {status}")
+        wrapped.append([gid, cell(name, LIST_WIDTHS["name"]),
+                        cell(aliases, LIST_WIDTHS["aliases"]), seats,
+                        cell(chance, LIST_WIDTHS["chance"]), cell(hidden, LIST_WIDTHS["hidden"])])
+    text = tabulate(wrapped, headers=["id", "name", "aliases", "players", "chance", "hidden"],
+                    tablefmt=TABLE_FORMAT, disable_numparse=True)
+    return "\n".join([text, *([""] + notes if notes else [])])
 
 
 def game_list_json(classes: list[type[Game]]) -> list[dict[str, Any]]:
@@ -246,39 +273,148 @@ def _scores(session: Session, state: Any, seat: int | None,
     return None
 
 
+Paint = Callable[[str, str], str]
+"""Paints a text for a role: ``"title"``, ``"last"``, ``"earlier"``, ``"result"``, or a piece's
+style (``"red"``, ``"seat0"``, ``"light"``...), followed by ``" changed"`` for a cell the last
+action changed. The terminal maps roles to colours; the plain painter returns the text."""
+
+
+def plain(text: str, role: str) -> str:
+    return text
+
+
 def show_text(session: Session, ply: int | None = None, as_seat: str | None = None,
-              flip: bool | None = None) -> str:
+              flip: bool | None = None, paint: Paint | None = None, unicode: bool = False,
+              width: int | None = None) -> str:
     """The position drawn for a person: header, board, score table, result.
 
     ``flip`` turns the boards of games that draw their text board from the diagram (None: as
-    the game chooses for the seat)."""
+    the game chooses for the seat). ``paint`` marks the header's lines and the pieces, cards and
+    figures by their role (their style in the game's diagram), ``unicode`` draws glyph pieces
+    (chess) as figurines, and ``width`` wraps the header's and the game's long lines."""
+    paint = paint or plain
     data = show_data(session, ply, as_seat)
     ply = data["ply"]
     state = session.states[ply]
     game = session.game
     seat = _seat_of(session, as_seat)
-    lines = _header(session, data)
-    if game.board_in_text:
+    header = _header(session, data)
+    lines = [paint(line, _header_role(n, line)) for n, line in
+             enumerate(_fit(header, width))]
+    painted = paint is not plain
+    diagram = (game.diagram(state, seat, session.names)
+               if game.board_in_text or painted else None)
+    if game.board_in_text and diagram is not None:
         from gametool.diagram import Grid, walk
 
-        diagram = game.diagram(state, seat, session.names)
+        parts = diagram.parts
+        if painted and ply > 0:  # the last action's cells are marked on a terminal
+            parts = _mark_changes(game.diagram(session.states[ply - 1], seat,
+                                               session.names).parts, parts)
         turned = diagram.flipped if flip is None else flip
-        for part in walk(diagram.parts):
+        for part in walk(parts):
             if isinstance(part, Grid):
-                lines += ["", grid_text(part, turned)]
-    lines += ["", game.render(state, seat, session.names).rstrip("\n")]
+                lines += ["", grid_text(part, turned, paint, unicode)]
+    body = _fit(game.render(state, seat, session.names).rstrip("\n").split("\n"), width)
+    if painted and diagram is not None:
+        # a board drawn from the diagram is painted there; the game's own lines paint cards
+        body = _paint_tokens(body, diagram, paint, boards=not game.board_in_text)
+    lines += [""] + body
     scores = None if game.scores_in_render else _scores(session, state, seat, data)
     if scores is not None:
         lines += ["", table(*scores)]
     if data["result"] is not None:
         result = data["result"]
-        lines += ["", f"result: {result['tag']} ({result['termination']})"]
+        lines += ["", paint(f"result: {result['tag']} ({result['termination']})", "result")]
     return "\n".join(lines) + "\n"
 
 
-def grid_text(grid: Any, flipped: bool = False) -> str:
+def _header_role(index: int, line: str) -> str:
+    if index == 0:
+        return "title"
+    word = line.split(":", 1)[0]
+    return word if word in ("last", "earlier") else "header"
+
+
+def _fit(lines: list[str], width: int | None) -> list[str]:
+    """``lines`` with those longer than ``width`` wrapped between words, continued under the
+    text after their label (``earlier: chance: ``, ``  c4: ``) or their indentation."""
+    if width is None:
+        return lines
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width or " " not in line.strip():
+            out.append(line)
+            continue
+        label = re.match(r"\s*(?:[^\s:]{1,20}(?: [^\s:]{1,20})?:\s+)*", line)
+        indent = label.end() if label and label.end() <= width // 2 else (
+            len(line) - len(line.lstrip()))
+        out += textwrap.wrap(line, width, subsequent_indent=" " * min(indent, width // 2),
+                             break_long_words=False, break_on_hyphens=False) or [line]
+    return out
+
+
+def _piece_styles(diagram: Any, boards: bool = True) -> dict[str, str]:
+    """The text of each piece, card and figure of a diagram (without ``boards``: of its cards
+    only) and its style, where one text has one style and that style is not neutral."""
+    from gametool.diagram import Grid, Row, Track, walk
+
+    seen: dict[str, set[str]] = {}
+
+    def add(text: str, style: str) -> None:
+        if text and not text.isdigit():
+            seen.setdefault(text, set()).add(style)
+
+    for part in walk(diagram.parts):
+        if isinstance(part, Grid) and boards:
+            for piece in part.cells.values():
+                add(piece.text or piece.label, piece.style)
+        elif isinstance(part, Track) and boards:
+            for row in part.rows:
+                for point in row:
+                    for piece in point.pieces:
+                        add(piece.text or piece.label, piece.style)
+        elif isinstance(part, Row):
+            for card in part.items:
+                if card.face_up:
+                    add(card.name or card.label, card.style)
+    return {text: styles.pop() for text, styles in seen.items()
+            if len(styles) == 1 and "neutral" not in styles}
+
+
+def _paint_tokens(lines: list[str], diagram: Any, paint: Paint,
+                  boards: bool = True) -> list[str]:
+    """The game's own text with every word that is a piece's, card's or figure's text painted
+    in that piece's style (a figure's count may follow it: ``B2``)."""
+    styles = _piece_styles(diagram, boards)
+    if not styles:
+        return lines
+    words = "|".join(re.escape(t) for t in sorted(styles, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w-])({words})(\d*)(?![\w-])")
+    return [pattern.sub(lambda m: paint(m.group(0), styles[m.group(1)]), line)
+            for line in lines]
+
+
+FIGURINES = {chr(0x265A + n): chr(0x2654 + n) for n in range(6)}
+"""The outlined chess signs for the filled ones, for the light side's pieces."""
+
+
+def _figure(piece: Any, unicode: bool) -> str:
+    """A piece's text on a text board; with ``unicode``, a glyph piece is drawn as its sign
+    (outlined for the light side), else as its letter."""
+    if unicode and piece.shape == "glyph" and piece.label:
+        sign = piece.label.replace("\ufe0e", "")
+        return FIGURINES.get(sign, sign) if piece.style == "light" else sign
+    return piece.text or piece.label or "?"
+
+
+def grid_text(grid: Any, flipped: bool = False, paint: Paint | None = None,
+              unicode: bool = False) -> str:
     """A diagram's grid as a text board: coordinates on every side, ``.`` for an empty cell,
-    a stack's height in brackets; turned half round when ``flipped`` and the board allows."""
+    a stack's height in brackets; turned half round when ``flipped`` and the board allows.
+    ``paint`` marks each piece by its style and the cells the last action changed;
+    ``unicode`` draws glyph pieces as figurines."""
+    paint = paint or plain
     turn = flipped and grid.flippable
     cols = list(range(len(grid.files)))
     rows = list(range(len(grid.ranks)))
@@ -290,8 +426,15 @@ def grid_text(grid: Any, flipped: bool = False) -> str:
         piece = grid.cells.get((col, row))
         if piece is None:
             return "."
-        text = piece.text or piece.label or "?"
+        text = _figure(piece, unicode)
         return text + (f"({piece.count})" if piece.count > 1 else "")
+
+    def painted(col: int, row: int, text: str) -> str:
+        piece = grid.cells.get((col, row))
+        role = "neutral" if piece is None else piece.style
+        if (col, row) in grid.highlight:
+            role += " changed"
+        return paint(text, role) if piece is not None or (col, row) in grid.highlight else text
 
     texts = {(c, r): cell(c, r) for c in cols for r in rows}
     width = max([len(t) for t in texts.values()] + [len(f) for f in grid.files])
@@ -300,7 +443,8 @@ def grid_text(grid: Any, flipped: bool = False) -> str:
     lines = [grid.title] if grid.title else []
     lines.append(files.rstrip())
     for r in rows:
-        body = " ".join(texts[(c, r)].ljust(width) for c in cols)
+        body = " ".join(painted(c, r, texts[(c, r)]) + " " * (width - len(texts[(c, r)]))
+                        for c in cols)
         lines.append(f"{grid.ranks[r].rjust(margin)}  {body}  {grid.ranks[r]}")
     lines.append(files.rstrip())
     return "\n".join(lines)
@@ -322,9 +466,11 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
 
     earlier = {id(row): key for key, row in titled(after).items()}
     rows_before = titled(before)
-    after = tuple(replace(part, items=_new_items(rows_before[earlier[id(part)]].items,
-                                                 part.items))
-                  if isinstance(part, Row) and earlier.get(id(part)) in rows_before else part
+    # a row that was not there before (a seat's first sheep, a new pile) is all new
+    after = tuple(replace(part, items=_new_items(
+                      rows_before[earlier[id(part)]].items
+                      if earlier.get(id(part)) in rows_before else (), part.items))
+                  if isinstance(part, Row) else part
                   for part in after)
     if len(before) != len(after):
         return after

@@ -250,17 +250,24 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>")
     # nothing is fetched: no external scripts, styles, images, fonts or links (a reference
-    # to a figure shape defined in the page, href="#...", fetches nothing)
-    fetches = re.compile(r"(src|href)\s*=(?!\"#)|<link|<img|@import|url\((?!#)"
+    # to a figure shape defined in the page, href="#...", fetches nothing, even as the
+    # escaped text of a ply's difference)
+    fetches = re.compile(r"(src|href)\s*=(?!\\?\"#)|<link|<img|@import|url\((?!#)"
                          r"|https?://(?!www\.w3\.org/2000/svg)")
     assert not fetches.search(page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
-    frames = re.findall(r'<figure class="frame" id="frame-(\d+)" data-ply="\d+"( hidden)?>', page)
-    assert [int(n) for n, _ in frames] == [0, 1, 2, 3]
-    assert [bool(hidden) for _n, hidden in frames] == [False, True, True, True]
-    for figure in re.findall(r"<figure[^>]*>(.*?)</figure>", page, re.S):
-        parse(figure)
-    moves = re.findall(r'<li value="(\d+)" data-ply="\d+">([^<]*)</li>', page)
-    assert moves == [("1", "ann: e4"), ("2", "bob: e5"), ("3", "ann: Nf3")]
+    from gametool.formats import html
+
+    # every position's picture, as 'show --svg' draws it; the first one also in the page
+    pictures = html.pictures_of(page)
+    assert pictures == [render.show_svg(session, n, ids=html.IDS).strip() for n in range(4)]
+    for picture in pictures:
+        parse(picture)
+    assert re.search(r'<figure id="frame" data-ply="0">(.*?)</figure>', page, re.S
+                     ).group(1) == pictures[0]
+    # moves paired by turn, each naming its ply
+    turns = re.findall(r'<li value="(\d+)">(.*?)</li>', page)
+    assert [(n, re.findall(r'data-ply="(\d+)">([^<]*)<', t)) for n, t in turns] == [
+        ("1", [("1", "e4"), ("2", "e5")]), ("2", [("3", "Nf3")])]
     for key in ("ArrowRight", "ArrowLeft", 'id="next"', 'id="prev"'):
         assert key in page
     assert run("export", str(record), "--html").stdout == page
@@ -278,9 +285,10 @@ def test_replay_page_for_a_seat_shows_nothing_hidden_from_it() -> None:
         for ply, state in enumerate(session.states):
             seen |= set(domino.findall(json.dumps(game.view(state, seat))))
             seen |= set(domino.findall(render.show_text(session, ply, name)))
-        words = " ".join(svg_words(f) for f in re.findall(r"<svg.*?</svg>", page, re.S))
-        words += " ".join(re.findall(r"<li[^>]*>([^<]*)</li>", page))
+        words = " ".join(svg_words(f) for f in html.pictures_of(page))
+        words += " ".join(re.findall(r"<li[^>]*>(.*?)</li>", page))
         assert set(domino.findall(words)) <= seen, name
+        assert set(domino.findall(page)) <= seen, name  # nor anywhere else in the page
         # and a seat's own hand is there: the page is not empty of hidden things
         own = game.view(session.states[1 + next(
             n for n, s in enumerate(session.steps) if s.seat == seat)], seat)["hands"][name]
@@ -389,16 +397,19 @@ def test_export_html_for_a_seat_refuses_a_guessable_seed(tmp_path: Path) -> None
     assert run("export", str(record), "--html").returncode == 0  # a spectator's page
 
 
-def test_every_picture_of_a_page_has_its_own_ids() -> None:
-    """Patterns (card backs, hatching) are found by id; a shared id would point every picture
-    at the first one, which is hidden, so backs would lose their pattern."""
+def test_every_picture_of_a_page_finds_its_patterns_by_id() -> None:
+    """Patterns (card backs, hatching) are found by id: the page shows one picture at a time,
+    and each picture holds the patterns it uses, under ids no other part of the page has."""
     from gametool.formats import html
 
     page = html.replay_page(sample_session("johari-bones", 0), None)
-    ids = re.findall(r'\bid="([^"]+)"', page)
-    assert len(ids) == len(set(ids))
-    for ref in set(re.findall(r"url\(#([^)]+)\)", page)):
-        assert ref in ids
+    pictures = html.pictures_of(page)
+    outside = re.findall(r'\bid="([^"]+)"', re.sub(r"<figure.*?</figure>", "", page, flags=re.S))
+    for picture in pictures:
+        ids = re.findall(r'\bid="([^"]+)"', picture)
+        assert len(ids) == len(set(ids)) and not set(ids) & set(outside)
+        for ref in set(re.findall(r"url\(#([^)]+)\)", picture)):
+            assert ref in ids
 
 
 def test_replay_page_of_a_file_of_several_records_names_record(tmp_path: Path) -> None:
@@ -408,7 +419,7 @@ def test_replay_page_of_a_file_of_several_records_names_record(tmp_path: Path) -
     assert refused.returncode == 1 and "--record" in refused.stderr
     chosen = run("export", str(records), "--html", "--record", "2")
     assert chosen.returncode == 0, chosen.stderr
-    assert "ann: d4" in chosen.stdout and "ann: e4" not in chosen.stdout
+    assert '"1">d4<' in chosen.stdout and '"1">e4<' not in chosen.stdout
 
 
 @pytest.mark.parametrize("gid", [g for g in PLAYABLE

@@ -4,6 +4,7 @@ random player, Tab completion, rejected actions, undo, quit and resume, colours.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,138 @@ def test_a_real_table_game_asks_chance_for_each_card_turned_up(tmp_path: Path) -
     text = path.read_text()
     assert "1. chance: reveal red KH" in text and "2. chance: reveal black 3C" in text
     assert "3. red: place b3" in text and "4. chance: reveal red KD" in text
+
+
+# -- hot seat with hidden hands, colour and the step viewer ---------------------------------------
+
+CLEAR = "\x1b[H\x1b[2J"
+SEED = "0123456789abcdef0123456789abcdef"
+
+
+def test_hot_seat_with_hidden_hands_clears_the_screen_between_seats(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    child = spawn("western-mahjong", "--players", "ann,ben", "--seed", SEED, "-o", str(path),
+                  cwd=tmp_path)
+    child.expect("press Enter, ann")  # ann's hand is dealt: nobody sees it before ann is there
+    assert "hand of ann:" not in child.before
+    child.sendline("")
+    child.expect("hand of ann: ")
+    assert "hand of ben: " not in child.before
+    turns = 0
+    while True:
+        index = child.expect([r"ann> ", r"press Enter, ben"])
+        if index == 0:  # ann's turn goes on: she draws, then discards
+            actions = legal(path)
+            child.sendline(next((a for a in actions if a.startswith("discard")), actions[0]))
+            turns += 1
+            assert turns < 10
+            continue
+        break
+    shown = child.before
+    assert CLEAR in shown
+    assert "hand of ann:" not in shown.rsplit(CLEAR, 1)[1]  # the screen was cleared after it
+    child.sendline("")
+    child.expect("hand of ben: ")
+    assert "hand of ann: " not in child.before
+    child.expect("ben> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "discard" in path.read_text()
+
+
+def test_hot_seat_without_hidden_information_hands_over_at_once(tmp_path: Path) -> None:
+    child = spawn("colors", "--players", "ann,ben", "-o", str(tmp_path / "g.gtn"), cwd=tmp_path)
+    child.expect("ann> ")
+    child.sendline("d4=R")
+    child.expect("ben> ")
+    assert "press Enter" not in child.before and CLEAR not in child.before
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def gametool_in_pty(*args: str, cwd: Path, env: dict[str, str] | None = None,
+                    size: tuple[int, int] = (50, 100)) -> pexpect.spawn:
+    full = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    full.update(TERM="xterm", **(env or {}))
+    return pexpect.spawn(sys.executable, ["-m", "gametool", *args], cwd=str(cwd), env=full,
+                         encoding="utf-8", timeout=TIMEOUT, dimensions=size)
+
+
+OPERA = Path(__file__).resolve().parent.parent / "sample_games" / "chess" / \
+    "opera-game-checkmate.gtn"
+COLORS = Path(__file__).resolve().parent.parent / "sample_games" / "colors" / \
+    "worked-example.gtn"
+
+
+def test_show_and_replay_colour_pieces_on_a_terminal_only(tmp_path: Path) -> None:
+    red = "\x1b[38;5;166m\x1b[1mR\x1b[0m"  # Colors' R in the diagram's red
+    for command in (["show", str(COLORS)], ["replay", str(COLORS), "--from", "49"]):
+        child = gametool_in_pty(*command, cwd=tmp_path)
+        child.expect(pexpect.EOF)
+        assert red in child.before, command
+        child = gametool_in_pty(*command, cwd=tmp_path, env={"NO_COLOR": "1"})
+        child.expect(pexpect.EOF)
+        assert ESC not in child.before and "R  R  R" in child.before
+        child = gametool_in_pty(*command, "--color", "never", cwd=tmp_path)
+        child.expect(pexpect.EOF)
+        assert ESC not in child.before
+        piped = subprocess.run([sys.executable, "-m", "gametool", *command],
+                               capture_output=True, text=True, timeout=TIMEOUT)
+        assert piped.returncode == 0 and ESC not in piped.stdout and "R  R  R" in piped.stdout
+        forced = subprocess.run([sys.executable, "-m", "gametool", *command, "--color",
+                                 "always"], capture_output=True, text=True, timeout=TIMEOUT)
+        assert red in forced.stdout
+        for line in forced.stdout.splitlines() + piped.stdout.splitlines():
+            assert len(re.sub(r"\x1b\[[0-9;]*m", "", line)) <= 80
+
+
+def test_unicode_draws_chess_figurines(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "gametool", "show", str(OPERA), "--ply", "0",
+                           "--unicode"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert " 8  \u265c \u265e \u265d \u265b \u265a \u265d \u265e \u265c  8" in done.stdout
+    assert " 1  \u2656 \u2658 \u2657 \u2655 \u2654 \u2657 \u2658 \u2656  1" in done.stdout
+    letters = subprocess.run([sys.executable, "-m", "gametool", "show", str(OPERA), "--ply",
+                              "0"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert " 1  R N B Q K B N R  1" in letters.stdout
+
+
+RIGHT, LEFT, HOME, END = "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"
+
+
+def test_replay_step_moves_one_position_at_a_time(tmp_path: Path) -> None:
+    child = gametool_in_pty("replay", str(OPERA), "--step", cwd=tmp_path)
+    child.expect("ply 0 of 33")
+    assert "Morphy_Paul to move" in child.before and "FEN: rnbqkbnr/pppppppp" in child.before
+    child.send(RIGHT)
+    child.expect("ply 1 of 33")
+    assert "last: Morphy_Paul: e4" in child.before and "ply 2" not in child.before
+    child.send(RIGHT)
+    child.expect("ply 2 of 33")
+    child.send(LEFT)
+    child.expect("ply 1 of 33")
+    child.send(END)
+    child.expect("ply 33 of 33")
+    assert "result: 1-0 (checkmate)" in child.before
+    child.send(RIGHT)  # not past the end
+    child.expect("ply 33 of 33")
+    child.send(HOME)
+    child.expect("ply 0 of 33")
+    child.send(LEFT)  # not before the start
+    child.expect("ply 0 of 33")
+    child.send("20")
+    child.expect("go to: 20_")
+    child.send("\r")
+    child.expect("ply 20 of 33")
+    assert "last: Duke_Karl_Count_Isouard: cxb5" in child.before
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_replay_step_without_a_terminal_says_so_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "gametool", "replay", str(OPERA), "--step"],
+                          capture_output=True, text=True, timeout=TIMEOUT, stdin=subprocess.PIPE)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "--step needs a terminal" in done.stderr and "Traceback" not in done.stderr
