@@ -169,6 +169,42 @@ def test_a_refusal_in_the_mail_that_completes_the_draw_is_the_same_whatever_the_
     assert len(hands) == 6 and len(said) == 1
 
 
+@pytest.mark.parametrize("rest", [
+    "#draw\n",                           # a command with no '#ply' guard
+    "#ply 2\ntrade 2S 3S 4S\n#draw\n",    # an action the deal refuses, then a command
+    "#ply 2\n#undo\n",                   # a take-back with nothing of hers to take back
+    "#ply 2\n#frobnicate\n",             # a command that does not exist
+])
+def test_commands_in_the_mail_that_completes_the_draw_cannot_grind_it(
+        tmp_path: Path, rest: str) -> None:
+    """The same holds when the rest of the mail is a command: the contribution is kept, the
+    refusal names nothing of the deal, and another contribution is refused."""
+    said = set()
+    for number in range(3):
+        ref = Referee(tmp_path / f"g{number}", tmp_path / f"o{number}")
+        match, opening = ref.new("space-cards", [ANN, BEN], seed=f"commands {number}",
+                                 weak_seed_ok=True)
+        keys = {m.to: KEY.search(m.body).group(1) for m in opening}
+        subject = f"[gametool {match}] join"
+        assert ref.receive(compose(BEN, subject, f"#key {keys[BEN]}\n#join {part(BEN)}\n")
+                           ).applied
+        receipt = ref.receive(compose(ANN, subject,
+                                      f"#key {keys[ANN]}\n#join {part(ANN)}\n{rest}"))
+        assert not receipt.applied and "contribution recorded" in receipt.reason
+        session = load_one(ref.master(match).read_text())
+        assert session.contributions == [part(ANN), part(BEN)] and session.ply == 1
+        hand = session.game.view(session.state, 0)["hand"]
+        (refusal,) = [m for m in receipt.messages if "not applied" in m.subject]
+        assert not any(card in refusal.body for card in hand)
+        said.add((receipt.reason, refusal.body))
+        before = ref.master(match).read_bytes()
+        again = ref.receive(compose(ANN, subject,
+                                    f"#key {keys[ANN]}\n#join {part(EVE)}\n{rest}"))
+        assert not again.applied and "already arrived" in again.reason
+        assert ref.master(match).read_bytes() == before
+    assert len(said) == 1, said
+
+
 def test_a_contribution_is_kept_when_the_mail_s_actions_are_refused(tmp_path: Path) -> None:
     ref = Referee(tmp_path / "g", tmp_path / "o")
     match, opening = ref.new("space-cards", [ANN, BEN], seed="kept", weak_seed_ok=True)
