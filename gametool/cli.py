@@ -16,6 +16,7 @@ import click
 
 from gametool import (
     __version__,
+    clierrors,
     completion,
     corpus_commands,
     games,
@@ -119,7 +120,7 @@ record_option = params.record_option
 
 def load(path: str, number: int | None = None) -> Session:
     try:
-        return load_one(storage.read(path), None if path == "-" else path, number)
+        return load_one(clierrors.read_records(path), None if path == "-" else path, number)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -130,12 +131,13 @@ def load_all(path: str) -> list[Session]:
 
     name = None if path == "-" else path
     try:
-        return [Session.load(record, name) for record in read_text(storage.read(path), name)]
+        return [Session.load(record, name)
+                for record in read_text(clierrors.read_records(path), name)]
     except GameError as exc:
         raise fail(exc) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=clierrors.ToolGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gametool")
 def cli() -> None:
     """Play, check and replay board, card, dice, domino and tile games stored as plain-text
@@ -587,9 +589,11 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     """
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
-    last = session.ply if last is None else last
-    if not 0 <= first <= last <= session.ply:
-        raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
+    if last is not None and first > last:
+        raise click.UsageError(f"--from {first} comes after --to {last}")
+    if first > session.ply:
+        raise Rejected(f"--from {first}: the record ends at ply {session.ply}")
+    last = session.ply if last is None else min(last, session.ply)  # up to the end
     try:
         as_seat = session.view_as(as_seat)
         frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
