@@ -1,0 +1,112 @@
+"""A newcomer's first session, and the reliability cases a fuzzer found: every refusal is one
+line with the documented exit status, and no command stops with an internal error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gametool.record import Session, check_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+
+
+def gametool(*args: str, cwd: Path, input: str | None = None) -> subprocess.CompletedProcess:
+    """The installed command, as a user runs it."""
+    env = {**os.environ, "NO_COLOR": "1",
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    return subprocess.run(["gametool", *args], cwd=cwd, capture_output=True, text=True,
+                          input=input, env=env, timeout=120)
+
+
+def one_line(done: subprocess.CompletedProcess, status: int) -> str:
+    assert done.returncode == status, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gametool: "), done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    return lines[0]
+
+
+# -- validate --all ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("after", ["(\n3. p1: e5=R\n)\n", "end: 1-0 resignation\n"],
+                         ids=["variation", "ending"])
+def test_validate_all_reads_on_past_a_variation_or_an_ending_after_a_rejected_action(
+        tmp_path: Path, after: str) -> None:
+    path = tmp_path / "bad.gtn"
+    path.write_text('[Game "colors"]\n[Players "p1; p2"]\n\n1. p1: d4=R\n2. p2: zz\n'
+                    f"3. p1: e4=R\n{after}")
+    done = gametool("validate", "--all", str(path), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "internal error" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"{path}:5:8: ply 2: malformed action 'zz': expected square=colour such as d4=R "
+        "(Expected square, found 'zz')"]
+
+
+def _damaged(game_id: str, lines: int) -> str:
+    session = Session.start(game_id, None, None, "damaged", None)
+    head = [line for line in session.text().splitlines() if line.startswith("[")]
+    names = session.names
+    body = [f"{i + 1}. {names[i % len(names)]}: zz{i}" for i in range(lines)]
+    return "\n".join([*head, "", *body]) + "\n"
+
+
+@pytest.mark.parametrize("game_id", ["chess", "super-horse-chess", "desdemona", "sapos"])
+def test_validate_all_takes_time_linear_in_the_damaged_lines(game_id: str) -> None:
+    """Every line of the record rejected: each costs about the same small time (the machine
+    may be loaded: the bound is generous, the ratio is the test)."""
+    def cost(lines: int) -> float:
+        text = _damaged(game_id, lines)
+        began = time.process_time()
+        checked, = check_text(text, "d.gtn", all_errors=True)
+        spent = time.process_time() - began
+        assert len(checked.errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
+        return spent
+
+    cost(8)
+    small, large = cost(64), cost(256)
+    assert large < 4 * small + 0.5, (small, large)
+    assert large < (3.0 if game_id == "super-horse-chess" else 1.0), large
+
+
+# -- one error shape --------------------------------------------------------------------------
+
+
+def test_a_folder_a_pgn_file_and_a_record_given_to_import_each_get_one_line(
+        tmp_path: Path) -> None:
+    (tmp_path / "adir").mkdir()
+    for command in (["show"], ["moves"], ["replay"], ["undo"], ["move", "--dry-run"]):
+        args = [*command[:1], "adir", *command[1:]]
+        if command[0] == "move":
+            args.append("d4=R")
+        line = one_line(gametool(*args, cwd=tmp_path), 2)
+        assert "'adir' is a directory" in line and "--help" in line, line
+    pgn = tmp_path / "opera.pgn"
+    pgn.write_text((SAMPLES / "chess" / "opera.pgn").read_text())
+    shown = gametool("show", "opera.pgn", cwd=tmp_path)
+    assert shown.returncode == 0 and "Rd8#" in shown.stdout, shown.stderr
+    assert gametool("moves", "opera.pgn", cwd=tmp_path).stdout == ""  # mate: no move
+    assert gametool("replay", "opera.pgn", "--from", "32", cwd=tmp_path).returncode == 0
+    record = tmp_path / "opera.gtn"
+    record.write_text((SAMPLES / "chess" / "opera-game-checkmate.gtn").read_text())
+    line = one_line(gametool("import", "opera.gtn", cwd=tmp_path), 1)
+    assert "import reads PGN" in line, line
+
+
+def test_replay_stops_at_the_end_and_names_a_reversed_range(tmp_path: Path) -> None:
+    assert gametool("start", "colors", "-o", "g.gtn", cwd=tmp_path).returncode == 0
+    assert gametool("move", "g.gtn", "d4=R", cwd=tmp_path).returncode == 0
+    done = gametool("replay", "g.gtn", "--from", "1", "--to", "2", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.count("Colors (colors)") == 1
+    line = one_line(gametool("replay", "g.gtn", "--from", "5", "--to", "2", cwd=tmp_path), 2)
+    assert line == "gametool: usage: --from 5 comes after --to 2 (see 'gametool replay --help')"
+    line = one_line(gametool("replay", "g.gtn", "--from", "5", cwd=tmp_path), 1)
+    assert line == "gametool: --from 5: the record ends at ply 1"
