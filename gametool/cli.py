@@ -237,29 +237,10 @@ def start(game: str, players: str | None, options: tuple[str, ...], seed: str | 
 
 
 def _with_hint(exc: GameError, session: Session, text: str, as_seat: str | None) -> GameError:
-    """Add the closest legal actions to a rejected action's message, when the seat that typed
-    it is the seat to move (a seat never learns another seat's actions)."""
-    from gametool.errors import IllegalAction, MalformedAction
-    from gametool.suggest import hint
+    """Add the closest legal actions to a rejected action's message (see suggest.with_hint)."""
+    from gametool.suggest import with_hint
 
-    if not isinstance(exc, MalformedAction | IllegalAction):
-        return exc
-    game, state = session.game, session.state
-    try:
-        to_move = game.to_move(state)
-        if to_move is None or (as_seat is not None and session.seat_index(as_seat) != to_move):
-            return exc
-        if to_move == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            if outcomes is None or len(outcomes) > 500:
-                return exc
-            known = [game.format_action(state, a) for a in outcomes]
-        else:
-            known = [game.format_action(state, a) for a in game.legal_actions(state)]
-    except GameError:
-        return exc
-    exc.message += hint(" ".join(text.split()), known)
-    return exc
+    return with_hint(exc, session, text, as_seat)
 
 
 def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[str, Any]]:
@@ -349,8 +330,10 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
             try:
                 session.play(list(actions), as_seat, expect_ply)
             except GameError as exc:
-                typed = actions[min(len(actions) - 1, max(0, (exc.where.ply or 1) - first - 1))]
-                raise _with_hint(exc, session, typed, as_seat) from None
+                from gametool.suggest import typed_action
+
+                raise _with_hint(exc, session, typed_action(exc, actions, first),
+                                 as_seat) from None
         added[:] = ply_lines(session, first, as_seat)
 
     def change(text: str) -> str:
@@ -375,7 +358,9 @@ def _dry_run(file: str, number: int | None, actions: tuple[str, ...], as_seat: s
     try:
         steps = session.play(list(actions), as_seat, expect_ply, draw=False)
     except GameError as exc:
-        raise fail(exc) from None
+        from gametool.suggest import typed_action
+
+        raise fail(_with_hint(exc, session, typed_action(exc, actions, first), as_seat)) from None
     plies = [{"ply": first + i, "seat": session.seat_name(step.seat), "action": step.text}
              for i, step in enumerate(steps, start=1)]
     follows = render.what_follows(session)

@@ -135,3 +135,41 @@ def test_every_seat_s_file_of_every_shipped_sample_validates(path: Path, tmp_pat
         checked = runner.invoke(cli, ["validate", str(mine)])
         assert checked.exit_code == 0, (name, checked.output)
     record_property("count:player's files of samples validated", len(names))
+
+
+# -- suggestions ------------------------------------------------------------------------------
+
+
+def test_move_dry_run_and_the_referee_suggest_the_same_actions(tmp_path: Path) -> None:
+    assert gametool("start", "chess", "-o", "g.gtn", cwd=tmp_path).returncode == 0
+    moved = one_line(gametool("move", "g.gtn", "nf3", cwd=tmp_path), 1)
+    dry = one_line(gametool("move", "g.gtn", "nf3", "--dry-run", cwd=tmp_path), 1)
+    assert moved == dry and "(did you mean 'Nf3' or 'f3' or 'Nh3'?)" in moved
+
+    from conftest import joined_referee_game
+
+    from gametool.referee import Referee
+
+    ann, ben = "ann@example.org", "ben@example.net"
+    ref = Referee(tmp_path / "games", tmp_path / "outbox")
+    match, key, master = joined_referee_game(ref, "hints", ann, ben)
+    session = load_one(master.read_text())
+    legal = session.game.format_action(session.state, session.game.legal_actions(
+        session.state)[0])
+    typo = legal.replace("place ", "plaec ")
+    receipt = ref.receive((f"From: {ann}\r\nSubject: [gametool {match}]\r\n\r\n#key {key}\r\n"
+                           f"#ply {session.ply + 1}\r\n{typo}\r\n").encode())
+    assert not receipt.applied
+    path = tmp_path / "ann.gtn"
+    path.write_text(master.read_text())
+    by_move = one_line(gametool("move", "ann.gtn", typo, "--as", ann, cwd=tmp_path), 1)
+    hint = by_move[by_move.index(" (did you mean"):]
+    assert receipt.reason is not None and receipt.reason.endswith(hint), receipt.reason
+
+
+def test_an_unquoted_action_with_a_blank_is_refused_with_a_word_about_quoting(
+        tmp_path: Path) -> None:
+    assert gametool("start", "belemmer", "--seed", "q1", "-o", "b.gtn",
+                    cwd=tmp_path).returncode == 0
+    line = one_line(gametool("move", "b.gtn", "place", "b3", cwd=tmp_path), 1)
+    assert "an action with a blank is one word for the shell: quote it, \"place " in line
