@@ -467,7 +467,7 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     if ply is not None and not 0 <= ply <= session.ply:
-        raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
+        raise Rejected(f"--ply {ply}: the record ends at ply {session.ply}")
     try:
         as_seat = session.view_as(as_seat)
         for handler, value in hooks.chosen("show", extra):
@@ -769,7 +769,10 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
     tasks = [selfplay.Task(cls.id, i + 1, tuple(chosen), corpus, tuple(sorted(given.items())),
                            budget, player_seed)
              for i in range(count)]
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:  # a file in the way, a read-only disk, no permission
+        raise Rejected(f"{out}: cannot make the folder: {exc.strerror}") from None
     began = time.perf_counter()
     done = []
     try:
@@ -783,7 +786,8 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
         raise fail(exc) from None
     headers, rows = selfplay.summary(chosen, done, names, time.perf_counter() - began)
     if as_json:
-        emit_json([dict(zip(headers, row, strict=True)) for row in rows])
+        keys = [h.replace("plies/s", "plies per second").replace(" ", "_") for h in headers]
+        emit_json([dict(zip(keys, row, strict=True)) for row in rows])
     else:
         click.echo(render.table(headers, rows))
 

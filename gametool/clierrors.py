@@ -47,8 +47,26 @@ def one_line(exc: click.UsageError) -> click.UsageError:
     return out
 
 
+class Refused(click.ClickException):
+    """Input or surroundings that were refused: exit status 1, one line on stderr."""
+
+    exit_code = 1
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"gametool: {self.format_message()}", err=True)
+
+
+def system_failure(exc: OSError) -> Refused:
+    """A failure of the file system that no command foresaw (a file where a folder must be, a
+    read-only disk, no permission) as one line: the path and the system's reason."""
+    reason = (exc.strerror or type(exc).__name__).lower()
+    where = exc.filename if exc.filename is not None else "a file"
+    return Refused(f"{where}: {reason}")
+
+
 class ToolGroup(click.Group):
-    """A group whose usage errors, and those of every command under it, are one line."""
+    """A group whose usage errors, and those of every command under it, are one line; so is
+    a failure of the file system."""
 
     def make_context(self, info_name: str | None, args: list[str],
                      parent: click.Context | None = None, **extra: Any) -> click.Context:
@@ -62,6 +80,10 @@ class ToolGroup(click.Group):
             return super().invoke(ctx)
         except click.UsageError as exc:
             raise one_line(exc) from None
+        except BrokenPipeError:
+            raise  # the reader went away: not a failure to report here
+        except OSError as exc:
+            raise system_failure(exc) from None
 
 
 def read_records(path: str) -> str:

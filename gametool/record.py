@@ -189,9 +189,14 @@ class Session:
         for i, seat in enumerate(self.names):
             if seat.lower() == key:
                 return i
+        # A game's own seat names (colours: white, black) name its seats whatever the
+        # players' names; no player may take another seat's one (see check_names).
+        colours = [c.lower() for c in type(self.game).seat_names[:len(self.names)]]
+        if len(colours) == len(self.names) and key in colours:
+            return colours.index(key)
         from gametool.suggest import hint
 
-        raise GameError(f"no seat {name!r} in this game{hint(name, self.names)} "
+        raise GameError(f"no seat {name!r} in this game{hint(name, [*self.names, *colours])} "
                         f"(seats: {', '.join(self.names)})")
 
     def to_move(self) -> int | None:

@@ -173,3 +173,52 @@ def test_an_unquoted_action_with_a_blank_is_refused_with_a_word_about_quoting(
                     cwd=tmp_path).returncode == 0
     line = one_line(gametool("move", "b.gtn", "place", "b3", cwd=tmp_path), 1)
     assert "an action with a blank is one word for the shell: quote it, \"place " in line
+
+
+# -- folders and disks ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ["selfplay", "colors", "-n", "1", "-o", "afile/sub"],
+    ["selfplay", "colors", "-n", "1", "-o", "/proc/gametool-test/sub"],
+    ["referee", "new", "colors", "--players", "a@example.org,b@example.org",
+     "--game-dir", "afile/sub", "--outbox", "outbox"],
+    ["referee", "new", "colors", "--players", "a@example.org,b@example.org",
+     "--game-dir", "games", "--outbox", "afile/sub"],
+    ["split", "g.gtn", "-o", "afile/sub"],
+    ["start", "colors", "-o", "afile/sub.gtn"],
+], ids=lambda args: " ".join(args[:2] + args[-2:]))
+def test_a_file_in_the_way_of_a_folder_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "afile").write_text("in the way\n")
+    assert gametool("start", "colors", "-o", "g.gtn", cwd=tmp_path).returncode == 0
+    line = one_line(gametool(*args, cwd=tmp_path), 1)
+    assert "afile/sub" in line or "/proc/" in line, line
+    assert (tmp_path / "afile").read_text() == "in the way\n"
+
+
+# -- small things -----------------------------------------------------------------------------
+
+
+def test_one_ply_is_one_ply_and_colours_name_seats_of_named_players(tmp_path: Path) -> None:
+    assert gametool("start", "chess", "--players", "ann,bob", "-o", "g.gtn",
+                    cwd=tmp_path).returncode == 0
+    assert gametool("move", "g.gtn", "e4", cwd=tmp_path).returncode == 0
+    assert gametool("validate", "g.gtn", cwd=tmp_path).stdout == "g.gtn: ok (1 record, 1 ply)\n"
+    black = gametool("show", "g.gtn", "--as", "black", cwd=tmp_path)
+    assert black.returncode == 0 and "(as bob)" in black.stdout, black.stderr
+    assert gametool("moves", "g.gtn", "--as", "Black", cwd=tmp_path).stdout.split()[:1]
+    line = one_line(gametool("show", "g.gtn", "--as", "blak", cwd=tmp_path), 1)
+    assert "did you mean 'black'?" in line
+    line = one_line(gametool("start", "po-go", cwd=tmp_path), 1)
+    assert "cannot be played" in line and "supply" not in line
+
+
+def test_selfplay_json_keys_are_words_without_blanks(tmp_path: Path) -> None:
+    done = gametool("selfplay", "colors", "-n", "1", "-o", "c", "--seed", "k", "--json",
+                    cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    rows = json.loads(done.stdout)
+    assert all(" " not in key and "/" not in key for row in rows for key in row), rows
+    assert "plies_per_second" in rows[0] and "mean_plies" in rows[0]

@@ -100,7 +100,8 @@ def replay_page(session: Session, as_seat: str | None = None,
         "</head>",
         '<body data-ply="0">',
         f"<h1>{escape(title)}</h1>",
-        f'<p class="help">{session.ply} plies{seen}. Step with the buttons, the arrow keys '
+        f'<p class="help">{session.ply} {"ply" if session.ply == 1 else "plies"}{seen}. '
+        "Step with the buttons, the arrow keys "
         "(Home, End: first and last position) or a click on a move.</p>",
         '<nav><button id="first" title="first position (Home)">&laquo;</button>'
         '<button id="prev" title="back (Left arrow)">&#x25C0;</button>'
