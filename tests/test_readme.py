@@ -55,17 +55,16 @@ class Block:
 
 
 def _comment(text: str) -> str | None:
-    """The comment of a shell line (the text after a '#' outside quotes), or None."""
-    try:
-        lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-        lexer.commenters = ""
-        lexer.whitespace_split = True
-        words = list(lexer)
-    except ValueError:
-        return None
-    for index, word in enumerate(words):
-        if word.startswith("#"):
-            return " ".join(words[index:])[1:].strip()
+    """The comment of a shell line (the text after a '#' that starts a word outside quotes),
+    as written, or None."""
+    quote = ""
+    for index, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or text[index - 1].isspace()):
+            return text[index + 1:].strip()
     return None
 
 
