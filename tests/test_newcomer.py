@@ -222,3 +222,48 @@ def test_selfplay_json_keys_are_words_without_blanks(tmp_path: Path) -> None:
     rows = json.loads(done.stdout)
     assert all(" " not in key and "/" not in key for row in rows for key in row), rows
     assert "plies_per_second" in rows[0] and "mean_plies" in rows[0]
+
+
+# -- the whole session, as a script ---------------------------------------------------------
+
+SESSION = r"""
+gametool start chess -o opening.gtn
+gametool move opening.gtn e4 e5
+gametool move opening.gtn qh5 --dry-run 2>&1 | grep -q "did you mean 'Qh5'" || exit 12
+gametool move opening.gtn qh5 2>&1 | grep -q "did you mean 'Qh5'" || exit 13
+gametool start colors -o game.gtn
+gametool move game.gtn d4=R
+gametool move game.gtn e4=R --as p2
+gametool undo game.gtn
+gametool replay game.gtn --from 1 --to 2 > /dev/null
+gametool show game.gtn --svg > pos.svg
+gametool show game.gtn --as p2 -o p2.svg
+gametool show game.gtn --as p2 -o p2.svg 2>&1 | grep -q "already exists" || exit 14
+gametool validate game.gtn | grep -qx "game.gtn: ok (1 record, 1 ply)" || exit 15
+gametool start chess --players ann,bob -o chess.gtn
+gametool move chess.gtn e4 e5 Nf3
+gametool show chess.gtn --as black > /dev/null
+gametool export chess.gtn --pgn -o chess.pgn
+gametool show chess.pgn | grep -q "ply 3" || exit 16
+gametool import chess.gtn 2>&1 | grep -q "import reads PGN" || exit 17
+mkdir adir
+gametool show adir 2>&1 | wc -l | grep -qx 1 || exit 18
+gametool validate adir 2>&1 | wc -l | grep -qx 1 || exit 19
+gametool shw game.gtn 2>&1 | grep -q "did you mean 'show'" || exit 20
+gametool start belemmer --seed s1 -o b.gtn
+gametool move b.gtn place 2>&1 | grep -q "quote it" || exit 21
+gametool replay game.gtn --from 5 --to 2 2>&1 | grep -q "comes after --to 2" || exit 22
+gametool start po-go 2>&1 | grep -q "cannot be played" || exit 23
+echo session-done
+"""
+
+
+def test_a_newcomer_s_session_meets_no_surprise(tmp_path: Path) -> None:
+    """The first session of the report, in order: each step does what the README says, and
+    every refusal is one line."""
+    env = {**os.environ, "NO_COLOR": "1",
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "-e", "-c", SESSION], cwd=tmp_path, capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert done.returncode == 0 and done.stdout.endswith("session-done\n"), (
+        done.returncode, done.stdout[-800:], done.stderr[-800:])
