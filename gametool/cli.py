@@ -98,6 +98,9 @@ def emit_json(data: Any) -> None:
 def rewrite(file: str, change: Callable[[str], str]) -> None:
     """Replace the record ``file`` by ``change`` of its text, under its lock; with '-', read
     stdin and write the new record to stdout."""
+    if file.lower().endswith(".pgn"):
+        raise Rejected(f"{file}: a PGN file is read, never changed: make a record of it first "
+                       f"(gametool import {file} -o GAME.gtn)")
     try:
         if file == "-":
             click.echo(change(storage.read("-")), nl=False)

@@ -96,6 +96,11 @@ def test_a_folder_a_pgn_file_and_a_record_given_to_import_each_get_one_line(
     assert shown.returncode == 0 and "Rd8#" in shown.stdout, shown.stderr
     assert gametool("moves", "opera.pgn", cwd=tmp_path).stdout == ""  # mate: no move
     assert gametool("replay", "opera.pgn", "--from", "32", cwd=tmp_path).returncode == 0
+    before = pgn.read_bytes()
+    for command in (["move", "opera.pgn", "Kf1"], ["undo", "opera.pgn"]):
+        line = one_line(gametool(*command, cwd=tmp_path), 1)
+        assert "gametool import opera.pgn -o GAME.gtn" in line, line
+    assert pgn.read_bytes() == before
     record = tmp_path / "opera.gtn"
     record.write_text((SAMPLES / "chess" / "opera-game-checkmate.gtn").read_text())
     line = one_line(gametool("import", "opera.gtn", cwd=tmp_path), 1)
