@@ -17,6 +17,7 @@ import click
 
 from gametool import (
     __version__,
+    clierrors,
     completion,
     corpus_commands,
     games,
@@ -101,6 +102,9 @@ def emit_json(data: Any) -> None:
 def rewrite(file: str, change: Callable[[str], str]) -> None:
     """Replace the record ``file`` by ``change`` of its text, under its lock; with '-', read
     stdin and write the new record to stdout."""
+    if file.lower().endswith(".pgn"):
+        raise Rejected(f"{file}: a PGN file is read, never changed: make a record of it first "
+                       f"(gametool import {file} -o GAME.gtn)")
     try:
         if file == "-":
             click.echo(change(storage.read("-")), nl=False)
@@ -123,7 +127,7 @@ record_option = params.record_option
 
 def load(path: str, number: int | None = None) -> Session:
     try:
-        return load_one(storage.read(path), None if path == "-" else path, number)
+        return load_one(clierrors.read_records(path), None if path == "-" else path, number)
     except GameError as exc:
         raise fail(exc) from None
 
@@ -134,12 +138,13 @@ def load_all(path: str) -> list[Session]:
 
     name = None if path == "-" else path
     try:
-        return [Session.load(record, name) for record in read_text(storage.read(path), name)]
+        return [Session.load(record, name)
+                for record in read_text(clierrors.read_records(path), name)]
     except GameError as exc:
         raise fail(exc) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=clierrors.ToolGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="gametool")
 def cli() -> None:
     """Play, check and replay board, card, dice, domino and tile games stored as plain-text
@@ -247,29 +252,10 @@ def start(game: str, players: str | None, options: tuple[str, ...], seed: str | 
 
 
 def _with_hint(exc: GameError, session: Session, text: str, as_seat: str | None) -> GameError:
-    """Add the closest legal actions to a rejected action's message, when the seat that typed
-    it is the seat to move (a seat never learns another seat's actions)."""
-    from gametool.errors import IllegalAction, MalformedAction
-    from gametool.suggest import hint
+    """Add the closest legal actions to a rejected action's message (see suggest.with_hint)."""
+    from gametool.suggest import with_hint
 
-    if not isinstance(exc, MalformedAction | IllegalAction):
-        return exc
-    game, state = session.game, session.state
-    try:
-        to_move = game.to_move(state)
-        if to_move is None or (as_seat is not None and session.seat_index(as_seat) != to_move):
-            return exc
-        if to_move == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            if outcomes is None or len(outcomes) > 500:
-                return exc
-            known = [game.format_action(state, a) for a in outcomes]
-        else:
-            known = [game.format_action(state, a) for a in game.legal_actions(state)]
-    except GameError:
-        return exc
-    exc.message += hint(" ".join(text.split()), known)
-    return exc
+    return with_hint(exc, session, text, as_seat)
 
 
 def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[str, Any]]:
@@ -366,8 +352,10 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
             try:
                 session.play(list(actions), as_seat, expect_ply)
             except GameError as exc:
-                typed = actions[min(len(actions) - 1, max(0, (exc.where.ply or 1) - first - 1))]
-                raise _with_hint(exc, session, typed, as_seat) from None
+                from gametool.suggest import typed_action
+
+                raise _with_hint(exc, session, typed_action(exc, actions, first),
+                                 as_seat) from None
         added[:] = ply_lines(session, first, as_seat)
 
     def change(text: str) -> str:
@@ -392,7 +380,9 @@ def _dry_run(file: str, number: int | None, actions: tuple[str, ...], as_seat: s
     try:
         steps = session.play(list(actions), as_seat, expect_ply, draw=False)
     except GameError as exc:
-        raise fail(exc) from None
+        from gametool.suggest import typed_action
+
+        raise fail(_with_hint(exc, session, typed_action(exc, actions, first), as_seat)) from None
     plies = [{"ply": first + i, "seat": session.seat_name(step.seat), "action": step.text}
              for i, step in enumerate(steps, start=1)]
     follows = render.what_follows(session)
@@ -504,7 +494,7 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     if ply is not None and not 0 <= ply <= session.ply:
-        raise Rejected(f"--ply {ply}: the record has plies 0 to {session.ply}")
+        raise Rejected(f"--ply {ply}: the record ends at ply {session.ply}")
     try:
         as_seat = session.view_as(as_seat)
         for handler, value in hooks.chosen("show", extra):
@@ -638,9 +628,11 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
                                "prints every position in turn")
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
-    last = session.ply if last is None else last
-    if not 0 <= first <= last <= session.ply:
-        raise Rejected(f"--from {first} --to {last}: the record has plies 0 to {session.ply}")
+    if last is not None and first > last:
+        raise click.UsageError(f"--from {first} comes after --to {last}")
+    if first > session.ply:
+        raise Rejected(f"--from {first}: the record ends at ply {session.ply}")
+    last = session.ply if last is None else min(last, session.ply)  # up to the end
     colour = term.colour_wanted(color)
 
     def text(view: Session, n: int) -> str:

@@ -27,11 +27,32 @@ def script(shell: str, command: click.Command, prog_name: str = "gametool") -> s
     return cls(command, {}, prog_name, COMPLETE_VAR).source()
 
 
-def _escaped(value: str) -> str:
-    """Bash inserts a completion as it is: a space must be escaped to stay in one word."""
-    if os.environ.get(COMPLETE_VAR, "").startswith("bash"):
-        return value.replace("\\", "\\\\").replace(" ", "\\ ")
+def _quoted(value: str) -> str:
+    """Bash inserts a completion as it is, so an action with a blank is given quoted, to stay
+    one word ('place a1'). Click's bash script reads each value with 'read', which would drop a
+    backslash, so quotes, not backslashes. zsh and fish quote what they insert themselves."""
+    if " " in value and os.environ.get(COMPLETE_VAR, "").startswith("bash"):
+        return "'" + value.replace("'", "'\"'\"'") + "'"
     return value
+
+
+def _rest_of_typed(prior: list[str], incomplete: str, texts: list[str]) -> list[str] | None:
+    """When the last words typed before the one completed begin actions with a blank (the
+    action was typed unquoted, as several words), the next word of those actions: never the
+    words typed again ('place place a1'). None when no typed words begin an action."""
+    for start in range(max(0, len(prior) - 8), len(prior)):
+        words = [w.lower() for w in prior[start:]]
+        if not all(words) or any(" " in w for w in words):
+            continue
+        nexts = []
+        for text in texts:
+            parts = text.split()
+            if (len(parts) > len(words) and [p.lower() for p in parts[:len(words)]] == words
+                    and parts[len(words)].lower().startswith(incomplete.lower())):
+                nexts.append(parts[len(words)])
+        if nexts:
+            return list(dict.fromkeys(nexts))
+    return None
 
 
 def game_ids(_ctx: click.Context, _param: click.Parameter, incomplete: str
@@ -103,5 +124,8 @@ def actions(ctx: click.Context, _param: click.Parameter, incomplete: str
             texts = [game.format_action(state, a) for a in game.legal_actions(state)]
     except GameError:
         return []
+    rest = _rest_of_typed(list(ctx.params.get("actions") or ()), incomplete, texts)
+    if rest is not None:
+        return [CompletionItem(word) for word in rest]
     key = incomplete.lower()
-    return [CompletionItem(_escaped(text)) for text in texts if text.lower().startswith(key)]
+    return [CompletionItem(_quoted(text)) for text in texts if text.lower().startswith(key)]

@@ -415,7 +415,7 @@ def statistics_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[l
     tables = []
     for game, g in data.items():
         length = g["length"]
-        tables.append((f"{game}: {g['games']} games, {g['plies']} plies",
+        tables.append((f"{game}: {_counted(g['games'], 'game')}, {_counted(g['plies'], 'ply')}",
                        ["games", "plies", "min plies", "median plies", "max plies",
                         "mean plies"],
                        [[g["games"], g["plies"], length["min"], length["median"],
@@ -430,7 +430,7 @@ def statistics_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[l
         tables.append(("terminations", ["termination", "games"],
                        [[t, n] for t, n in g["terminations"].items()]))
         turns = g["first_turns"]
-        tables.append((f"most common first turns ({min(TOP, len(turns))} of {len(turns)})",
+        tables.append((_first_turns_title(turns, g["games"]),
                        ["first turn", "games"],
                        [[t["turn"], t["games"]] for t in turns[:TOP]]))
     return tables
@@ -443,3 +443,19 @@ def _row(tally: dict[str, int]) -> list[int]:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def _counted(n: int, word: str) -> str:
+    return f"{n} {word if n == 1 else 'plies' if word == 'ply' else word + 's'}"
+
+
+def _first_turns_title(turns: list[dict[str, Any]], games: int) -> str:
+    """The title of the first turns' table: how many turns it shows, and how many of the
+    games they stand for (a game that ended before any turn has none)."""
+    shown = turns[:TOP]
+    played = sum(t["games"] for t in turns)
+    title = (f"most common first turns ({len(shown)} of {len(turns)}, in "
+             f"{sum(t['games'] for t in shown)} of {_counted(games, 'game')}")
+    if played < games:
+        title += f"; {games - played} with no turn played"
+    return title + ")"

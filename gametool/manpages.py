@@ -161,7 +161,11 @@ def main_page() -> str:
                    "man gametool-belemmer                   # the rules of one game"),
         ".SH EXIT STATUS",
         "0 success; 1 the input was read but rejected (illegal or ambiguous action, invalid "
-        "record, stale --expect-ply, game over); 2 a usage error.",
+        "record, stale --expect-ply, game over) or a file could not be read or written (a file "
+        "where a folder goes, a full or read-only disk); 2 a usage error (an unknown command or "
+        "option, a missing or malformed argument, a folder given for a file, --from after --to). "
+        "Every refusal is one line on stderr, 'gametool: WHAT', and a usage error 'gametool: "
+        "usage: WHAT (see 'gametool COMMAND --help')'.",
         ".SH SEE ALSO",
         ", ".join(f"\\fBgametool-{n}\\fR(1)" for n in sorted(cli.commands)) + ", "
         + ", ".join(f"\\fBgametool-{g}\\fR(6)" for g in games.GAMES),

@@ -243,7 +243,7 @@ class Table:
             return
         self.session = after
         self.save()
-        self.say(f"took back {count} plies")
+        self.say(f"took back {count} {'ply' if count == 1 else 'plies'}")
 
     def run(self) -> None:
         """Play until the game ends or the person quits."""

@@ -221,9 +221,14 @@ class Session:
         for i, seat in enumerate(self.names):
             if seat.lower() == key:
                 return i
+        # A game's own seat names (colours: white, black) name its seats whatever the
+        # players' names; no player may take another seat's one (see check_names).
+        colours = [c.lower() for c in type(self.game).seat_names[:len(self.names)]]
+        if len(colours) == len(self.names) and key in colours:
+            return colours.index(key)
         from gametool.suggest import hint
 
-        raise GameError(f"no seat {name!r} in this game{hint(name, self.names)} "
+        raise GameError(f"no seat {name!r} in this game{hint(name, [*self.names, *colours])} "
                         f"(seats: {', '.join(self.names)})")
 
     def to_move(self) -> int | None:
@@ -498,13 +503,14 @@ class Session:
                 body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
         self.record.body = body
 
-    def _upcoming(self, lines: Sequence[gtn.TurnLine | gtn.CommentLine]
-                  ) -> list[tuple[int, str]]:
+    def _upcoming(self, lines: Sequence[gtn.Item]) -> list[tuple[int, str]]:
         """The next few written actions (seat, text), for judging a resynchronisation."""
         out: list[tuple[int, str]] = []
         for line in lines:
-            if isinstance(line, gtn.CommentLine):
-                continue
+            if isinstance(line, gtn.CommentLine | gtn.Variation):
+                continue  # a variation replaces a ply: the main line reads on after it
+            if not isinstance(line, gtn.TurnLine):
+                break  # an ending line: no action follows it
             try:
                 seat = self.seat_index(line.seat)
             except GameError:
@@ -532,6 +538,15 @@ class Session:
         best: list[tuple[int, Any]] = []
         best_score: tuple[int, float] = (-1, 0.0)
         wanted = rejected.lower()
+        malformed: set[str] = set()
+        matcher = SequenceMatcher(None, wanted, "")
+        nearness: dict[int, float] = {}
+        if not self._reads_next(upcoming, malformed):
+            # No written action after the rejected one reads: only the spelling can choose,
+            # so the nearest first action that brings ``seat`` to move wins, tried in order.
+            best = self._nearest_completion(seat, wanted)
+            if best is not None:
+                return self._guessed(best)
         frontier: list[tuple[Any, list[tuple[int, Any]]]] = [(self.state, [])]
         budget = RESYNC_BREADTH
         for _depth in range(RESYNC_DEPTH):
@@ -555,9 +570,18 @@ class Session:
                     if game.to_move(after) != seat:
                         following.append((after, steps))
                         continue
-                    first = game.format_action(self.state, steps[0][1])
-                    score = (_lookahead(game, after, upcoming),
-                             SequenceMatcher(None, wanted, first.lower()).ratio())
+                    reach = _lookahead(game, after, upcoming, malformed)
+                    if reach < best_score[0]:
+                        continue
+                    # The spelling only breaks ties, and depends only on the first action.
+                    key = id(steps[0][1])  # a first action, alive for the whole search
+                    near = nearness.get(key)
+                    if near is None:
+                        matcher.set_seq2(game.format_action(self.state, steps[0][1]).lower())
+                        if reach == best_score[0] and matcher.quick_ratio() <= best_score[1]:
+                            continue  # an upper bound of the nearness: it cannot win
+                        near = nearness[key] = matcher.ratio()
+                    score = (reach, near)
                     if score > best_score:
                         best, best_score = steps, score
             if best:
@@ -565,11 +589,56 @@ class Session:
             frontier = following
         if not best:
             best = self._complete_turns(seat)
+        return self._guessed(best)
+
+    def _guessed(self, best: list[tuple[int, Any]]) -> tuple[int, int]:
+        """Apply the actions guessed in place of a rejected one (see _resynchronise)."""
         for mover, action in best:
-            self._push(mover, action, game.format_action(self.state, action))
+            self._push(mover, action, self.game.format_action(self.state, action))
         self.guessed += len(best)
         chance = sum(1 for mover, _a in best if mover == CHANCE)
         return len(best) - chance, chance
+
+    def _reads_next(self, upcoming: list[tuple[int, str]], malformed: set[str]) -> bool:
+        """False when the first upcoming written action does not read as an action of the game
+        at all (it is then added to ``malformed``): no candidate can make it apply."""
+        if not upcoming:
+            return False
+        text = upcoming[0][1]
+        try:
+            self.game.parse_action(self.state, text)
+        except MalformedAction:
+            malformed.add(text)
+            return False
+        except GameError:
+            pass
+        return True
+
+    def _nearest_completion(self, seat: int, wanted: str) -> list[tuple[int, Any]] | None:
+        """The legal action nearest in spelling to ``wanted`` after which ``seat`` is to move
+        (with the forced chance actions after it), the first in legal order among equals."""
+        game, state = self.game, self.state
+        mover = game.to_move(state)
+        if mover is None or mover == CHANCE:
+            return None
+        matcher = SequenceMatcher(None, wanted, "")
+        ranked = []
+        for index, action in enumerate(game.legal_actions(state)[:RESYNC_BREADTH]):
+            matcher.set_seq2(game.format_action(state, action).lower())
+            ranked.append((-matcher.ratio(), index, action))
+        ranked.sort(key=lambda item: item[:2])
+        for _near, _index, action in ranked:
+            steps = [(mover, action)]
+            after = game.apply(state, action)
+            while seat != CHANCE and game.to_move(after) == CHANCE:
+                outcomes = game.chance_outcomes(after)
+                if outcomes is None or len(outcomes) != 1:
+                    break
+                steps.append((CHANCE, outcomes[0]))
+                after = game.apply(after, outcomes[0])
+            if game.to_move(after) == seat:
+                return steps
+        return None
 
     def _complete_turns(self, seat: int) -> list[tuple[int, Any]]:
         """The first legal actions, one after another, until ``seat`` is to move (a long turn
@@ -1028,10 +1097,17 @@ def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
     return gtn.Variation(body)
 
 
-def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]]) -> int:
-    """How many of the written ``upcoming`` actions apply one after another from ``state``."""
+def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]],
+               malformed: set[str] | None = None) -> int:
+    """How many of the written ``upcoming`` actions apply one after another from ``state``.
+
+    ``malformed`` collects the texts that do not read as an action of the game at all: they
+    are not read again (reading a text against the grammar is the costly part), so a search
+    over many candidate states costs little when the next lines are damaged too."""
     count = 0
     for seat, text in upcoming:
+        if malformed is not None and text in malformed:
+            break
         while seat != CHANCE and game.to_move(state) == CHANCE:
             outcomes = game.chance_outcomes(state)
             if outcomes is None or len(outcomes) != 1:
@@ -1041,6 +1117,10 @@ def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]]) -> int:
             break
         try:
             state = game.apply(state, game.parse_action(state, text))
+        except MalformedAction:
+            if malformed is not None:
+                malformed.add(text)
+            break
         except GameError:
             break
         count += 1

@@ -57,6 +57,7 @@ from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.record import Session, load_one
 from gametool.season import INVITED_TAG, Season, is_invited
+from gametool.suggest import typed_action, with_hint
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -336,7 +337,12 @@ class Referee(Season):
             raise MailRejected(
                 f"'#ply {instructions.ply}' is stale: the next ply of this game is "
                 f"{session.ply + 1} (an old or repeated mail is not applied)")
-        session.play(instructions.actions, name, instructions.ply)
+        first = session.ply
+        try:
+            session.play(instructions.actions, name, instructions.ply)
+        except GameError as exc:  # the same hint as 'gametool move' gives
+            raise with_hint(exc, session, typed_action(exc, instructions.actions, first), name,
+                            shell=False) from None
 
     def _actions_refused(self, to: str, match: str, reason: str,
                          in_reply_to: str | None) -> Outgoing:

@@ -49,7 +49,8 @@ def take_back(session: Session, plies: int) -> Session:
         raise GameError("nothing to take back: no player has played yet")
     keep = session.ply - plies
     if keep < 0:
-        raise GameError(f"the record has only {session.ply} plies; cannot take back {plies}")
+        have = f"{session.ply} {'ply' if session.ply == 1 else 'plies'}"
+        raise GameError(f"the record has only {have}; cannot take back {plies}")
     # After the cut the seat to move plays again and chance is drawn again from the seed.
     # Chance that the seat cannot undo (drawn before its turn) must come out the same.
     game = session.game

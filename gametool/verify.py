@@ -212,7 +212,7 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
     if ok:
         plies = sum(v.plies for v in verdicts)
         lines.append(f"{path}: ok ({len(verdicts)} record{'s' * (len(verdicts) != 1)}, "
-                     f"{plies} plies)")
+                     f"{plies} {'ply' if plies == 1 else 'plies'})")
         for number, verdict in enumerate(verdicts, start=1):
             if verdict.unchecked:
                 which = f"record {number}: " if len(verdicts) > 1 else ""

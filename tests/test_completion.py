@@ -4,6 +4,8 @@ legal actions of a record."""
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -77,14 +79,43 @@ def test_legal_actions_of_the_record_complete_after_move(tmp_path: Path) -> None
     assert "e5" in values(["move", str(path), "--as", "black"], "e")
 
 
-def test_actions_with_spaces_are_escaped_for_bash(tmp_path: Path) -> None:
-    path = record(tmp_path, "belemmer", "--seed", "c1")
-    env = dict(os.environ, COMP_WORDS=f"gametool move {path} pla", COMP_CWORD="3",
-               _GAMETOOL_COMPLETE="bash_complete")
-    done = subprocess.run([sys.executable, "-c", "from gametool.cli import main; main()"],
-                          env=env, capture_output=True, text=True, timeout=60)
-    lines = done.stdout.splitlines()
-    assert "plain,place\\ a1" in lines and len(lines) == 16
+def bash_completes(line: str, cwd: Path) -> list[str]:
+    """What bash itself puts in COMPREPLY for ``line`` (Tab at its end), with the script of
+    'gametool completion bash' loaded: the words as bash would insert them."""
+    bindir = Path(sys.executable).parent
+    # as bash splits the line into COMP_WORDS: the quotes stay in the words
+    words = re.findall(r"'[^']*'?|\S+", line) + ([""] if line.endswith(" ") else [])
+    program = f"""
+set -e
+export PATH={shlex.quote(str(bindir))}:$PATH
+eval "$(gametool completion bash)"
+COMP_WORDS=({" ".join(shlex.quote(word) for word in words)})
+COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+_gametool_completion gametool
+printf '%s\\n' "${{COMPREPLY[@]}}"
+"""
+    done = subprocess.run(["bash", "-c", program], cwd=cwd, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_bash_inserts_an_action_with_a_blank_quoted_and_never_twice(tmp_path: Path) -> None:
+    record(tmp_path, "belemmer", "--seed", "c1", name="b.gtn")
+    offered = bash_completes("gametool move b.gtn pla", tmp_path)
+    assert "'place a1'" in offered and len(offered) == 16
+    # typed unquoted as two words: the second word is completed, 'place' is not repeated
+    assert bash_completes("gametool move b.gtn place ", tmp_path)[:2] == ["a1", "b1"]
+    assert bash_completes("gametool move b.gtn place a", tmp_path)[:2] == ["a1", "a2"]
+    # quoted, the action is one word and completes whole
+    assert "'place a1'" in bash_completes("gametool move b.gtn 'place a", tmp_path)
+    # a race game's turn of two moves
+    path = record(tmp_path, "tawula", "--seed", "c2", name="t.gtn")
+    first = values(["move", str(path)], "")
+    assert any(" " in action for action in first), first
+    head = next(action for action in first if " " in action).split()[0]
+    rest = bash_completes(f"gametool move t.gtn {head} ", tmp_path)
+    assert rest and all(" " not in word and word != head for word in rest), rest
 
 
 def test_bash_completion_through_the_environment_offers_files(tmp_path: Path) -> None:

@@ -316,7 +316,7 @@ def test_stats_tables_and_json(tmp_path: Path) -> None:
     code, text, _ = run("stats", club)
     assert code == 0
     for heading in ("results by seat position", "results by seat", "terminations",
-                    "most common first turns (3 of 3)", "median plies"):
+                    "most common first turns (3 of 3, in 5 of 5 games)", "median plies"):
         assert heading in text
     assert "1st" in text and "2nd" in text
 

@@ -383,8 +383,8 @@ def test_whole_number_options_are_bounded_and_never_echoed_whole(tmp_path: Path,
     before = path.read_bytes()
     result = RUNNER.invoke(cli, [a.replace("{f}", str(path)) for a in args])
     assert result.exit_code == 2, result.output
-    error = result.stderr.strip().splitlines()[-1]
-    assert error.startswith("Error: Invalid value for") and "is not in the range" in error
+    error, = result.stderr.strip().splitlines()
+    assert error.startswith("gametool: usage: invalid value for") and "is not in the range" in error
     assert len(error) < 200 and path.read_bytes() == before
 
 

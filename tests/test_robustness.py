@@ -73,8 +73,9 @@ def check(result: Result, args: tuple[str, ...] | list[str]) -> None:
         assert len(lines) == 1, (args, result.stderr)
         assert ONE_LINE.match(lines[0]), (args, lines[0])
     elif result.exit_code == 2:
-        # Click's usage errors: 'Usage: ...', a hint, then one 'Error: ...' line.
-        assert result.stderr.rstrip().splitlines()[-1].startswith("Error: "), \
+        # Usage errors, Click's too: one line, 'gametool: usage: ... (see '... --help')'.
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("gametool: usage: "), \
             (args, result.stderr)
 
 

@@ -16,7 +16,7 @@ class PoGo(Game):
     hidden = "unknown"
     status = "rules unavailable"
     summary: ClassVar[str] = (
-        "the rules of PO-GO (Rey Alicea, nestorgames, BoardGameGeek 164626) are not in the "
-        "sources; supply them to enable this game."
+        "PO-GO (Rey Alicea, nestorgames, BoardGameGeek 164626) is listed, but its rules are "
+        "not available to gametool, so it cannot be played, checked or replayed."
     )
     notation = "unknown: the rules are not available."

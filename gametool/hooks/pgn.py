@@ -44,9 +44,14 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
 
     from gametool import storage
     from gametool.cli import Rejected, deliver, fail
+    from gametool.clierrors import refuse_record_for_import
     from gametool.errors import GameError
     from gametool.formats import pgn
 
+    try:
+        refuse_record_for_import(file)
+    except GameError as exc:
+        raise fail(exc) from None
     name = None if file == "-" else file
     try:
         if file == "-":

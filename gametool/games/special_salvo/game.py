@@ -459,8 +459,38 @@ class SpecialSalvo(Game[SalvoState, Action]):
                     seat: int | None) -> str:
         """A placement is hidden from everyone but its owner (D4)."""
         if action != RESIGN and action[0] == "place" and seat != before.turn:
-            return "place ?"
+            return "place " + ", ".join("?" * len(action[1]))  # one '?' a ship
         return self.format_action(before, action)
+
+    def guess_hidden_action(self, state: SalvoState, seat: int | None, text: str,
+                            rng: SeedRng) -> Action:
+        """A hidden placement of several ships at once ('place ?, ?, ?, ?, ?') is read as a
+        random fleet of the ships still to place; later reports redraw it if they must."""
+        words = text.replace(",", " ").split()
+        if (state.turn not in (None, CHANCE) and len(words) > 2 and words[0].lower() == "place"
+                and all(word == "?" for word in words[1:])):
+            done = {p[0] for p in state.placed[state.turn]}
+            ships = [k for k in range(len(SHIPS)) if k not in done]
+            if len(ships) == len(words) - 1:
+                fleet = sample_fleet(self.table, ships, (), self.name_hits, rng)
+                return ("place", tuple(sorted(fleet)))
+        return super().guess_hidden_action(state, seat, text, rng)
+
+    def arrange_hidden(self, state: SalvoState, seat: int | None, text: str,
+                       rng: SeedRng) -> SalvoState:
+        """For a referee's report on a fleet ``seat`` cannot see: that fleet placed afresh so
+        that it gives this report too, besides every result reported before."""
+        kind, data = nt.read(text)
+        if kind != "report" or state.phase != REPORT or state.attacker is None:
+            return state
+        owner = 1 - state.attacker
+        if self.visible_fleet(state, owner, seat) or not state.placed[owner]:
+            return state
+        ships = sorted(p[0] for p in state.placed[owner])
+        log = _reported(state, owner) + tuple((sq, code, 0) for sq, code in data)
+        placed = list(state.placed)
+        placed[owner] = sample_fleet(self.table, ships, log, self.name_hits, rng)
+        return replace(state, placed=(placed[0], placed[1]))
 
     # -- views -------------------------------------------------------------------------------
 

@@ -517,8 +517,10 @@ def _gather(state: MahjongState, seat: int | None, faces: Sequence[int], target:
     key = wall if target is None else target
     if key not in zones:
         return state
-    kept = {i: {f for f in (state.taken, state.drawn) if f is not None}
-            for i in range(2) if i == state.seat}
+    # A drawn tile is known to its drawer only: for the other seat it may be any tile.
+    known = (state.taken, state.drawn) if seat == state.seat else (state.taken,)
+    kept = {i: {f for f in known if f is not None} for i in range(2) if i == state.seat}
+    drawn = state.drawn
     need = {f: faces.count(f) for f in set(faces)}
     for face, count in need.items():
         while zones[key][face] < count:
@@ -533,8 +535,11 @@ def _gather(state: MahjongState, seat: int | None, faces: Sequence[int], target:
             zones[key][face] += 1
             zones[key][swap] -= 1
             zones[source][swap] += 1
+            if key == state.seat and swap == drawn and not zones[key][swap]:
+                drawn = face  # the hidden drawn tile was this one
     hands = tuple(tuple(zones[i]) if i in zones else state.hands[i] for i in range(2))
-    return state._replace(hands=hands, wall=tuple(zones[wall]))  # type: ignore[arg-type]
+    return state._replace(hands=hands, wall=tuple(zones[wall]),  # type: ignore[arg-type]
+                          drawn=drawn)
 
 
 SUIT_SIGNS = {"b": ("bamboo", "green"), "c": ("circle", "blue"), "k": ("character", "red")}
