@@ -277,6 +277,30 @@ def legal_moves(board: str, white: bool, castling: int, ep: int) -> list[int]:
 # For each square, the squares on a line with it (a piece there may be pinned to a king on it).
 LINES = tuple(frozenset(s for ray in RAYS[k] for s in ray) | {k} for k in range(64))
 ALL_SQUARES = frozenset(range(64))
+# LINE_OF[k][s]: the index in RAYS[k] of the ray from k through s, or -1 off every line.
+LINE_OF = tuple(tuple(next((d for d in range(8) if s in RAYS[k][d]), -1) for s in range(64))
+                for k in range(64))
+
+
+def _unpinned(board: str, ksq: int, f: int, t: int, white: bool) -> bool:
+    """Whether moving the piece on ``f`` to ``t`` uncovers no line to its king on ``ksq``
+    (the king not in check, not the piece moving, and not an en-passant capture): the piece
+    leaves the king's line through ``f`` only when nothing else stands between them and no
+    enemy rook, bishop or queen stands next behind it on that line."""
+    line = LINE_OF[ksq]
+    d = line[f]
+    if line[t] == d:
+        return True  # it stays on the line
+    sliders = ("rq" if white else "RQ") if d < 4 else ("bq" if white else "BQ")
+    behind = False
+    for s in RAYS[ksq][d]:
+        if s == f:
+            behind = True
+            continue
+        c = board[s]
+        if c != EMPTY:
+            return not behind or c not in sliders
+    return True
 
 
 def _safe(board: str, m: int, white: bool, castling: int, ep: int, king: str) -> bool:
@@ -353,12 +377,23 @@ def moves_to(board: str, white: bool, castling: int, ep: int, target: int,
         return castle
     # A move that cannot uncover or leave a check needs no test: the king not in check, and
     # neither the king nor a piece on a line with it moving, nor an en-passant capture.
-    lined = LINES[ksq]
     if attacked(board, ksq, not white) if checked is None else checked:
-        lined = ALL_SQUARES
-    return castle + [m for m in found
-                     if (m & 63 not in lined and (m >> 6) & 63 != ep)
-                     or _safe(board, m, white, castling, ep, king)]
+        return castle + [m for m in found if _safe(board, m, white, castling, ep, king)]
+    lined = LINES[ksq]
+    out = castle
+    for m in found:
+        f = m & 63
+        if f not in lined:
+            if target != ep or board[f] != pawn:
+                out.append(m)
+                continue
+        elif f != ksq and (target != ep or board[f] != pawn):
+            if _unpinned(board, ksq, f, target, white):
+                out.append(m)
+            continue
+        if _safe(board, m, white, castling, ep, king):
+            out.append(m)
+    return out
 
 
 def has_legal_move(board: str, white: bool, castling: int, ep: int,
