@@ -375,6 +375,14 @@ def moves_to(board: str, white: bool, castling: int, ep: int, target: int,
             found.append(s | target << 6)
     if not found:
         return castle
+    return _legal_of(board, white, castling, ep, target, found, castle, ksq, checked)
+
+
+def _legal_of(board: str, white: bool, castling: int, ep: int, target: int, found: list[int],
+              castle: list[int], ksq: int, checked: bool | None) -> list[int]:
+    """``castle`` (legal already) and the moves of ``found`` (pseudo-legal, to ``target``)
+    that leave the mover's king unattacked."""
+    king, pawn = ("K", "P") if white else ("k", "p")
     # A move that cannot uncover or leave a check needs no test: the king not in check, and
     # neither the king nor a piece on a line with it moving, nor an en-passant capture.
     if attacked(board, ksq, not white) if checked is None else checked:
@@ -394,6 +402,63 @@ def moves_to(board: str, white: bool, castling: int, ep: int, target: int,
         if _safe(board, m, white, castling, ep, king):
             out.append(m)
     return out
+
+
+def piece_moves_to(board: str, white: bool, castling: int, ep: int, target: int, piece: str,
+                   checked: bool | None = None) -> list[int]:
+    """The legal moves of the side's pieces ``piece`` (upper-case letter) that end on
+    ``target``: what ``moves_to`` lists for that piece, found from the target square along
+    that piece's own steps only (reading a SAN, and the rivals that its SAN names apart)."""
+    if white:
+        enemy, king, letter = BLACK_PIECES, "K", piece
+    else:
+        enemy, king, letter = WHITE_PIECES, "k", piece.lower()
+    there = board[target]
+    if there != EMPTY and there not in enemy:
+        return []
+    ksq = board.index(king)
+    castle: list[int] = []
+    if piece == "N":
+        found = [s | target << 6 for s in KNIGHT[target] if board[s] == letter]
+    elif piece == "P":
+        if white:
+            up, start_rank, last_rank, froms = 8, 1, 7, W_PAWN_FROM
+        else:
+            up, start_rank, last_rank, froms = -8, 6, 0, B_PAWN_FROM
+        pawns: list[int] = []
+        if there == EMPTY:
+            s = target - up
+            if 0 <= s < 64 and board[s] == letter:
+                pawns.append(s)
+            elif (0 <= s < 64 and board[s] == EMPTY and (target - 2 * up) >> 3 == start_rank
+                  and board[target - 2 * up] == letter):
+                pawns.append(target - 2 * up)
+        if there != EMPTY or target == ep:
+            pawns.extend(s for s in froms[target] if board[s] == letter)
+        if target >> 3 == last_rank:
+            found = [s | target << 6 | p << 12 for s in pawns for p in PROMOS]
+        else:
+            found = [s | target << 6 for s in pawns]
+    elif piece == "K":
+        found = []
+        if target in KING[ksq]:
+            found.append(ksq | target << 6)
+        elif target in ((6, 2) if white else (62, 58)) and there == EMPTY:
+            if _castle_ok(board, white, castling, target & 7 == 6):
+                castle.append(ksq | target << 6)
+    else:
+        found = []
+        rays = (ROOK_RAYS if piece == "R" else BISHOP_RAYS if piece == "B" else RAYS)[target]
+        for ray in rays:
+            for s in ray:
+                c = board[s]
+                if c != EMPTY:
+                    if c == letter:
+                        found.append(s | target << 6)
+                    break
+    if not found:
+        return castle
+    return _legal_of(board, white, castling, ep, target, found, castle, ksq, checked)
 
 
 def has_legal_move(board: str, white: bool, castling: int, ep: int,
