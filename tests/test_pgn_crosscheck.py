@@ -162,3 +162,30 @@ def test_a_move_after_mate_is_refused() -> None:
     text = "1. f3 e5 2. g4 Qh4# 3. a3 *\n"
     report = pgn.import_games(text)
     assert report.refused and "checkmate" in report.messages[0]
+
+
+def test_check_from_the_moved_piece_as_python_chess_says() -> None:
+    """Every legal move of positions met in random games: check after it, told from the moved
+    piece and the line through its from-square, as python-chess tells it."""
+    from gametool.games.chess.board import gives_check, make_move
+    from gametool.games.chess.position import read_fen
+
+    rng = random.Random(7)
+    seen = checks = 0
+    for number in range(24):
+        board = chess.Board(STARTS[number % len(STARTS)])
+        for _ply in range(60):
+            if board.is_game_over(claim_draw=False):
+                break
+            pos = read_fen(board.fen())
+            for move in board.legal_moves:
+                m = move.from_square | move.to_square << 6 | (
+                    " NBRQ".index(chess.piece_symbol(move.promotion).upper())
+                    if move.promotion else 0) << 12
+                after = make_move(pos.board, m, pos.white, pos.castling, pos.ep)[0]
+                expected = board.gives_check(move)
+                assert gives_check(pos.board, after, m, pos.white) == expected, (board.fen(), move)
+                seen += 1
+                checks += expected
+            board.push(_pick(board, rng))
+    assert seen > 10_000 and checks > 300

@@ -303,6 +303,47 @@ def _unpinned(board: str, ksq: int, f: int, t: int, white: bool) -> bool:
     return True
 
 
+def gives_check(before: str, after: str, m: int, white: bool) -> bool:
+    """Whether the legal move ``m`` of the side ``white``, which turned ``before`` into
+    ``after``, checks the other king: from the moved piece's own attack and the one line
+    through its from-square (castling and en passant, which move two pieces, ask the full
+    question)."""
+    f = m & 63
+    t = (m >> 6) & 63
+    p = before[f]
+    ksq = after.index("k" if white else "K")
+    if p == "K" or p == "k":
+        if t - f == 2 or f - t == 2:
+            return attacked(after, ksq, white)
+    elif (p == "P" or p == "p") and (f ^ t) & 7 and before[t] == EMPTY:
+        return attacked(after, ksq, white)
+    else:
+        q = after[t]  # the piece as it stands there (a promoted pawn: its new piece)
+        if q == "N" or q == "n":
+            if ksq in KNIGHT[t]:
+                return True
+        elif q == "P" or q == "p":
+            if t in (W_PAWN_FROM if white else B_PAWN_FROM)[ksq]:
+                return True
+        elif q in "RrBbQq":
+            d = LINE_OF[ksq][t]
+            if d >= 0 and (q in "Qq" or (q in "Rr") == (d < 4)):
+                for s in RAYS[ksq][d]:
+                    if s == t:
+                        return True
+                    if after[s] != EMPTY:
+                        break
+    d = LINE_OF[ksq][f]
+    if d < 0:
+        return False
+    sliders = ("RQ" if white else "rq") if d < 4 else ("BQ" if white else "bq")
+    for s in RAYS[ksq][d]:
+        c = after[s]
+        if c != EMPTY:
+            return c in sliders
+    return False
+
+
 def _safe(board: str, m: int, white: bool, castling: int, ep: int, king: str) -> bool:
     """Whether the pseudo-legal move ``m`` leaves the mover's king unattacked."""
     after = make_move(board, m, white, castling, ep)[0]

@@ -17,8 +17,8 @@ from gametool.games.chess.board import (
     WK,
     WQ,
     dead_material,
+    gives_check,
     has_legal_move,
-    in_check,
     make_move,
 )
 from gametool.games.chess.board import perft as core_perft
@@ -338,7 +338,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             after = shared_for(made[0], not state.white, made[1], made[2])
             checked = after.get("check")
             if checked is None:
-                checked = after["check"] = in_check(made[0], not state.white)
+                checked = after["check"] = gives_check(state.board, made[0], m, state.white)
             suffix = ""
             if checked:
                 moving = after.get("has_move")
