@@ -480,10 +480,11 @@ class Session:
                 implied += forced
             failed = False
             for done, written in enumerate(line.actions):
-                where = Where(self.file, line.line, written.column, self.ply + 1 + offset)
+                ply_here = self.ply + 1 + offset
                 try:
                     self._apply_text(written.text, seat, line.line, written.column)
                 except GameError as exc:
+                    where = Where(self.file, line.line, written.column, ply_here)
                     if failed:
                         # One typo, one error: after an error the rest of its line is read as
                         # far as it goes, and the first action that does not apply ends it.

@@ -38,12 +38,21 @@ class SeatNames:
 
     def __init__(self, names: Sequence[str]) -> None:
         self.names = list(names)
-        alternatives = "|".join(re.escape(n) for n in sorted(self.names, key=len, reverse=True))
-        # A name may end a sentence or be followed by a position (``draw>cy@example.com.out``),
-        # so a dot after it ends it.
-        self._name = re.compile(rf"(?<![{_NAME_CHARS}])(?:{alternatives})(?![\w\-'+@])",
-                                re.IGNORECASE)
+        self._pattern: re.Pattern[str] | None = None  # compiled on first need
         self._index = {n.lower(): i for i, n in enumerate(self.names)}
+
+    @property
+    def _name(self) -> re.Pattern[str]:
+        """The record's names as one pattern."""
+        pattern = self._pattern
+        if pattern is None:
+            alternatives = "|".join(re.escape(n) for n in sorted(self.names, key=len,
+                                                                 reverse=True))
+            # A name may end a sentence or be followed by a position
+            # (``draw>cy@example.com.out``), so a dot after it ends it.
+            pattern = self._pattern = re.compile(
+                rf"(?<![{_NAME_CHARS}])(?:{alternatives})(?![\w\-'+@])", re.IGNORECASE)
+        return pattern
 
     def outward(self, text: str) -> str:
         """``text`` with every default seat name replaced by the record's name."""

@@ -483,14 +483,19 @@ def _play(session: Session, node: Node, known: _Moves) -> gtn.TurnLine:
 def _next_move(game: Any, state: Any, node: Node, where: str) -> tuple[int, Any]:
     """The seat to move in ``state`` and the action that ``node`` names; _Refused (its
     message naming the move, and ``where``) after the end of the game or for a bad move."""
+    # The move is read before the end is judged: a legal move read shows that one exists,
+    # which spares the search for one (the game reads the end first when the move fails).
+    try:
+        action = _read_move(game, state, node.san)
+    except GameError as exc:
+        if game.to_move(state) is None:
+            raise _over(game, state, node) from None
+        raise _Refused(f"move {_move_number(state)}{node.san}{where}: {exc.message}",
+                       node.offset) from None
     seat = game.to_move(state)
     if seat is None:
         raise _over(game, state, node)
-    try:
-        return seat, _read_move(game, state, node.san)
-    except GameError as exc:
-        raise _Refused(f"move {_move_number(state)}{node.san}{where}: {exc.message}",
-                       node.offset) from None
+    return seat, action
 
 
 def _move_number(state: Any) -> str:

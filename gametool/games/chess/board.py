@@ -277,6 +277,71 @@ def legal_moves(board: str, white: bool, castling: int, ep: int) -> list[int]:
 # For each square, the squares on a line with it (a piece there may be pinned to a king on it).
 LINES = tuple(frozenset(s for ray in RAYS[k] for s in ray) | {k} for k in range(64))
 ALL_SQUARES = frozenset(range(64))
+# LINE_OF[k][s]: the index in RAYS[k] of the ray from k through s, or -1 off every line.
+LINE_OF = tuple(tuple(next((d for d in range(8) if s in RAYS[k][d]), -1) for s in range(64))
+                for k in range(64))
+
+
+def _unpinned(board: str, ksq: int, f: int, t: int, white: bool) -> bool:
+    """Whether moving the piece on ``f`` to ``t`` uncovers no line to its king on ``ksq``
+    (the king not in check, not the piece moving, and not an en-passant capture): the piece
+    leaves the king's line through ``f`` only when nothing else stands between them and no
+    enemy rook, bishop or queen stands next behind it on that line."""
+    line = LINE_OF[ksq]
+    d = line[f]
+    if line[t] == d:
+        return True  # it stays on the line
+    sliders = ("rq" if white else "RQ") if d < 4 else ("bq" if white else "BQ")
+    behind = False
+    for s in RAYS[ksq][d]:
+        if s == f:
+            behind = True
+            continue
+        c = board[s]
+        if c != EMPTY:
+            return not behind or c not in sliders
+    return True
+
+
+def gives_check(before: str, after: str, m: int, white: bool) -> bool:
+    """Whether the legal move ``m`` of the side ``white``, which turned ``before`` into
+    ``after``, checks the other king: from the moved piece's own attack and the one line
+    through its from-square (castling and en passant, which move two pieces, ask the full
+    question)."""
+    f = m & 63
+    t = (m >> 6) & 63
+    p = before[f]
+    ksq = after.index("k" if white else "K")
+    if p == "K" or p == "k":
+        if t - f == 2 or f - t == 2:
+            return attacked(after, ksq, white)
+    elif (p == "P" or p == "p") and (f ^ t) & 7 and before[t] == EMPTY:
+        return attacked(after, ksq, white)
+    else:
+        q = after[t]  # the piece as it stands there (a promoted pawn: its new piece)
+        if q == "N" or q == "n":
+            if ksq in KNIGHT[t]:
+                return True
+        elif q == "P" or q == "p":
+            if t in (W_PAWN_FROM if white else B_PAWN_FROM)[ksq]:
+                return True
+        elif q in "RrBbQq":
+            d = LINE_OF[ksq][t]
+            if d >= 0 and (q in "Qq" or (q in "Rr") == (d < 4)):
+                for s in RAYS[ksq][d]:
+                    if s == t:
+                        return True
+                    if after[s] != EMPTY:
+                        break
+    d = LINE_OF[ksq][f]
+    if d < 0:
+        return False
+    sliders = ("RQ" if white else "rq") if d < 4 else ("BQ" if white else "bq")
+    for s in RAYS[ksq][d]:
+        c = after[s]
+        if c != EMPTY:
+            return c in sliders
+    return False
 
 
 def _safe(board: str, m: int, white: bool, castling: int, ep: int, king: str) -> bool:
@@ -351,14 +416,90 @@ def moves_to(board: str, white: bool, castling: int, ep: int, target: int,
             found.append(s | target << 6)
     if not found:
         return castle
+    return _legal_of(board, white, castling, ep, target, found, castle, ksq, checked)
+
+
+def _legal_of(board: str, white: bool, castling: int, ep: int, target: int, found: list[int],
+              castle: list[int], ksq: int, checked: bool | None) -> list[int]:
+    """``castle`` (legal already) and the moves of ``found`` (pseudo-legal, to ``target``)
+    that leave the mover's king unattacked."""
+    king, pawn = ("K", "P") if white else ("k", "p")
     # A move that cannot uncover or leave a check needs no test: the king not in check, and
     # neither the king nor a piece on a line with it moving, nor an en-passant capture.
-    lined = LINES[ksq]
     if attacked(board, ksq, not white) if checked is None else checked:
-        lined = ALL_SQUARES
-    return castle + [m for m in found
-                     if (m & 63 not in lined and (m >> 6) & 63 != ep)
-                     or _safe(board, m, white, castling, ep, king)]
+        return castle + [m for m in found if _safe(board, m, white, castling, ep, king)]
+    lined = LINES[ksq]
+    out = castle
+    for m in found:
+        f = m & 63
+        if f not in lined:
+            if target != ep or board[f] != pawn:
+                out.append(m)
+                continue
+        elif f != ksq and (target != ep or board[f] != pawn):
+            if _unpinned(board, ksq, f, target, white):
+                out.append(m)
+            continue
+        if _safe(board, m, white, castling, ep, king):
+            out.append(m)
+    return out
+
+
+def piece_moves_to(board: str, white: bool, castling: int, ep: int, target: int, piece: str,
+                   checked: bool | None = None) -> list[int]:
+    """The legal moves of the side's pieces ``piece`` (upper-case letter) that end on
+    ``target``: what ``moves_to`` lists for that piece, found from the target square along
+    that piece's own steps only (reading a SAN, and the rivals that its SAN names apart)."""
+    if white:
+        enemy, king, letter = BLACK_PIECES, "K", piece
+    else:
+        enemy, king, letter = WHITE_PIECES, "k", piece.lower()
+    there = board[target]
+    if there != EMPTY and there not in enemy:
+        return []
+    ksq = board.index(king)
+    castle: list[int] = []
+    if piece == "N":
+        found = [s | target << 6 for s in KNIGHT[target] if board[s] == letter]
+    elif piece == "P":
+        if white:
+            up, start_rank, last_rank, froms = 8, 1, 7, W_PAWN_FROM
+        else:
+            up, start_rank, last_rank, froms = -8, 6, 0, B_PAWN_FROM
+        pawns: list[int] = []
+        if there == EMPTY:
+            s = target - up
+            if 0 <= s < 64 and board[s] == letter:
+                pawns.append(s)
+            elif (0 <= s < 64 and board[s] == EMPTY and (target - 2 * up) >> 3 == start_rank
+                  and board[target - 2 * up] == letter):
+                pawns.append(target - 2 * up)
+        if there != EMPTY or target == ep:
+            pawns.extend(s for s in froms[target] if board[s] == letter)
+        if target >> 3 == last_rank:
+            found = [s | target << 6 | p << 12 for s in pawns for p in PROMOS]
+        else:
+            found = [s | target << 6 for s in pawns]
+    elif piece == "K":
+        found = []
+        if target in KING[ksq]:
+            found.append(ksq | target << 6)
+        elif target in ((6, 2) if white else (62, 58)) and there == EMPTY:
+            if _castle_ok(board, white, castling, target & 7 == 6):
+                castle.append(ksq | target << 6)
+    else:
+        found = []
+        rays = (ROOK_RAYS if piece == "R" else BISHOP_RAYS if piece == "B" else RAYS)[target]
+        for ray in rays:
+            for s in ray:
+                c = board[s]
+                if c != EMPTY:
+                    if c == letter:
+                        found.append(s | target << 6)
+                    break
+    if not found:
+        return castle
+    return _legal_of(board, white, castling, ep, target, found, castle, ksq, checked)
 
 
 def has_legal_move(board: str, white: bool, castling: int, ep: int,

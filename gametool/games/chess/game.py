@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     BK,
     BQ,
@@ -17,8 +17,8 @@ from gametool.games.chess.board import (
     WK,
     WQ,
     dead_material,
+    gives_check,
     has_legal_move,
-    in_check,
     make_move,
 )
 from gametool.games.chess.board import perft as core_perft
@@ -338,7 +338,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             after = shared_for(made[0], not state.white, made[1], made[2])
             checked = after.get("check")
             if checked is None:
-                checked = after["check"] = in_check(made[0], not state.white)
+                checked = after["check"] = gives_check(state.board, made[0], m, state.white)
             suffix = ""
             if checked:
                 moving = after.get("has_move")
@@ -350,8 +350,27 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         return f"claim-draw {text}" if action & CLAIM else text
 
     def parse_action(self, state: Position, text: str) -> Any:
+        if state._status is not _UNSET or state.end is not None:
+            if self.outcome(state) is not None:
+                raise GameOver("the game is over: no more moves")
+            return self._parse(state, text)
+        # The end is not judged yet: read the move first. A move read as legal shows that a
+        # legal move exists, so the judgement needs no search for one (mate and stalemate
+        # are out); a text that is no legal move here is refused as before, the end first.
+        try:
+            action = self._parse(state, text)
+        except GameError:
+            if self.outcome(state) is not None:
+                raise GameOver("the game is over: no more moves") from None
+            raise
+        if type(action) is int and action & MOVE_MASK:
+            state.shared["has_move"] = True
         if self.outcome(state) is not None:
             raise GameOver("the game is over: no more moves")
+        return action
+
+    def _parse(self, state: Position, text: str) -> Any:
+        """The action ``text`` names in ``state``, whose game is not over."""
         shared = state.shared
         known = shared.get(("text", text))
         if known is not None:  # a plain move read before in a position with these fields

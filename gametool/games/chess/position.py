@@ -24,6 +24,7 @@ from gametool.games.chess.board import (
     has_legal_move,
     legal_moves,
     moves_to,
+    piece_moves_to,
 )
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -127,6 +128,21 @@ class Position:
         if found is None:
             found = memo["to", target] = moves_to(self.board, self.white, self.castling, self.ep,
                                             target, self.in_check())
+        return found
+
+    def piece_moves_to(self, target: int, piece: str) -> list[int]:
+        """The legal moves of the pieces ``piece`` (upper-case letter) ending on ``target``."""
+        moves = self._moves
+        if moves is not None:
+            letter = piece if self.white else piece.lower()
+            board = self.board
+            return [m for m in moves if (m >> 6) & 63 == target and board[m & 63] == letter]
+        memo = self.memo
+        key = ("to", target, piece)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = piece_moves_to(self.board, self.white, self.castling, self.ep,
+                                               target, piece, self.in_check())
         return found
 
     def has_move(self) -> bool:

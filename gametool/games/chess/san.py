@@ -104,8 +104,7 @@ def san_body(pos: Position, m: int) -> str:
     if piece == "P":
         text = f"{FILES[f & 7]}x{target}" if (f ^ t) & 7 else target
         return text + (f"={PROMO_LETTERS[promo]}" if promo else "")
-    same = board[f]
-    rivals = [o & 63 for o in pos.moves_to(t) if o & 63 != f and board[o & 63] == same]
+    rivals = [o & 63 for o in pos.piece_moves_to(t, piece) if o & 63 != f]
     where = ""
     if rivals:
         if all((r ^ f) & 7 for r in rivals):
@@ -155,7 +154,13 @@ def resolve(pos: Position, mt: MoveText, text: str, strict: bool = True) -> int:
             "passing through or landing on an attacked square)")
     cands = []
     castles = 0
-    for m in (pos.moves if mt.to is None else pos.moves_to(mt.to)):
+    if mt.to is None:
+        listed = pos.moves
+    elif mt.kind != "long" and mt.piece is not None:
+        listed = pos.piece_moves_to(mt.to, mt.piece)  # only that piece's moves can fit
+    else:
+        listed = pos.moves_to(mt.to)
+    for m in listed:
         f = m & 63
         if (m >> 6) & 63 != mt.to:
             continue

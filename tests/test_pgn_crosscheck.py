@@ -1,0 +1,191 @@
+"""PGN import against python-chess, the outside truth: every main-line move's SAN (with its
+check or mate mark) and every game's final position, for the archive files of tests/data and
+for random legal games that python-chess plays from positions rich in castling, en passant,
+promotions and under-promotions, ambiguous and pinned pieces, checks, mates and stalemates."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import chess
+import chess.pgn as pychess_pgn
+import pytest
+
+from gametool.formats import pgn
+from gametool.games.chess.position import forget_shared, write_fen
+from gametool.record import check_text
+
+DATA = Path(__file__).resolve().parent / "data"
+
+STARTS = [
+    chess.STARTING_FEN,
+    # Castling both ways for both sides, knights and bishops facing each other.
+    "r3k2r/pppq1ppp/2n1bn2/3pp3/1b1PP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 1",
+    # Four queens a side: SAN names the file, the rank or the whole square (Qb2b7).
+    "1q3q1k/8/1q3q2/8/8/1Q3Q2/8/1Q3Q1K w - - 0 1",
+    # The knight on e2 is pinned: only the c2 knight goes to d4, and SAN says Nd4.
+    "4k3/8/8/8/4r3/8/2N1N3/4K3 w - - 0 1",
+    # Pawns about to promote on both sides (and under-promote).
+    "8/PPP1k3/8/8/8/8/ppp1K3/8 w - - 0 1",
+    # En passant at once, with a rook that may pin along the fifth rank.
+    "4k3/8/8/r2pP2K/8/8/8/8 w - d6 0 1",
+    # Endings where mate and stalemate come quickly.
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+    "8/8/8/4k3/8/8/8/4K2Q w - - 0 1",
+    "7k/8/6K1/8/8/8/8/6Q1 w - - 0 1",
+]
+
+
+def _special(board: chess.Board, move: chess.Move) -> bool:
+    if move.promotion or board.is_castling(move) or board.is_en_passant(move):
+        return True
+    if board.gives_check(move):
+        return True
+    piece = board.piece_type_at(move.from_square)
+    return piece != chess.PAWN and any(
+        other != move and other.to_square == move.to_square
+        and board.piece_type_at(other.from_square) == piece
+        for other in board.legal_moves)
+
+
+def _pick(board: chess.Board, rng: random.Random) -> chess.Move:
+    moves = list(board.legal_moves)
+    if len(board.piece_map()) <= 8 or rng.random() < 0.1:
+        for move in moves:  # an ending when one is there, often
+            board.push(move)
+            over = board.is_checkmate() or board.is_stalemate()
+            board.pop()
+            if over and rng.random() < 0.7:
+                return move
+    special = [m for m in moves if _special(board, m)]
+    if special and rng.random() < 0.6:
+        return rng.choice(special)
+    return rng.choice(moves)
+
+
+def _random_game(rng: random.Random, number: int) -> str:
+    fen = STARTS[number % len(STARTS)]
+    board = chess.Board(fen)
+    game = pychess_pgn.Game()
+    if fen != chess.STARTING_FEN:
+        game.setup(board)
+    node = game
+    for _ply in range(rng.randint(10, 120)):
+        if board.is_game_over(claim_draw=False):
+            break
+        move = _pick(board, rng)
+        node = node.add_variation(move)
+        board.push(move)
+    outcome = board.outcome(claim_draw=False)
+    game.headers["Result"] = (outcome.result() if outcome and outcome.termination in
+                              (chess.Termination.CHECKMATE, chess.Termination.STALEMATE)
+                              else "*")
+    return str(game)
+
+
+def _expected(text: str) -> list[tuple[list[str], str, str | None]]:
+    """Per game: python-chess's SAN of every main-line move, the final FEN (en passant as
+    after every double step, as gametool writes it), and mate or stalemate at the end."""
+    out = []
+    stream = io.StringIO(text)
+    while (game := pychess_pgn.read_game(stream)) is not None:
+        board = game.board()
+        sans = []
+        for move in game.mainline_moves():
+            sans.append(board.san(move))
+            board.push(move)
+        end = ("checkmate" if board.is_checkmate() else
+               "stalemate" if board.is_stalemate() else None)
+        out.append((sans, board.fen(en_passant="fen"), end))
+    return out
+
+
+def _cross_check(text: str) -> list[list[str]]:
+    forget_shared()
+    expected = _expected(text)
+    report = pgn.import_games(text, keep=True)
+    assert not report.refused, report.messages
+    assert len(report.games) == len(expected)
+    all_sans = []
+    for imported, (sans, fen, end) in zip(report.games, expected, strict=True):
+        session = imported.session
+        assert session is not None
+        assert [step.text for step in session.steps] == sans
+        assert write_fen(session.state) == fen
+        if end is not None:
+            outcome = session.outcome()
+            assert outcome is not None and outcome.termination == end
+        all_sans.append(sans)
+    # The records just written validate, strictly, in this process (sharing the positions)
+    # and in a fresh one (sharing nothing).
+    records = report.text()
+    assert all(v.ok for v in check_text(records)), [v for v in check_text(records) if not v.ok]
+    forget_shared()
+    assert all(v.ok for v in check_text(records))
+    return all_sans
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.pgn")))
+def test_archive_files_import_as_python_chess_reads_them(name: str) -> None:
+    text = (DATA / name).read_text(encoding="utf-8")
+    sans = _cross_check(text)
+    assert sum(len(s) for s in sans) > 0
+
+
+def test_random_games_import_as_python_chess_plays_them() -> None:
+    rng = random.Random(20261126)
+    text = "\n\n".join(_random_game(rng, n) for n in range(72))
+    sans = [s for game in _cross_check(text) for s in game]
+    # The games cover what they are made for (else the comparison would prove little).
+    assert any(s.endswith("#") for s in sans)
+    assert any(s.startswith("O-O-O") for s in sans) and any(s.startswith("O-O") for s in sans)
+    assert any("=N" in s for s in sans) and any("=R" in s for s in sans)
+    assert any("=B" in s for s in sans) and any("=Q" in s for s in sans)
+    assert any(s[0] in "QRBNK" and len(s.rstrip("+#").replace("x", "")) == 5 for s in sans)
+    assert any(s[0] in "QRBNK" and s[1] in "abcdefgh" and s.rstrip("+#")[2] in "abcdefghx"
+               for s in sans)
+    assert any(s.endswith("+") for s in sans)
+    stalemates = sum(1 for game in _expected(text) if game[2] == "stalemate")
+    assert stalemates > 0
+
+
+def test_en_passant_and_the_pinned_knight() -> None:
+    text = ('[FEN "4k3/8/8/r2pP2K/8/8/8/8 w - d6 0 1"]\n[SetUp "1"]\n\n1. Kg6 Ra6+ 2. Kf5 *\n\n'
+            '[FEN "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"]\n[SetUp "1"]\n\n1. exd6 Kd7 *\n\n'
+            '[FEN "4k3/8/8/8/4r3/8/2N1N3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. Nd4 Kd7 *\n')
+    assert _cross_check(text) == [["Kg6", "Ra6+", "Kf5"], ["exd6", "Kd7"], ["Nd4", "Kd7"]]
+
+
+def test_a_move_after_mate_is_refused() -> None:
+    text = "1. f3 e5 2. g4 Qh4# 3. a3 *\n"
+    report = pgn.import_games(text)
+    assert report.refused and "checkmate" in report.messages[0]
+
+
+def test_check_from_the_moved_piece_as_python_chess_says() -> None:
+    """Every legal move of positions met in random games: check after it, told from the moved
+    piece and the line through its from-square, as python-chess tells it."""
+    from gametool.games.chess.board import gives_check, make_move
+    from gametool.games.chess.position import read_fen
+
+    rng = random.Random(7)
+    seen = checks = 0
+    for number in range(24):
+        board = chess.Board(STARTS[number % len(STARTS)])
+        for _ply in range(60):
+            if board.is_game_over(claim_draw=False):
+                break
+            pos = read_fen(board.fen())
+            for move in board.legal_moves:
+                m = move.from_square | move.to_square << 6 | (
+                    " NBRQ".index(chess.piece_symbol(move.promotion).upper())
+                    if move.promotion else 0) << 12
+                after = make_move(pos.board, m, pos.white, pos.castling, pos.ep)[0]
+                expected = board.gives_check(move)
+                assert gives_check(pos.board, after, m, pos.white) == expected, (board.fen(), move)
+                seen += 1
+                checks += expected
+            board.push(_pick(board, rng))
+    assert seen > 10_000 and checks > 300
