@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import datetime as _dt
+import heapq
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -623,12 +624,22 @@ class Session:
         if mover is None or mover == CHANCE:
             return None
         matcher = SequenceMatcher(None, wanted, "")
-        ranked = []
-        for index, action in enumerate(game.legal_actions(state)[:RESYNC_BREADTH]):
-            matcher.set_seq2(game.format_action(state, action).lower())
-            ranked.append((-matcher.ratio(), index, action))
-        ranked.sort(key=lambda item: item[:2])
-        for _near, _index, action in ranked:
+        actions = game.legal_actions(state)[:RESYNC_BREADTH]
+        texts = [game.format_action(state, action).lower() for action in actions]
+        # In order of nearness, the ratio worked out only when its cheap upper bound could
+        # still put the action first: (key, index, exact) with key -bound or -ratio.
+        heap: list[tuple[float, int, bool]] = []
+        for index, text in enumerate(texts):
+            matcher.set_seq2(text)
+            heap.append((-matcher.quick_ratio(), index, False))
+        heapq.heapify(heap)
+        while heap:
+            _key, index, exact = heapq.heappop(heap)
+            action = actions[index]
+            if not exact:
+                matcher.set_seq2(texts[index])
+                heapq.heappush(heap, (-matcher.ratio(), index, True))
+                continue
             steps = [(mover, action)]
             after = game.apply(state, action)
             while seat != CHANCE and game.to_move(after) == CHANCE:

@@ -66,11 +66,13 @@ def test_validate_all_takes_time_linear_in_the_damaged_lines(game_id: str) -> No
     may be loaded: the bound is generous, the ratio is the test)."""
     def cost(lines: int) -> float:
         text = _damaged(game_id, lines)
-        began = time.process_time()
-        checked, = check_text(text, "d.gtn", all_errors=True)
-        spent = time.process_time() - began
-        assert len(checked.errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
-        return spent
+        spent = []
+        for _ in range(3):  # the least of three: other work on the machine only adds
+            began = time.process_time()
+            checked, = check_text(text, "d.gtn", all_errors=True)
+            spent.append(time.process_time() - began)
+            assert len(checked.errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
+        return min(spent)
 
     cost(8)
     small, large = cost(64), cost(256)
