@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -132,9 +133,27 @@ def write_atomic(path: str, text: str, mode: int | None = None) -> None:
     is one GameError, and the old file, if any, is left as it was.
     """
     try:
-        _write_atomic(path, text, mode)
+        if _is_stream(path):
+            _write_through(path, text)
+        else:
+            _write_atomic(path, text, mode)
     except OSError as exc:
         raise _os_failure(path, "write", exc) from None
+
+
+def _is_stream(path: str) -> bool:
+    """Whether ``path`` names a device or a pipe (/dev/null, /dev/stdout, a FIFO): written
+    through as it is, never replaced by a renamed file."""
+    try:
+        kind = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(kind) or stat.S_ISFIFO(kind)
+
+
+def _write_through(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as stream:
+        stream.write(text)
 
 
 PRIVATE_FILE = 0o600
@@ -264,6 +283,6 @@ def create(path: str, text: str, force: bool = False, mode: int | None = None) -
         exists = os.path.lexists(path)
     except OSError as exc:
         raise _os_failure(path, "create", exc) from None
-    if exists and not force:
+    if exists and not force and not _is_stream(path):
         raise GameError(f"{path}: already exists (use --force to overwrite)")
     write_atomic(path, text, mode)

@@ -480,3 +480,31 @@ def test_perft_one_turn_answers_quickly(game_id: str, tmp_path: Path) -> None:
         pytest.fail(f"gametool perft {path.name} 1 ({game_id} start) ran over 20 s")
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_output_to_a_device_or_a_pipe_is_written_through_never_replaced(tmp_path: Path) -> None:
+    """-o /dev/null (and a FIFO) takes the output as a stream: no 'already exists', and with
+    --force the device is never replaced by a file of the same name."""
+    import stat
+    import threading
+
+    def gametool(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*SCRIPT, *args], capture_output=True, text=True, timeout=60)
+
+    record = tmp_path / "g.gtn"
+    assert gametool("start", "colors", "-o", str(record)).returncode == 0
+    for extra in ([], ["--force"]):
+        done = gametool("show", str(record), "-o", "/dev/null", *extra)
+        assert done.returncode == 0, done.stderr
+        assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    full = gametool("show", str(record), "-o", "/dev/full", "--force")
+    assert full.returncode == 1 and full.stderr.count("\n") == 1, full.stderr
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text()))
+    reader.start()
+    assert gametool("show", str(record), "-o", str(pipe)).returncode == 0
+    reader.join(10)
+    assert "Colors" in got[0] and stat.S_ISFIFO(os.stat(pipe).st_mode)
