@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gametool.errors import GameError, RecordError, Where
@@ -33,11 +33,11 @@ ROSTER_DEFAULTS = {"Date": "????.??.??"}
 GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 # Tags the record keeps for itself, never written back as they are.
 OWN_TAGS = {"game", "players", "options", "seed", "seedhash", "position", "view", "fen",
-            "setup", "result", "termination", "pgntermination"}
+            "setup", "result", "termination", "pgntermination", "pgnresult"}
 AUTOMATIC_DRAWS = ("fivefold repetition", "75-move rule", "dead position")
 
 _TOKEN = re.compile(
-    r"(?P<tag>^[ \t]*\[[^\n]*)"
+    r"(?P<tag>\[[^\n]*)"
     r"|(?P<comment>\{[^}]*\}?)"
     r"|(?P<semi>;[^\n]*)"
     r"|(?P<escape>^%[^\n]*)"
@@ -54,6 +54,11 @@ _TOKEN = re.compile(
     re.MULTILINE,
 )
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
+_TAG_ONE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+"""One tag pair as the standard writes it, whatever follows it on its line."""
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+STRAY = set(",:;'\"`|~^&_=<>@\\/+#-.")
+"""Punctuation that other tools leave between moves: skipped with a warning."""
 _NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
@@ -98,6 +103,8 @@ class PgnGame:
     end: int
     result_offset: int = 0
     tag_offsets: dict[str, int] = field(default_factory=dict)
+    mends: list[tuple[int, str]] = field(default_factory=list)
+    """What was mended while reading, as (offset, warning): stray punctuation skipped."""
 
     def tag(self, name: str) -> str | None:
         """The value of a tag; the last one when it is given twice."""
@@ -166,11 +173,20 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _tag(text: str, start: int, end: int) -> tuple[str, str]:
-    found = _TAG.match(text, start, end)
+def _tag(text: str, start: int) -> tuple[str, str, int]:
+    """The tag pair at ``start`` and where reading goes on: after it on the same line (tags
+    and moves may share a line), or at the line's end for a value with unescaped quotes."""
+    stop = text.find("\n", start)
+    stop = len(text) if stop < 0 else stop
+    found = _TAG_ONE.match(text, start, stop)
+    if found is not None:
+        rest = text[found.end():stop].strip()
+        if not rest or rest.startswith("[") or _TAG.match(text, start, stop) is None:
+            return found.group(1), _UNESCAPE.sub(r"\1", found.group(2)), found.end()
+    found = _TAG.match(text, start, stop)
     if found is None:
         raise PgnError('malformed tag pair: expected [Name "value"]', start)
-    return found.group(1), _UNESCAPE.sub(r"\1", found.group(2))
+    return found.group(1), _UNESCAPE.sub(r"\1", found.group(2)), stop
 
 
 def _resync(text: str, offset: int) -> int:
@@ -213,13 +229,24 @@ def read_games(text: str) -> Iterator[PgnGame | Refusal]:
 def _read_game(text: str, start: int, index: int) -> PgnGame:
     tags: list[tuple[str, str]] = []
     offsets: dict[str, int] = {}
+    mends: list[tuple[int, str]] = []
     main = Line(offset=start)
     line = main
     stack: list[tuple[Line, int]] = []
     in_moves = False
-    for token in _TOKEN.finditer(text, start):
+    pos = start
+    last_end = start
+
+    def game(result: str | None, end: int, result_at: int) -> PgnGame:
+        return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends)
+
+    while True:
+        token = _TOKEN.search(text, pos)
+        if token is None:
+            break
         kind = token.lastgroup
         at = token.start()
+        pos = token.end()
         if kind == "move":
             san = token.group()
             if "e.p." in san:
@@ -254,9 +281,11 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
                 if stack:
                     raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
                 # The next game's tags: this game had no result.
-                return PgnGame(index, tags, main, None, start, at, at, offsets)
-            stop = text.find("\n", at)
-            name, value = _tag(text, at, stop if stop >= 0 else len(text))
+                return game(None, at, at)
+            if tags and _BLANK_LINE.search(text, last_end, at):
+                # Tags after an empty line that follows tags: a game with tags and no moves.
+                return game(None, at, at)
+            name, value, pos = _tag(text, at)
             tags.append((name, value))
             offsets.setdefault(name.lower(), at)
         elif kind in ("nag", "stray"):
@@ -284,12 +313,15 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
         elif kind == "result":
             if stack:
                 raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
-            return PgnGame(index, tags, main, token.group(), start, token.end(), at, offsets)
+            return game(token.group(), token.end(), at)
+        elif token.group() in STRAY and in_moves:
+            mends.append((at, f"stray {token.group()!r} between moves skipped"))
         else:
             raise PgnError(f"unexpected {token.group()!r}", at)
+        last_end = pos
     if stack:
         raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
-    return PgnGame(index, tags, main, None, start, len(text), len(text), offsets)
+    return game(None, len(text), len(text))
 
 
 def _comment(line: Line, text: str, at: int) -> None:
@@ -353,20 +385,26 @@ def _uses_nulls(line: Line) -> bool:
 
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
-               known: _Moves | None = None) -> Session:
-    """One PGN game replayed into a chess record (a refusal names its offset in the text)."""
+               known: _Moves | None = None, fix_results: bool = False) -> Session:
+    """One PGN game replayed into a chess record (a refusal names its offset in the text).
+    With ``fix_results`` a result the moves or the movetext contradict is mended, not refused."""
     known = known or _Moves()
+    first: list[str] = []
     try:
-        return _to_session(game, file, warnings, True, known)
+        session = _to_session(game, file, first, True, known, fix_results)
     except _Refused as exc:
         if not exc.automatic:
             raise
+    else:
+        if warnings is not None:
+            warnings += first
+        return session
     # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, False, known)
+    return _to_session(game, file, warnings, False, known, fix_results)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
-                automatic: bool, known: _Moves) -> Session:
+                automatic: bool, known: _Moves, fix_results: bool = False) -> Session:
     white = _seat_name(game.tag("White"), "white")
     black = _seat_name(game.tag("Black"), "black")
     if white.lower() == black.lower():
@@ -424,7 +462,8 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
             record.body.append(_variation(game_obj, session, variation,
                                           session.states[:before + 1]))
     last = termination_at == len(record.tags)
-    _finish(session, game, warnings if warnings is not None else [], termination_at, last)
+    _finish(session, game, warnings if warnings is not None else [], termination_at, last,
+            fix_results, automatic)
     return session
 
 
@@ -519,35 +558,58 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
 
 
 def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int,
-            last: bool) -> None:
+            last: bool, fix: bool = False, automatic: bool = False) -> None:
     """Carry the PGN result into the record: the moves' own result must agree with it; a
-    result the moves do not reach is an ending off the board, its reason the Termination tag."""
+    result the moves do not reach is an ending off the board, its reason the Termination tag.
+
+    A '*' stays '*' (the PGNResult tag keeps it when the moves end the game). With ``fix``
+    (--fix-results) a result the moves contradict (past an automatic draw: read again without)
+    becomes theirs, and a Result tag the movetext contradicts the movetext's; the OriginalResult
+    tag keeps the value replaced."""
     stated = game.result
-    if stated is None:
-        warnings.append("no result at the end of the movetext: read as '*'")
-        stated = "*"
     tagged = game.tag("Result")
-    if tagged is not None and tagged.strip() in RESULTS and stated != "*" \
-            and tagged.strip() not in (stated, "*"):
-        raise _Refused(f"the Result tag says {tagged.strip()} but the movetext ends {stated}",
-                       game.result_offset)
-    if stated == "*" and tagged is not None and tagged.strip() in RESULTS[:3]:
-        stated = tagged.strip()
+    tagged = tagged.strip() if tagged is not None else None
+    if stated is None:
+        if game.moves or tagged is None:
+            warnings.append("no result at the end of the movetext: read as '*'")
+        stated = "*"
+    original = None
+    if tagged in RESULTS and stated != "*" and tagged not in (stated, "*"):
+        if not fix:
+            raise _Refused(f"the Result tag says {tagged} but the movetext ends {stated} "
+                           "(--fix-results takes the movetext's)", game.result_offset)
+        warnings.append(f"the Result tag says {tagged} but the movetext ends {stated}: "
+                        f"{stated} kept, the tag OriginalResult keeps {tagged}")
+        original = tagged
+    if stated == "*" and tagged in RESULTS[:3]:
+        stated = tagged
     termination = game.tag("Termination")
     outcome = session.outcome()
+    kept_star = False
     if outcome is not None:
         if stated == "*":
-            warnings.append(f"result '*', but the moves end {outcome.result_tag()} "
+            warnings.append(f"result '*' kept, but the moves end {outcome.result_tag()} "
                             f"({outcome.termination})")
+            kept_star = True
         elif stated != outcome.result_tag():
-            raise _Refused(f"result {stated} contradicts the moves, which end "
-                           f"{outcome.result_tag()} ({outcome.termination})",
-                           game.result_offset, outcome.termination in AUTOMATIC_DRAWS)
+            if not fix or (automatic and outcome.termination in AUTOMATIC_DRAWS):
+                raise _Refused(f"result {stated} contradicts the moves, which end "
+                               f"{outcome.result_tag()} ({outcome.termination}); "
+                               "--fix-results takes the moves' result",
+                               game.result_offset, outcome.termination in AUTOMATIC_DRAWS)
+            warnings.append(f"result {stated} contradicts the moves, which end "
+                            f"{outcome.result_tag()} ({outcome.termination}): "
+                            f"{outcome.result_tag()} kept, the tag OriginalResult keeps {stated}")
+            original = original or stated
     elif stated != "*":
         session.end_off_board(stated, termination.strip() if termination else "")
         outcome = session.outcome()
     session.update_result_tags()
     record = session.record
+    if kept_star:
+        record.tags.append(gtn.Tag("PGNResult", "*"))
+    if original is not None:
+        record.tags.append(gtn.Tag("OriginalResult", original))
     if termination is None:
         record.set("Termination", None)
     elif (outcome is None or termination.strip().lower() != outcome.termination.lower()
@@ -560,36 +622,64 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
         record.set("Termination", termination)
 
 
-def import_games(text: str, file: str | None = None, keep: bool = False) -> Report:
-    """Every game of a PGN text: the records of the games read, the refusals, the warnings;
-    with ``keep``, each record's session too."""
-    report = Report([], [], [])
-    known = _Moves()
+def imports(text: str, file: str | None = None, keep: bool = False, first_line: int = 1,
+            base: int = 0, known: _Moves | None = None, fix_results: bool = False,
+            eco: Any = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
+    """Each game of a PGN text (a piece of a file that starts at line ``first_line``, after
+    ``base`` games) as it is read: the record or the refusal, and the lines to report.
+    With ``keep``, each record's session too; with ``eco`` (an opening table), ECO and
+    Opening tags."""
+    known = known or _Moves()
+    where = file or "<stdin>"
+
+    def at(offset: int) -> tuple[int, int]:
+        line, column = _position(text, offset)
+        return line + first_line - 1, column
+
     for item in read_games(text):
         if isinstance(item, Refusal):
-            report.refused.append(item)
-            report.messages.append(item.where(file))
+            refusal = replace(item, index=item.index + base, line=item.line + first_line - 1)
+            yield refusal, [refusal.where(file)]
             continue
+        index = item.index + base
         warnings: list[str] = []
         try:
-            session = to_session(item, file, warnings, known)
+            session = to_session(item, file, warnings, known, fix_results)
+            if eco is not None:
+                eco.classify(session)
             try:
                 written = session.text()
             except RecordError as exc:  # a line beyond what a record holds
                 raise _Refused(exc.message, item.start) from None
         except _Refused as exc:
-            line, column = _position(text, exc.offset)
-            refusal = Refusal(item.index, line, column, exc.message,
+            line, column = at(exc.offset)
+            refusal = Refusal(index, line, column, exc.message,
                               text[item.start:item.end].rstrip() + "\n")
-            report.refused.append(refusal)
-            report.messages.append(refusal.where(file))
+            yield refusal, [refusal.where(file)]
             continue
+        messages = []
+        for offset, mend in item.mends:
+            line, column = at(offset)
+            messages.append(f"{where}:{line}:{column}: game {index}: warning: {mend}")
         if warnings:
-            line, column = _position(text, item.result_offset)
-            report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
-                                f"warning: {w}" for w in warnings]
-        report.games.append(Imported(item.index, written, warnings,
-                                     session if keep else None))
+            line, column = at(item.result_offset)
+            messages += [f"{where}:{line}:{column}: game {index}: warning: {w}"
+                         for w in warnings]
+        yield Imported(index, written, [m for _o, m in item.mends] + warnings,
+                       session if keep else None), messages
+
+
+def import_games(text: str, file: str | None = None, keep: bool = False,
+                 fix_results: bool = False) -> Report:
+    """Every game of a PGN text: the records of the games read, the refusals, the warnings;
+    with ``keep``, each record's session too."""
+    report = Report([], [], [])
+    for item, messages in imports(text, file, keep, fix_results=fix_results):
+        if isinstance(item, Refusal):
+            report.refused.append(item)
+        else:
+            report.games.append(item)
+        report.messages += messages
     return report
 
 
