@@ -651,8 +651,17 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
     formats = hooks.chosen("export", extra)
     if len(formats) + as_json > 1:
         raise click.UsageError("choose one output format")
+    if not formats and hooks.modifiers("export", extra):
+        raise click.UsageError(f"{', '.join(hooks.modifiers('export', extra))}: "
+                               "with a format (--pgn)")
     if formats:
         handler, _value = formats[0]
+        if hasattr(handler, "stream"):  # a format written record by record
+            try:
+                handler.stream(file, number, output, force, extra)
+            except GameError as exc:
+                raise fail(exc) from None
+            return
         sessions = load_all(file) if number is None else [load(file, number)]
         for session in sessions:  # a page for a seat is that seat's view
             refuse_weak_seed(session, as_seat, weak_seed_ok)

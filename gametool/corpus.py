@@ -265,6 +265,12 @@ def import_part(part: Part, fix_results: bool = False, eco: bool = False) -> tup
 _GAME_NUMBER = re.compile(r"^(.*?:\d+:\d+: game )(\d+)(: )")
 
 
+def game_number(message: str) -> int:
+    """The number of the game a message of an import is about (0 for none)."""
+    found = _GAME_NUMBER.match(message)
+    return int(found[2]) if found else 0
+
+
 def join_imports(results: Iterable[tuple[Any, int]]) -> Any:
     """The report on a whole PGN file from the reports on its parts, in order, with the games
     numbered within the file (the same report as from the whole file read at once)."""

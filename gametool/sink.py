@@ -63,6 +63,10 @@ class Sink:
             raise GameError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
     def write(self, text: str) -> None:
+        if self.path in (None, "-"):  # a closed pipe ends the command quietly (Click)
+            self._handle.write(text)
+            self.written += 1
+            return
         try:
             self._handle.write(text)
         except OSError as exc:

@@ -18,7 +18,6 @@ moves is refused.
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -373,6 +372,10 @@ class _Moves:
         self.starts: dict[tuple[str | None, bool], Any] = {}
 
 
+Moves = _Moves
+"""What the imports of one file share (the moves of its openings, read once)."""
+
+
 class _Refused(Exception):
     def __init__(self, message: str, offset: int, automatic: bool = False) -> None:
         super().__init__(message)
@@ -701,15 +704,41 @@ def import_text(text: str, file: str | None = None) -> str:
 # -- records into PGN ---------------------------------------------------------------------------
 
 
-def export_pgn(session: Session) -> str:
+@dataclass(frozen=True)
+class Style:
+    """How ``export --pgn`` writes a game (pgn-extract's choices)."""
+
+    comments: bool = True
+    nags: bool = True
+    variations: bool = True
+    seven_tags: bool = False
+    """Only the Seven Tag Roster (and SetUp and FEN for a set-up position)."""
+    notation: str = "san"
+    """san, lan (e2-e4, Ng1xf3) or uci (e2e4, e7e8q)."""
+    fen_comments: bool = False
+    """A comment with the position (FEN) after every move of the main line."""
+    plies: int | None = None
+    """The main line cut after this many plies (the Result is then '*')."""
+    width: int = 80
+
+
+def export_pgn(session: Session, style: Style | None = None) -> str:
     """A chess record as one PGN game: the roster, every other tag in order, FEN when set up,
-    comments, NAGs and variations."""
+    comments, NAGs and variations, in lines of at most ``style.width`` characters with each move
+    number beside its move."""
+    style = style or Style()
     if session.game.id != "chess":
         raise GameError(f"export --pgn: only chess records can be written as PGN, not "
                         f"{session.game.id}")
     record = session.canonical_record()
     outcome = session.outcome()
     result = outcome.result_tag() if outcome else "*"
+    kept = record.get("PGNResult")
+    if kept is not None:
+        result = kept
+    cut = style.plies is not None and style.plies < session.ply
+    if cut:
+        result = "*"
     values = {name: record.get(name) or ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
     values["Result"] = result
     lines = [f'[{name} "{_escape(values[name])}"]' for name in ROSTER]
@@ -717,55 +746,147 @@ def export_pgn(session: Session) -> str:
         fen = session.game.encode_position(session.states[0])
         lines += ['[SetUp "1"]', f'[FEN "{_escape(fen)}"]']
     roster = {name.lower() for name in ROSTER}
-    for tag in session.record.tags:
-        key = tag.name.lower()
-        if key == "pgntermination":
-            lines.append(f'[Termination "{_escape(tag.value)}"]')
-        elif key not in OWN_TAGS and key not in roster:
-            lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
-    termination = record.get("Termination")
-    if termination is not None and record.get("PGNTermination") is None:
-        lines.append(f'[Termination "{_escape(termination)}"]')
+    if not style.seven_tags:
+        for tag in session.record.tags:
+            key = tag.name.lower()
+            if key == "pgntermination":
+                lines.append(f'[Termination "{_escape(tag.value)}"]')
+            elif key not in OWN_TAGS and key not in roster:
+                lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
+        termination = record.get("Termination")
+        if termination is not None and record.get("PGNTermination") is None and not cut:
+            lines.append(f'[Termination "{_escape(termination)}"]')
     lines.append("")
     first = session.states[0]
-    words: list[str] = []
-    _movetext(record.body, words, first.white, first.fullmove)
-    words.append(result)
-    lines += textwrap.wrap(" ".join(words), width=79, break_long_words=False,
-                           break_on_hyphens=False)
+    units: list[str] = []
+    writer = _Movetext(session, style)
+    writer.line(record.body, units, list(session.states[:1]), first.white, first.fullmove,
+                main=True)
+    units.append(result)
+    lines += _wrap(units, style.width)
     return "\n".join(lines) + "\n"
 
 
-def _movetext(body: list[gtn.Item], words: list[str], white_first: bool, fullmove: int) -> None:
-    need_number = True
-    for item in body:
-        if isinstance(item, gtn.CommentLine):
-            words.append(_brace(item.text))
-            need_number = True
-        elif isinstance(item, gtn.Variation):
-            inner: list[str] = []
-            _movetext(item.body, inner, white_first, fullmove)
-            words.append("(" + " ".join(inner) + ")")
-            need_number = True
-        elif isinstance(item, gtn.TurnLine):
-            for offset, action in enumerate(item.actions):
-                text = action.text
-                if text.startswith("claim-draw"):
-                    text = text[len("claim-draw"):].strip()
-                if text in ("", "resign"):
+def _wrap(units: list[str], width: int) -> list[str]:
+    """Units (a move with its number, a NAG, a comment, a parenthesis) in lines of at most
+    ``width`` characters; only a comment is broken inside, between its words."""
+    lines: list[str] = []
+    current = ""
+    for unit in units:
+        pieces = unit.split(" ") if unit.startswith("{") and len(unit) > width else [unit]
+        for piece in pieces:
+            if current and len(current) + 1 + len(piece) > width:
+                lines.append(current)
+                current = piece
+            else:
+                current = f"{current} {piece}" if current else piece
+    if current:
+        lines.append(current)
+    return lines
+
+
+class _Movetext:
+    """The movetext of a record's body, in the notation and with the parts a style asks for."""
+
+    def __init__(self, session: Session, style: Style) -> None:
+        self.game = session.game
+        self.style = style
+        self.limit = style.plies
+        self.replay = style.notation != "san" or style.fen_comments
+
+    def line(self, body: list[gtn.Item], units: list[str], states: list[Any],
+             white_first: bool, fullmove: int, main: bool = False) -> None:
+        """``states`` are the positions of this line before each of its plies, from the
+        first ply of the record (a variation's: those of the line it leaves, to its start)."""
+        style = self.style
+        need_number = True
+        for item in body:
+            if isinstance(item, gtn.CommentLine):
+                if style.comments:
+                    units.append(_brace(item.text))
+                    need_number = True
+            elif isinstance(item, gtn.Variation):
+                if not style.variations or not item.turns:
                     continue
-                index = item.ply - 1 + offset + (0 if white_first else 1)
-                number, white = fullmove + index // 2, index % 2 == 0
-                if white:
-                    words.append(f"{number}.")
-                elif need_number:
-                    words.append(f"{number}...")
-                words.append(text)
-                need_number = False
-            words.extend(f"${nag}" for nag in item.nags)
-            if item.comment:
-                words.append(_brace(item.comment))
+                start = item.turns[0].ply
+                if main and self.limit is not None and start > self.limit:
+                    continue
+                inner: list[str] = []
+                self.line(item.body, inner, list(states[:start]), white_first, fullmove)
+                if inner:
+                    inner[0] = "(" + inner[0]
+                    inner[-1] = inner[-1] + ")"
+                    units.extend(inner)
                 need_number = True
+            elif isinstance(item, gtn.TurnLine):
+                wrote = False
+                for offset, action in enumerate(item.actions):
+                    text = action.text
+                    if text.startswith("claim-draw"):
+                        text = text[len("claim-draw"):].strip()
+                    if text in ("", "resign"):
+                        continue
+                    ply = item.ply + offset
+                    if main and self.limit is not None and ply > self.limit:
+                        return
+                    index = ply - 1 + (0 if white_first else 1)
+                    number, white = fullmove + index // 2, index % 2 == 0
+                    written, after = self.move(states, ply, action.text, text)
+                    if white:
+                        units.append(f"{number}. {written}")
+                    elif need_number:
+                        units.append(f"{number}... {written}")
+                    else:
+                        units.append(written)
+                    need_number = False
+                    wrote = True
+                    if after is not None and main and style.fen_comments:
+                        units.append(_brace(self.game.encode_position(after)))
+                        need_number = True
+                if not wrote:
+                    continue
+                if style.nags:
+                    units.extend(f"${nag}" for nag in item.nags)
+                if item.comment and style.comments:
+                    units.append(_brace(item.comment))
+                    need_number = True
+
+    def move(self, states: list[Any], ply: int, action_text: str,
+             text: str) -> tuple[str, Any]:
+        """The move in the style's notation, and the position after it (None unless needed);
+        ``states`` gains that position."""
+        if not self.replay:
+            return text, None
+        if ply - 1 >= len(states):
+            return text, None
+        state = states[ply - 1]
+        action = self.game.parse_action(state, action_text)
+        after = self.game.apply(state, action)
+        del states[ply:]
+        states.append(after)
+        if self.style.notation == "san":
+            return text, after
+        return _long(state, action, text, self.style.notation == "uci"), after
+
+
+def _long(state: Any, action: int, san: str, uci: bool) -> str:
+    """A move in long algebraic notation (Ng1-f3, e4xd5, e7-e8=Q+) or UCI (g1f3, e7e8q)."""
+    from gametool.games.chess.board import EMPTY, PROMO_LETTERS, SQUARE_NAMES
+    from gametool.games.chess.game import MOVE_MASK
+
+    if san == "--":
+        return "0000" if uci else "--"
+    move = action & MOVE_MASK
+    start, target, promo = move & 63, (move >> 6) & 63, move >> 12
+    if uci:
+        return SQUARE_NAMES[start] + SQUARE_NAMES[target] + PROMO_LETTERS[promo].strip().lower()
+    if san.startswith("O-O"):
+        return san
+    piece = state.board[start].upper()
+    capture = state.board[target] != EMPTY or (piece == "P" and (start ^ target) & 7)
+    suffix = san[-1] if san[-1] in "+#" else ""
+    return (("" if piece == "P" else piece) + SQUARE_NAMES[start] + ("x" if capture else "-")
+            + SQUARE_NAMES[target] + (f"={PROMO_LETTERS[promo]}" if promo else "") + suffix)
 
 
 def _brace(text: str) -> str:
