@@ -542,14 +542,18 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     try:
         if scheduler is not None:
             distribute.check_scheduler(scheduler)
-        pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
         check = functools.partial(verify.check_part, all_errors=all_errors,
                                   expected_hash=seed_hash, exported=exported,
                                   contributions=tuple(sent))
-        results = distribute.run(check, pieces, jobs, scheduler, "validating")
+        if jobs == 1 and scheduler is None:  # part by part as read: little memory
+            pairs: Any = ((part, check(part)) for path in corpus.expand(files)
+                          for part in corpus.stream_parts(path))
+        else:
+            pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
+            pairs = zip(pieces, distribute.run(check, pieces, jobs, scheduler, "validating"),
+                        strict=True)
         reports = [verify.report(path, [result for _part, result in group])
-                   for path, group in groupby(zip(pieces, results, strict=True),
-                                              key=lambda pair: pair[0].path)]
+                   for path, group in groupby(pairs, key=lambda pair: pair[0].path)]
     except GameError as exc:
         raise fail(exc) from None
     for item in reports:

@@ -699,6 +699,8 @@ class Tally:
                 "plies": sum(lengths),
                 "length": {"min": lengths[0], "median": statistics.median(lengths),
                            "max": lengths[-1], "mean": round(sum(lengths) / count, 1)},
+                "min_plies": lengths[0], "median_plies": statistics.median(lengths),
+                "max_plies": lengths[-1], "mean_plies": round(sum(lengths) / count, 1),
                 "seats": {name: _tally(c) for name, c in sorted(
                     g["names"].items(), key=lambda item: (-sum(item[1].values()), item[0]))},
                 "positions": {str(p): _tally(c) for p, c in sorted(g["positions"].items())},
