@@ -169,6 +169,31 @@ def stream_parts(path: str, size: int | None = None) -> Iterator[Part]:
         yield Part(path, "".join(buffer), first, number)
 
 
+def streamed(files: list[str], work: Any, label: str | None = None) -> Iterator[tuple[Part, Any]]:
+    """``work`` over every part of ``files`` in this process, part after part as they are
+    read, as (part, result); on a terminal with a progress bar over the bytes."""
+    import sys
+
+    items = ((part, work(part)) for path in files for part in stream_parts(path))
+    if label is None or not sys.stderr.isatty():
+        yield from items
+        return
+    import click
+
+    sizes = {}
+    for path in files:
+        try:
+            sizes[path] = os.path.getsize(path) if path != "-" else 0
+        except OSError:
+            sizes[path] = 0
+    with click.progressbar(length=max(1, sum(sizes.values())), label=label,
+                           file=sys.stderr) as bar:
+        for part, result in items:
+            bar.update(len(part.text.encode("utf-8")) if part.text is not None
+                       else sizes.get(part.path, 0))
+            yield part, result
+
+
 def sessions(part: Part, fix_results: bool = False
              ) -> Iterator[tuple[int, int, Session | GameError]]:
     """Each record of a part as (index in the part from 1, line, session or the error that

@@ -49,8 +49,7 @@ def results(inputs: tuple[str, ...], criteria: Any, jobs: int, scheduler: str | 
         distribute.check_scheduler(scheduler)
     work = functools.partial(corpus.read_part, criteria=criteria)
     if jobs == 1 and scheduler is None:
-        done: Iterator[Any] = (work(part) for path in files
-                               for part in corpus.stream_parts(path))
+        done: Iterator[Any] = (result for _part, result in corpus.streamed(files, work, label))
     else:
         pieces = [part for path in files for part in corpus.parts(path)]
         done = distribute.run(work, pieces, jobs, scheduler, label)
