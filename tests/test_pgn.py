@@ -640,3 +640,20 @@ def test_export_plies_cuts_the_main_line(tmp_path: Path) -> None:
         assert game.headers["Result"] == "*" or len(list(game.mainline_moves())) < 5
     code = CliRunner().invoke(cli, ["export", str(tmp_path / "archive.gtn"), "--no-nags"])
     assert code.exit_code == 2 and "--no-nags: with a format (--pgn)" in code.stderr
+
+
+def test_one_game_a_line_with_results_that_disagree(tmp_path: Path) -> None:
+    """The way pgn-extract's own tests write games: tags, a move and a result on one line."""
+    pairs = [(tag, end) for tag in ("1-0", "0-1", "1/2-1/2") for end in ("*", "0-1")]
+    text = "".join(f'[Result "{tag}"] e4 {end}\n' for tag, end in pairs)
+    code, _out, err, out = run_import(tmp_path, text)
+    assert code == 1 and "2 of 6 games refused" in err
+    assert "game 2: the Result tag says 1-0 but the movetext ends 0-1" in err
+    assert re.findall(r"^end: (.*)$", out.read_text(), re.MULTILINE) == [
+        "1-0", "0-1", "0-1", "1/2-1/2"]
+    code, _out, err, out = run_import(tmp_path, text, "--fix-results", "--force")
+    assert code == 0
+    assert re.findall(r"^end: (.*)$", out.read_text(), re.MULTILINE) == [
+        "1-0", "0-1", "0-1", "0-1", "1/2-1/2", "0-1"]
+    assert re.findall(r'^\[OriginalResult "(.*)"\]$', out.read_text(), re.MULTILINE) == [
+        "1-0", "1/2-1/2"]
