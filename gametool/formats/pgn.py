@@ -4,15 +4,18 @@ Reading is game by game: a game that cannot be read or played is refused with th
 column of its offending token, and the others are still imported. What real files hold is read
 as the PGN standard and common practice have it: move numbers with any number of periods,
 Latin-1 text, ``e.p.`` after en-passant captures, null moves (``--``), a missing result (read as
-``*``), unescaped quotes inside tag values, and games that go on past an automatic draw (read
-under the chess option ``automatic_draws=off``).
+``*``), unescaped quotes inside tag values, tags and moves on one line, games with tags and no
+moves (tags after an empty line that follows tags start another game), and games that go on
+past an automatic draw (read under the chess option ``automatic_draws=off``). What is mended is
+said in a warning at its place: stray punctuation between moves (a comma) is skipped.
 
 Every tag is kept in order, comments (also the one before the first move; the line breaks in a
 comment become spaces, as a record's comment is one line), NAGs (``$n`` and the ``!?`` glyphs)
 and variations, which become variations of the record and are checked move by move. A game the
 moves do not end (an agreed draw, a time forfeit, a resignation) ends with the record's ending
-line, its reason taken from the Termination tag. A result that contradicts the
-moves is refused.
+line, its reason taken from the Termination tag. A result that contradicts the moves is refused
+(with ``fix_results``, the moves' result is taken and the tag OriginalResult keeps the other);
+a ``*`` stays ``*`` (the tag PGNResult keeps it when the moves end the game).
 """
 
 from __future__ import annotations
@@ -55,6 +58,8 @@ _TOKEN = re.compile(
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
 _TAG_ONE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 """One tag pair as the standard writes it, whatever follows it on its line."""
+_ONLY_TAGS = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"[^\n]*\][ \t]*\r?')
+"""A line of tags and nothing else (a tag line that ends with its ']')."""
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 STRAY = set(",:;'\"`|~^&_=<>@\\/+#-.")
 """Punctuation that other tools leave between moves: skipped with a warning."""
@@ -194,9 +199,10 @@ def _resync(text: str, offset: int) -> int:
     pos = text.find("\n", offset)
     while pos >= 0:
         after = pos + 1
-        if not _NEXT_TAG.match(text, after):
-            break
-        pos = text.find("\n", after)
+        stop = text.find("\n", after)
+        if not _ONLY_TAGS.fullmatch(text, after, len(text) if stop < 0 else stop):
+            break  # a line of moves, or of tags and moves: a game of its own follows
+        pos = stop
     if pos < 0:
         return len(text)
     found = _NEXT_TAG.search(text, pos)
