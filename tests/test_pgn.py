@@ -659,4 +659,4 @@ def test_one_game_a_line_with_results_that_disagree(tmp_path: Path) -> None:
         "1-0", "1/2-1/2"]
     # A game that cannot be read costs that game only, not the lines after it.
     code, _out, err, out = run_import(tmp_path, text.replace("e4 *", "e4 } *", 1), "--force")
-    assert code == 1 and "game 1: unexpected '}'" in err and "2 of 6 games refused" in err
+    assert code == 1 and "game 1: unexpected '}'" in err and "3 of 6 games refused" in err
