@@ -96,18 +96,24 @@ class Starts:
             return False
         if self.depth == 0 and stripped.startswith("["):
             start = self.movetext or (self.pgn and self.after == "blank")
-            self.movetext = False
-            self.after = "tag"
+            moves = stripped[stripped.rfind('"]') + 2:].strip() if self.pgn else ""
+            # Tags and moves on one line: the next tag line starts another game.
+            self.movetext = bool(moves)
+            self.after = "" if moves else "tag"
+            self._braces(moves)
             return start
         self.movetext = True
         self.after = ""
-        if "{" in stripped or "}" in stripped:
-            for char in stripped.split(";", 1)[0] if self.depth == 0 else stripped:
+        self._braces(stripped)
+        return False
+
+    def _braces(self, text: str) -> None:
+        if "{" in text or "}" in text:
+            for char in text.split(";", 1)[0] if self.depth == 0 else text:
                 if char == "{":
                     self.depth += 1
                 elif char == "}" and self.depth:
                     self.depth -= 1
-        return False
 
 
 def lines(path: str) -> Iterator[str]:
