@@ -641,14 +641,16 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 
     With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
     NAGs and variations; FEN when the game starts from a set-up position). With --json, the
-    exported record's tags and actions as JSON. With --html, one self-contained page that
-    replays the game picture by picture, as SEAT sees it (a spectator without --as).
+    exported record's tags and actions as JSON (a spectator's view without --as). With --html,
+    one self-contained page that replays the game picture by picture, as SEAT sees it (a
+    spectator without --as).
 
     \b
     Examples:
       gametool export master.gtn --as ann -o ann.gtn
       gametool export game.gtn --as p1 --json
       gametool export game.gtn --pgn -o game.pgn
+      gametool export games.gtn --pgn --seven-tags --no-comments --notation uci --plies 20
       gametool export game.gtn --html --as ann -o game.html
     """
     formats = hooks.chosen("export", extra)
@@ -673,12 +675,12 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         except GameError as exc:
             raise fail(exc) from None
         return
-    if as_seat is None:
+    if as_seat is None and not as_json:
         raise click.UsageError("export needs --as SEAT")
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     try:
-        seat = session.seat_index(as_seat)
+        seat = session.seat_index(as_seat) if as_seat is not None else CHANCE
         record = session.exported(None if seat == CHANCE else seat)
         if as_json:
             text = json.dumps(render.record_json(record), indent=2, ensure_ascii=False) + "\n"

@@ -660,3 +660,13 @@ def test_one_game_a_line_with_results_that_disagree(tmp_path: Path) -> None:
     # A game that cannot be read costs that game only, not the lines after it.
     code, _out, err, out = run_import(tmp_path, text.replace("e4 *", "e4 } *", 1), "--force")
     assert code == 1 and "game 1: unexpected '}'" in err and "3 of 6 games refused" in err
+
+
+def test_export_json_of_one_record_needs_no_seat(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text(CliRunner().invoke(cli, ["import", "-"], input=GOOD).stdout)
+    result = CliRunner().invoke(cli, ["export", str(path), "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["tags"]["View"] == "spectator" and data["tags"]["Result"] == "1-0"
+    assert CliRunner().invoke(cli, ["export", str(path)]).exit_code == 2
