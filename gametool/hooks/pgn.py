@@ -214,8 +214,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
         return
     sink = Sink(output, force)
     try:
-        for part in corpus.stream_parts(file if file == "-" or not corpus.is_pgn(file)
-                                        else file):
+        for part in corpus.stream_parts(file):
             for _index, _line, item in corpus.sessions(part):
                 if isinstance(item, Exception):
                     raise item
