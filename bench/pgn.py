@@ -5,6 +5,7 @@ same PGN text in the same run.
     python bench/pgn.py --games 1000 --eco   # plus pgn-extract's ECO file, if installed
     python bench/pgn.py --file some.pgn      # any PGN file
     python bench/pgn.py --profile            # and the cProfile top entries of import + validate
+    python bench/pgn.py --memory             # peak memory of the archive commands (below)
 
 The corpus (never committed) is built in memory: games played with random legal moves by the
 chess engine to a random length (20 to 160 plies), with the tags, comments, NAGs, variations and
@@ -28,6 +29,7 @@ import pstats
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -130,6 +132,93 @@ def run_pgn_extract(text: str) -> float | None:
                 - began.children_user - began.children_system)
 
 
+# -- memory: the archive commands on 1x, 4x and 16x a 3 MB collection -------------------------
+
+MEMORY_LIMIT_MB = 150
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "data")
+
+
+def collection(megabytes: float = 3.0, seed: int = 1) -> str:
+    """A PGN collection of about ``megabytes``: the real-looking games of tests/data and
+    generated games, repeated with another Round and other players until the size is reached."""
+    pieces = []
+    for name in ("famous.pgn", "archive.pgn"):
+        with open(os.path.join(DATA, name), "rb") as handle:
+            pieces.append(pgn.decode(handle.read()).strip() + "\n")
+    pieces.append(generated(600, seed))
+    base = "\n".join(pieces)
+    out, size, copy = [], 0, 0
+    while size < megabytes * 1e6:
+        copy += 1
+        text = base.replace('[Round "', f'[Round "{copy}.').replace(
+            '[White "', f'[White "{copy} ')
+        out.append(text)
+        size += len(text.encode("utf-8"))
+    return "\n".join(out)
+
+
+def _gametool() -> list[str]:
+    found = shutil.which("gametool")
+    return [found] if found else [sys.executable, "-m", "gametool"]
+
+
+def peak(command: list[str]) -> tuple[float, float, int]:
+    """(peak resident memory in MB, seconds, exit status) of one child process, from the
+    kernel's account of that child (wait4's ru_maxrss, in KB on Linux)."""
+    began = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pid, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    return usage.ru_maxrss / 1024, time.perf_counter() - began, child.returncode
+
+
+COMMANDS = ("import", "export", "filter", "stats", "validate")
+
+
+def memory(times: tuple[int, ...] = (1, 4, 16), megabytes: float = 3.0,
+           chosen: tuple[str, ...] = COMMANDS) -> bool:
+    """Peak memory of import, export --pgn, filter, stats and validate on 1x, 4x and
+    16x a collection of ``megabytes``; True when every peak of the largest stays under
+    MEMORY_LIMIT_MB."""
+    base = collection(megabytes)
+    tool = _gametool()
+    ok = True
+    with tempfile.TemporaryDirectory() as folder:
+        print(f"peak memory (MB) and time (s) of each command; one collection is "
+              f"{len(base.encode('utf-8')) / 1e6:.1f} MB, {base.count('[Event ')} games")
+        print(f"{'command':12}" + "".join(f"{f'{n}x MB':>10}{f'{n}x s':>9}" for n in times))
+        rows: dict[str, list[tuple[float, float, int]]] = {}
+        for n in times:
+            source = os.path.join(folder, f"c{n}.pgn")
+            with open(source, "w", encoding="utf-8") as handle:
+                for _ in range(n):
+                    handle.write(base + "\n")
+            records = os.path.join(folder, f"c{n}.gtn")
+            commands = {
+                "import": [*tool, "import", source, "-o", records, "--force"],
+                "export": [*tool, "export", records, "--pgn", "-o", os.devnull],
+                "filter": [*tool, "filter", source, "--termination", "resignation",
+                           "-o", os.devnull],
+                "stats": [*tool, "stats", source],
+                "validate": [*tool, "validate", records],
+            }
+            for name, command in commands.items():
+                if name in chosen or (name == "import" and "export" in chosen):
+                    rows.setdefault(name, []).append(peak(command))
+                    print(f"  {n}x {name}: {rows[name][-1][0]:.1f} MB, "
+                          f"{rows[name][-1][1]:.1f} s", flush=True)
+            for path in (source, records):
+                os.remove(path)
+        for name, measured in rows.items():
+            print(f"{name:12}" + "".join(f"{mb:10.1f}{s:9.1f}" for mb, s, _rc in measured))
+            largest = measured[-1][0]
+            if name in ("import", "export", "filter", "stats") and largest >= MEMORY_LIMIT_MB:
+                ok = False
+        print(f"peak of the {times[-1]}x file under {MEMORY_LIMIT_MB} MB for import, export, "
+              f"filter and stats: {'yes' if ok else 'NO'}")
+    return ok
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300)
@@ -137,7 +226,19 @@ def main() -> None:
     parser.add_argument("--eco", action="store_true", help="add pgn-extract's ECO file")
     parser.add_argument("--file", help="a PGN file instead of the generated corpus")
     parser.add_argument("--profile", action="store_true", help="profile the import")
+    parser.add_argument("--memory", action="store_true", help="only the peak memory of the "
+                        "archive commands on 1x, 4x and 16x a 3 MB collection")
+    parser.add_argument("--megabytes", type=float, default=3.0,
+                        help="with --memory: the size of the 1x collection")
+    parser.add_argument("--times", default="1,4,16",
+                        help="with --memory: the sizes measured, in collections (1,4,16)")
+    parser.add_argument("--commands", default=",".join(COMMANDS),
+                        help="with --memory: the commands measured")
     args = parser.parse_args()
+    if args.memory:
+        times = tuple(int(n) for n in args.times.split(","))
+        chosen = tuple(args.commands.split(","))
+        raise SystemExit(0 if memory(times, args.megabytes, chosen) else 1)
     if args.file:
         with open(args.file, "rb") as handle:
             text = pgn.decode(handle.read())

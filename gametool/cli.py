@@ -565,14 +565,17 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     try:
         if scheduler is not None:
             distribute.check_scheduler(scheduler)
-        pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
         check = functools.partial(verify.check_part, all_errors=all_errors,
                                   expected_hash=seed_hash, exported=exported,
                                   contributions=tuple(sent), referee_only=referee_only)
-        results = distribute.run(check, pieces, jobs, scheduler, "validating")
+        if jobs == 1 and scheduler is None:  # part by part as read: little memory
+            pairs: Any = corpus.streamed(corpus.expand(files), check, "validating")
+        else:
+            pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
+            pairs = zip(pieces, distribute.run(check, pieces, jobs, scheduler, "validating"),
+                        strict=True)
         reports = [verify.report(path, [result for _part, result in group])
-                   for path, group in groupby(zip(pieces, results, strict=True),
-                                              key=lambda pair: pair[0].path)]
+                   for path, group in groupby(pairs, key=lambda pair: pair[0].path)]
     except GameError as exc:
         raise fail(exc) from None
     for item in reports:
@@ -691,21 +694,32 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 
     With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
     NAGs and variations; FEN when the game starts from a set-up position). With --json, the
-    exported record's tags and actions as JSON. With --html, one self-contained page that
-    replays the game picture by picture, as SEAT sees it (a spectator without --as).
+    exported record's tags and actions as JSON (a spectator's view without --as). With --html,
+    one self-contained page that replays the game picture by picture, as SEAT sees it (a
+    spectator without --as).
 
     \b
     Examples:
       gametool export master.gtn --as ann -o ann.gtn
       gametool export game.gtn --as p1 --json
       gametool export game.gtn --pgn -o game.pgn
+      gametool export games.gtn --pgn --seven-tags --no-comments --notation uci --plies 20
       gametool export game.gtn --html --as ann -o game.html
     """
     formats = hooks.chosen("export", extra)
     if len(formats) + as_json > 1:
         raise click.UsageError("choose one output format")
+    if not formats and hooks.modifiers("export", extra):
+        raise click.UsageError(f"{', '.join(hooks.modifiers('export', extra))}: "
+                               "with a format (--pgn)")
     if formats:
         handler, _value = formats[0]
+        if hasattr(handler, "stream"):  # a format written record by record
+            try:
+                handler.stream(file, number, output, force, extra)
+            except GameError as exc:
+                raise fail(exc) from None
+            return
         sessions = load_all(file) if number is None else [load(file, number)]
         for session in sessions:  # a page for a seat is that seat's view
             refuse_weak_seed(session, as_seat, weak_seed_ok)
@@ -714,12 +728,12 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         except GameError as exc:
             raise fail(exc) from None
         return
-    if as_seat is None:
+    if as_seat is None and not as_json:
         raise click.UsageError("export needs --as SEAT")
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
     try:
-        seat = session.seat_index(as_seat)
+        seat = session.seat_index(as_seat) if as_seat is not None else CHANCE
         record = session.exported(None if seat == CHANCE else seat)
         if as_json:
             text = json.dumps(render.record_json(record), indent=2, ensure_ascii=False) + "\n"

@@ -14,14 +14,14 @@ import os
 import re
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from gametool.distribute import Part
 from gametool.engine import CHANCE
 from gametool.errors import GameError
-from gametool.record import Session
+from gametool.record import OFF_THE_BOARD, Session
 
 SUFFIXES = (".gtn", ".pgn")
 """The files a folder given as input contributes (searched recursively)."""
@@ -76,9 +76,134 @@ def parts(path: str) -> list[Part]:
     return distribute.parts(path, read=read_file)
 
 
-def sessions(part: Part) -> Iterator[tuple[int, int, Session | GameError]]:
+class Starts:
+    """Finds, line by line, where a record (or a PGN game) surely starts: a tag line after a
+    line of moves, outside a comment in braces; in PGN also a tag line after an empty line that
+    follows tags (the game before has tags and no moves)."""
+
+    def __init__(self, pgn: bool) -> None:
+        self.pgn = pgn
+        self.movetext = False
+        self.depth = 0
+        self.after = ""
+        """What the last lines were: "tag", "blank" (after a tag line) or ""."""
+
+    def starts(self, line: str) -> bool:
+        stripped = line.strip()
+        if not stripped:
+            if self.after == "tag":
+                self.after = "blank"
+            return False
+        if self.depth == 0 and stripped.startswith("["):
+            start = self.movetext or (self.pgn and self.after == "blank")
+            moves = stripped[stripped.rfind('"]') + 2:].strip() if self.pgn else ""
+            # Tags and moves on one line: the next tag line starts another game.
+            self.movetext = bool(moves)
+            self.after = "" if moves else "tag"
+            self._braces(moves)
+            return start
+        self.movetext = True
+        self.after = ""
+        self._braces(stripped)
+        return False
+
+    def _braces(self, text: str) -> None:
+        if "{" in text or "}" in text:
+            for char in text.split(";", 1)[0] if self.depth == 0 else text:
+                if char == "{":
+                    self.depth += 1
+                elif char == "}" and self.depth:
+                    self.depth -= 1
+
+
+def lines(path: str) -> Iterator[str]:
+    """The lines of a file (or stdin) read one by one: a PGN file's line by line as UTF-8 or
+    else Latin-1, a record file's as UTF-8."""
+    import sys
+
+    pgn = is_pgn(path)
+    try:
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if not pgn:
+                    raise GameError(f"{path}: not UTF-8 text (line {number}, byte "
+                                    f"{exc.start + 1} of the line)") from None
+                line = raw.decode("latin-1")
+            if number == 1:
+                line = line.lstrip("\ufeff")
+            yield line.replace("\r\n", "\n") if pgn else line
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+
+
+def stream_parts(path: str, size: int | None = None) -> Iterator[Part]:
+    """A file as parts of whole records (or PGN games) of about ``size`` bytes, read as they
+    are needed: a file of any size is worked through in little memory. A small file is one
+    part, read where the work runs."""
+    from gametool import distribute
+
+    size = distribute.PART_BYTES if size is None else size
+    if path != "-":
+        try:
+            if os.path.getsize(path) <= size:
+                yield Part(path)
+                return
+        except OSError:
+            yield Part(path)  # the work reports why it cannot be read
+            return
+    starts = Starts(is_pgn(path))
+    buffer: list[str] = []
+    taken = number = 0
+    first = 1
+    for line_number, line in enumerate(lines(path), start=1):
+        if starts.starts(line) and taken >= size:
+            yield Part(path, "".join(buffer), first, number)
+            number += 1
+            buffer, taken, first = [], 0, line_number
+        buffer.append(line)
+        taken += len(line)
+    if buffer or number == 0:
+        yield Part(path, "".join(buffer), first, number)
+
+
+def streamed(files: list[str], work: Any, label: str | None = None) -> Iterator[tuple[Part, Any]]:
+    """``work`` over every part of ``files`` in this process, part after part as they are
+    read, as (part, result); on a terminal with a progress bar over the bytes."""
+    import sys
+
+    items = ((part, work(part)) for path in files for part in stream_parts(path))
+    if label is None or not sys.stderr.isatty():
+        yield from items
+        return
+    import click
+
+    sizes = {}
+    for path in files:
+        try:
+            sizes[path] = os.path.getsize(path) if path != "-" else 0
+        except OSError:
+            sizes[path] = 0
+    with click.progressbar(length=max(1, sum(sizes.values())), label=label,
+                           file=sys.stderr) as bar:
+        for part, result in items:
+            bar.update(len(part.text.encode("utf-8")) if part.text is not None
+                       else sizes.get(part.path, 0))
+            yield part, result
+
+
+def sessions(part: Part, fix_results: bool = False
+             ) -> Iterator[tuple[int, int, Session | GameError]]:
     """Each record of a part as (index in the part from 1, line, session or the error that
-    stopped its reading)."""
+    stopped its reading), one after the other."""
     try:
         text = part.read()
     except GameError as exc:
@@ -89,13 +214,13 @@ def sessions(part: Part) -> Iterator[tuple[int, int, Session | GameError]]:
         from gametool.errors import RecordError, Where
         from gametool.formats import pgn
 
-        report = pgn.import_games(_padded(part, text), file, keep=True)
-        items: list[tuple[int, int, Session | GameError]] = [
-            (r.index, r.line, RecordError(f"game {r.index}: {r.message}",
-                                          Where(file, r.line, r.column)))
-            for r in report.refused]
-        items += [(g.index, 0, g.session) for g in report.games if g.session is not None]
-        yield from sorted(items, key=lambda item: item[0])
+        for item, _messages in pgn.imports(text, file, keep=True, first_line=part.first_line,
+                                           fix_results=fix_results):
+            if isinstance(item, pgn.Refusal):
+                yield item.index, item.line, RecordError(
+                    f"game {item.index}: {item.message}", Where(file, item.line, item.column))
+            elif item.session is not None:
+                yield item.index, 0, item.session
         return
     from gametool.record import read_text
 
@@ -104,6 +229,7 @@ def sessions(part: Part) -> Iterator[tuple[int, int, Session | GameError]]:
     except GameError as exc:
         yield 1, exc.where.line or part.first_line, exc
         return
+    del text
     for index, record in enumerate(records, start=1):
         try:
             yield index, record.line, Session.load(record, file)
@@ -113,42 +239,67 @@ def sessions(part: Part) -> Iterator[tuple[int, int, Session | GameError]]:
 
 def split_text(text: str, file: str | None) -> list[str]:
     """The text of each record of a file (or each game of a PGN file), as it was written."""
-    from gametool.distribute import record_starts
-
     lines = text.splitlines(keepends=True)
     if file is not None and is_pgn(file):
-        starts = [0, *record_starts(lines)]
-    else:
-        from gametool.record import read_text
+        return list(split_lines(lines, file))
+    from gametool.record import read_text
 
-        starts = [record.line - 1 for record in read_text(text, file)]
-        starts[0] = 0
+    starts = [record.line - 1 for record in read_text(text, file)]
+    starts[0] = 0
     pieces = []
     for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
-        piece = "".join(lines[start:end]).rstrip("\r\n \t")
-        if piece.startswith("\ufeff"):
-            piece = piece[1:]
-        if piece:
-            pieces.append(piece + "\n")
+        pieces += _piece(lines[start:end])
     return pieces
 
 
-def _padded(part: Part, text: str) -> str:
-    """A part's text preceded by as many empty lines as come before it in its file, so that
-    the PGN reader, which counts lines from the start of its text, names the file's lines."""
-    return "\n" * (part.first_line - 1) + text
+def split_lines(lines: Iterable[str], file: str | None) -> Iterator[str]:
+    """The text of each record (or PGN game) of a file given line by line, as it was written,
+    one after the other."""
+    pgn = file is not None and is_pgn(file)
+    starts = Starts(pgn)
+    piece: list[str] = []
+    for line in lines:
+        if starts.starts(line) and piece:
+            yield from _piece(piece)
+            piece = []
+        piece.append(line)
+    yield from _piece(piece)
 
 
-def import_part(part: Part) -> tuple[Any, int]:
+def _piece(lines: list[str]) -> Iterator[str]:
+    piece = "".join(lines).rstrip("\r\n \t")
+    if piece.startswith("\ufeff"):
+        piece = piece[1:]
+    if piece:
+        yield piece + "\n"
+
+
+def import_part(part: Part, fix_results: bool = False, eco: bool = False) -> tuple[Any, int]:
     """The PGN import of a part of a file (a top-level function, for worker processes and
     Dask): its report, its games numbered from 1 within the part, and how many it read."""
     from gametool.formats import pgn
 
-    report = pgn.import_games(_padded(part, part.read()), None if part.path == "-" else part.path)
+    report = pgn.Report([], [], [])
+    table = None
+    if eco:
+        from gametool import eco as openings
+
+        table = openings.table()
+    for item, messages in pgn.imports(part.read(), None if part.path == "-" else part.path,
+                                      first_line=part.first_line, fix_results=fix_results,
+                                      eco=table):
+        (report.refused if isinstance(item, pgn.Refusal) else report.games).append(item)
+        report.messages += messages
     return report, len(report.games) + len(report.refused)
 
 
 _GAME_NUMBER = re.compile(r"^(.*?:\d+:\d+: game )(\d+)(: )")
+
+
+def game_number(message: str) -> int:
+    """The number of the game a message of an import is about (0 for none)."""
+    found = _GAME_NUMBER.match(message)
+    return int(found[2]) if found else 0
 
 
 def join_imports(results: Iterable[tuple[Any, int]]) -> Any:
@@ -212,10 +363,119 @@ class Summary:
     digest: str
     text: str | None = None
     """The record in canonical form, when the matching records are to be written."""
+    position: str = ""
+    """A hash of the game's last position (``--duplicates position``)."""
+    opening: str | None = None
+    """The opening as the record's ECO and Opening tags name it."""
 
     def tag(self, name: str) -> str | None:
         key = name.lower()
         return next((value for tag, value in self.tags if tag.lower() == key), None)
+
+
+TERMINATIONS = ("checkmate", "stalemate", "resignation", "agreement", "time forfeit",
+                "abandoned", "adjudication", "repetition", "50 moves", "75 moves",
+                "dead position", "rules infraction", "unterminated")
+"""The words ``filter --termination`` and ``stats`` use for how a game ended."""
+_WORDS = (("stalemate", "stalemate"), ("mate", "checkmate"), ("resign", "resignation"),
+          ("agree", "agreement"), ("mutual", "agreement"), ("abandon", "abandoned"),
+          ("adjudicat", "adjudication"), ("insufficient", "dead position"),
+          ("dead position", "dead position"), ("repetition", "repetition"),
+          ("50", "50 moves"), ("fifty", "50 moves"), ("75", "75 moves"),
+          ("seventy", "75 moves"), ("time", "time forfeit"), ("flag", "time forfeit"),
+          ("infraction", "rules infraction"), ("illegal", "rules infraction"),
+          ("disconnect", "abandoned"), ("unterminated", "unterminated"))
+
+
+def termination_word(reason: str | None, results: tuple[str, ...] | None = None) -> str | None:
+    """How a game ended, in one of :data:`TERMINATIONS` when the reason says so: the board's
+    ("checkmate", "fivefold repetition", "75-move rule") or the record's as a PGN Termination
+    tag or another tool writes it ("Time forfeit", "Fischer won by resignation", "Game drawn by
+    agreement"). An ending off the board with no other reason (no Termination tag, or "normal")
+    is a resignation when someone won and an agreement when it is a draw, as archives mean it.
+    Any other reason is kept as written, in lower case."""
+    if reason is None:
+        return None
+    text = reason.strip().lower()
+    for word, meaning in _WORDS:
+        if word in text:
+            return meaning
+    if text in ("", "normal", OFF_THE_BOARD) and results:
+        return "agreement" if all(r == "draw" for r in results) else "resignation"
+    return text
+
+
+def _termination_criterion(text: str) -> str:
+    word = termination_word(text) or ""
+    return word
+
+
+_ELO_RANGE = re.compile(r"^\s*(\d*)\s*-\s*(\d*)\s*$|^\s*(\d+)\s*$")
+_ECO_CODE = re.compile(r"^[A-Ea-e](\d\d?)?$")
+
+
+def elo_range(text: str, option: str) -> tuple[int | None, int | None]:
+    """An Elo range as written on the command line: 2400-2600, 2400- , -1800 or 2500."""
+    found = _ELO_RANGE.match(text)
+    if found is None or text.strip() in ("-", ""):
+        raise GameError(f"{option} {text}: write a rating or a range, e.g. 2400-2600, "
+                        "2400- or -1800")
+    if found.group(3):
+        return int(found.group(3)), int(found.group(3))
+    low, high = found.group(1), found.group(2)
+    return (int(low) if low else None), (int(high) if high else None)
+
+
+def eco_range(text: str) -> tuple[str, str]:
+    """An ECO range: A00-B99, B20 (one code) or B (a volume), as (first, last) codes."""
+    low, dash, high = text.strip().partition("-")
+    high = high if dash else low
+    if not _ECO_CODE.match(low) or not _ECO_CODE.match(high):
+        raise GameError(f"--eco {text}: write ECO codes such as A00-B99, B20 or B")
+    low, high = low.upper(), high.upper()
+    low, high = low.ljust(3, "0"), high.ljust(3, "9")
+    if len(low) == 2:
+        low = low[0] + "0" + low[1]
+    if low > high:
+        raise GameError(f"--eco {text}: the first code comes after the last")
+    return low, high
+
+
+def date_bounds(text: str, option: str) -> tuple[int, int]:
+    """The earliest and latest day a PGN date may stand for, as YYYYMMDD numbers: 1972.??.??
+    is the whole of 1972, 1972.07.?? July; the year must be known."""
+    parts = text.strip().replace("-", ".").replace("/", ".").split(".")
+    if not parts or len(parts) > 3 or not re.fullmatch(r"\d{4}", parts[0]):
+        raise GameError(f"{option} {text}: write a date as YYYY.MM.DD, YYYY.MM or YYYY (PGN's "
+                        "?? for an unknown month or day)")
+    low, high = [int(parts[0])], [int(parts[0])]
+    for part, (first, last) in zip(parts[1:], ((1, 12), (1, 31)), strict=False):
+        if re.fullmatch(r"\d{1,2}", part):
+            if not first <= int(part) <= last:
+                raise GameError(f"{option} {text}: {part} is not a month or a day")
+            low.append(int(part))
+            high.append(int(part))
+        elif re.fullmatch(r"\?{1,2}", part):
+            break
+        else:
+            raise GameError(f"{option} {text}: write a date as YYYY.MM.DD (?? for unknown)")
+    low += [1, 1][len(low) - 1:]
+    high += [12, 31][len(high) - 1:]
+    return low[0] * 10000 + low[1] * 100 + low[2], high[0] * 10000 + high[1] * 100 + high[2]
+
+
+def _game_date(value: str | None) -> tuple[int, int] | None:
+    if not value:
+        return None
+    try:
+        return date_bounds(value, "Date")
+    except GameError:
+        return None
+
+
+def _elo(value: str | None) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -233,6 +493,14 @@ class Criteria:
     position: str | None = None
     """A position in the game's one-line encoding (FEN for chess) the main line must reach."""
     keep_text: bool = False
+    elo: tuple[int | None, int | None] | None = None
+    """Either player's rating (WhiteElo or BlackElo) within (lowest, highest)."""
+    white_elo: tuple[int | None, int | None] | None = None
+    black_elo: tuple[int | None, int | None] | None = None
+    dates: tuple[int, int] | None = None
+    """The Date may fall from the first day to the last (YYYYMMDD numbers)."""
+    eco: tuple[str, str] | None = None
+    """The ECO tag (or, without one, the opening table's code) from the first to the last."""
 
     def check(self) -> None:
         """Refuse a malformed criterion before any record is read."""
@@ -242,6 +510,9 @@ class Criteria:
             except re.error as exc:
                 raise GameError(f"--tag {name}={pattern}: not a regular expression ({exc})") \
                     from None
+        if self.termination is not None and not self.termination.strip():
+            raise GameError("--termination: name a way a game ends: "
+                            + ", ".join(TERMINATIONS))
         if self.position is not None:
             if self.game is None:
                 raise GameError("--fen/--position needs --game: the game whose position "
@@ -252,16 +523,30 @@ class Criteria:
             cls().decode_position(self.position, cls.players_default())
 
     def keeps_header(self, session: Session) -> bool:
-        """The tests that need no replay: game, tags, players."""
+        """The tests that need no replay: game, tags, players, ratings, dates."""
         if self.game is not None and session.game.id != self.game:
             return False
+        record = session.record
         for name, pattern in self.tags:
-            value = session.record.get(name)
+            value = record.get(name)
             if value is None or not re.search(pattern, value, re.IGNORECASE):
                 return False
-        if self.player is not None and not any(_names_player(n, self.player)
-                                               for n in session.names):
+        if self.player is not None and not (
+                any(_names_player(n, self.player) for n in session.names)
+                or any(_names_player(record.get(tag) or "", self.player)
+                       for tag in ("White", "Black"))):
             return False
+        white, black = _elo(record.get("WhiteElo")), _elo(record.get("BlackElo"))
+        if self.elo is not None and not (_within(white, self.elo) or _within(black, self.elo)):
+            return False
+        if self.white_elo is not None and not _within(white, self.white_elo):
+            return False
+        if self.black_elo is not None and not _within(black, self.black_elo):
+            return False
+        if self.dates is not None:
+            date = _game_date(record.get("Date"))
+            if date is None or date[1] < self.dates[0] or date[0] > self.dates[1]:
+                return False
         return True
 
     def keeps(self, session: Session, summary: Summary) -> bool:
@@ -272,19 +557,35 @@ class Criteria:
             if tag.strip() != self.result.strip():
                 return False
         if self.termination is not None:
-            if (summary.termination or "").lower() != self.termination.strip().lower():
+            if summary.termination != _termination_criterion(self.termination):
                 return False
         if self.min_plies is not None and summary.plies < self.min_plies:
             return False
         if self.max_plies is not None and summary.plies > self.max_plies:
             return False
+        if self.eco is not None:
+            code = (session.record.get("ECO") or "").strip().upper()
+            if not code and session.game.id == "chess":
+                from gametool.formats import eco
+
+                code = (eco.table().find(session) or ("", ""))[0]
+            if not code or not self.eco[0] <= code[:3] <= self.eco[1]:
+                return False
         return self.position is None or reaches(session, self.position)
 
 
+def _within(value: int | None, bounds: tuple[int | None, int | None]) -> bool:
+    low, high = bounds
+    return value is not None and (low is None or value >= low) and (high is None or value <= high)
+
+
 def _names_player(seat: str, player: str) -> bool:
-    """Whether a seat's name is ``player`` (any case), or begins with it as a word: ``carlsen``
-    names the seat ``Carlsen_Magnus`` (imported from "Carlsen, Magnus"), not ``Carlsenius``."""
-    seat, player = seat.lower(), player.strip().lower()
+    """Whether a seat's name (or a player's name as a tag writes it) is ``player`` (any case),
+    or begins with it as a word: ``carlsen`` names the seat ``Carlsen_Magnus`` (imported from
+    "Carlsen, Magnus") and the player "Carlsen, Magnus", not ``Carlsenius``."""
+    seat, player = seat.strip().lower(), player.strip().lower()
+    if not player:
+        return False
     return seat == player or (seat.startswith(player) and not seat[len(player)].isalnum())
 
 
@@ -300,14 +601,31 @@ def reaches(session: Session, position: str) -> bool:
 
 def summarise(session: Session, file: str, index: int, line: int,
               keep_text: bool = False) -> Summary:
-    outcome = session.game.outcome(session.state)
+    """What the archive commands need of a record: its result and how it ended as the record
+    has them (by the rules, or its ending off the board with the Termination tag's reason)."""
+    outcome = session.outcome()
+    results = tuple(r.result for r in outcome.results) if outcome else None
+    record = session.record
+    code, name = record.get("ECO"), record.get("Opening")
+    opening = " ".join(part.strip() for part in (code, name) if part and part.strip() != "?")
     return Summary(
         file=file, index=index, line=line, game=session.game.id, names=tuple(session.names),
-        tags=tuple((t.name, t.value) for t in session.record.tags),
-        results=tuple(r.result for r in outcome.results) if outcome else None,
-        termination=outcome.termination if outcome else None,
+        tags=tuple((t.name, t.value) for t in record.tags),
+        results=results,
+        termination=termination_word(outcome.termination, results) if outcome else None,
         plies=session.ply, first_turn=first_turn(session), digest=moves_digest(session),
-        text=session.text() if keep_text else None)
+        text=session.text() if keep_text else None,
+        position=position_digest(session), opening=opening or None)
+
+
+def position_digest(session: Session) -> str:
+    """A hash of the game's last position (placement, side to move, castling for chess)."""
+    game = session.game
+    try:
+        key = game.position_key(session.state)
+    except (GameError, NotImplementedError, AttributeError):
+        key = repr(session.state)
+    return hashlib.sha256(f"{game.id}\n{key}".encode()).hexdigest()
 
 
 @dataclass
@@ -355,13 +673,17 @@ def _renumber(summary: Summary, index: int) -> Summary:
     return replace(summary, index=index)
 
 
-def dedupe(summaries: Iterable[Summary], mode: str | None) -> Iterator[Summary]:
+def dedupe(summaries: Iterable[Summary], mode: str | None, by: str = "moves",
+           seen: set[str] | None = None) -> Iterator[Summary]:
     """All records; only the first of each game (``unique``); or only the later copies
-    (``duplicates``), games being the same when their move sequences are."""
-    seen: set[str] = set()
+    (``duplicates``). Games are the same when their move sequences are (``by="moves"``) or
+    their last positions (``by="position"``, so that transpositions count). ``seen`` holds
+    the games met so far, and may be given to go on from another run."""
+    seen = set() if seen is None else seen
     for summary in summaries:
-        repeated = summary.digest in seen
-        seen.add(summary.digest)
+        key = summary.position if by == "position" else summary.digest
+        repeated = key in seen
+        seen.add(key)
         if mode is None or (mode == "unique") != repeated:
             yield summary
 
@@ -372,35 +694,66 @@ TOP = 10
 """The most common first turns shown, and seats shown by name, in the text tables."""
 
 
-def statistics_of(summaries: Sequence[Summary]) -> dict[str, Any]:
+class Tally:
+    """Statistics gathered record by record (the records themselves are not kept)."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, dict[str, Any]] = {}
+
+    def add(self, s: Summary) -> None:
+        g = self.games.get(s.game)
+        if g is None:
+            g = self.games[s.game] = {"lengths": Counter(), "names": {}, "positions": {},
+                                      "terminations": Counter(), "turns": Counter(),
+                                      "openings": Counter()}
+        g["lengths"][s.plies] += 1
+        for seat, name in enumerate(s.names):
+            result = s.results[seat] if s.results else "unfinished"
+            g["names"].setdefault(name, Counter())[result] += 1
+            g["positions"].setdefault(seat + 1, Counter())[result] += 1
+        g["terminations"][s.termination or "unfinished"] += 1
+        if s.first_turn is not None:
+            g["turns"][s.first_turn] += 1
+        if s.opening:
+            g["openings"][s.opening] += 1
+
+    def result(self) -> dict[str, Any]:
+        """Per game: games and plies, results per seat name and per seat position,
+        terminations, game length, the most common first turns and openings."""
+        out: dict[str, Any] = {}
+        for game in sorted(self.games):
+            g = self.games[game]
+            lengths = sorted(g["lengths"].elements())
+            count = len(lengths)
+            out[game] = {
+                "games": count,
+                "plies": sum(lengths),
+                "length": {"min": lengths[0], "median": statistics.median(lengths),
+                           "max": lengths[-1], "mean": round(sum(lengths) / count, 1)},
+                "min_plies": lengths[0], "median_plies": statistics.median(lengths),
+                "max_plies": lengths[-1], "mean_plies": round(sum(lengths) / count, 1),
+                "seats": {name: _tally(c) for name, c in sorted(
+                    g["names"].items(), key=lambda item: (-sum(item[1].values()), item[0]))},
+                "positions": {str(p): _tally(c) for p, c in sorted(g["positions"].items())},
+                "terminations": dict(sorted(g["terminations"].items(),
+                                            key=lambda item: (-item[1], item[0]))),
+                "first_turns": [{"turn": t, "games": n} for t, n in
+                                sorted(g["turns"].items(), key=lambda item: (-item[1], item[0]))],
+            }
+            if g["openings"]:
+                out[game]["openings"] = [
+                    {"opening": o, "games": n} for o, n in
+                    sorted(g["openings"].items(), key=lambda item: (-item[1], item[0]))[:TOP]]
+        return out
+
+
+def statistics_of(summaries: Iterable[Summary]) -> dict[str, Any]:
     """Per game: games and plies, results per seat name and per seat position,
-    terminations, game length and the most common first turns."""
-    out: dict[str, Any] = {}
-    for game in sorted({s.game for s in summaries}):
-        mine = [s for s in summaries if s.game == game]
-        lengths = sorted(s.plies for s in mine)
-        by_name: dict[str, Counter[str]] = {}
-        by_position: dict[int, Counter[str]] = {}
-        for s in mine:
-            for seat, name in enumerate(s.names):
-                result = s.results[seat] if s.results else "unfinished"
-                by_name.setdefault(name, Counter())[result] += 1
-                by_position.setdefault(seat + 1, Counter())[result] += 1
-        terminations = Counter(s.termination or "unfinished" for s in mine)
-        turns = Counter(s.first_turn for s in mine if s.first_turn is not None)
-        out[game] = {
-            "games": len(mine),
-            "plies": sum(lengths),
-            "length": {"min": lengths[0], "median": statistics.median(lengths),
-                       "max": lengths[-1], "mean": round(sum(lengths) / len(lengths), 1)},
-            "seats": {name: _tally(c) for name, c in sorted(
-                by_name.items(), key=lambda item: (-sum(item[1].values()), item[0]))},
-            "positions": {str(p): _tally(c) for p, c in sorted(by_position.items())},
-            "terminations": dict(terminations.most_common()),
-            "first_turns": [{"turn": t, "games": n} for t, n in
-                            sorted(turns.items(), key=lambda item: (-item[1], item[0]))],
-        }
-    return out
+    terminations, game length and the most common first turns (and openings)."""
+    tally = Tally()
+    for summary in summaries:
+        tally.add(summary)
+    return tally.result()
 
 
 RESULTS = ("win", "draw", "loss", "unfinished")
@@ -433,6 +786,9 @@ def statistics_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[l
         tables.append((_first_turns_title(turns, g["games"]),
                        ["first turn", "games"],
                        [[t["turn"], t["games"]] for t in turns[:TOP]]))
+        if g.get("openings"):
+            tables.append(("most common openings", ["opening", "games"],
+                           [[o["opening"], o["games"]] for o in g["openings"]]))
     return tables
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -36,18 +37,30 @@ def _options(function: Any) -> Any:
     return jobs_option(scheduler_option(function))
 
 
-def _read_all(inputs: tuple[str, ...], criteria: Any, jobs: int,
-              scheduler: str | None, label: str) -> tuple[list[Any], list[str], int]:
-    """Every record of the inputs that passes ``criteria``: (summaries, errors, records)."""
+def results(inputs: tuple[str, ...], criteria: Any, jobs: int, scheduler: str | None,
+            label: str) -> Iterator[Any]:
+    """The part results of every record of the inputs that passes ``criteria``, in order, as
+    they come: in this process a large file is read part by part, so that memory stays small
+    whatever its size; with --jobs or --scheduler the parts are spread."""
     from gametool import corpus, distribute
 
     files = corpus.expand(inputs)
     if scheduler is not None:
         distribute.check_scheduler(scheduler)
-    pieces = [part for path in files for part in corpus.parts(path)]
     work = functools.partial(corpus.read_part, criteria=criteria)
+    if jobs == 1 and scheduler is None:
+        done: Iterator[Any] = (result for _part, result in corpus.streamed(files, work, label))
+    else:
+        pieces = [part for path in files for part in corpus.parts(path)]
+        done = distribute.run(work, pieces, jobs, scheduler, label)
+    yield from corpus.numbered(done)
+
+
+def _read_all(inputs: tuple[str, ...], criteria: Any, jobs: int,
+              scheduler: str | None, label: str) -> tuple[list[Any], list[str], int]:
+    """Every record of the inputs that passes ``criteria``: (summaries, errors, records)."""
     kept, errors, total = [], [], 0
-    for result in corpus.numbered(distribute.run(work, pieces, jobs, scheduler, label)):
+    for result in results(inputs, criteria, jobs, scheduler, label):
         kept += result.kept
         errors += result.errors
         total += result.count
@@ -79,17 +92,23 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
         raise click.UsageError("-o -: split writes one file per record into a folder; "
                                "'gametool filter FILE' prints the records")
     try:
-        pieces = corpus.split_text(storage.read(file), None if file == "-" else file)
         stem, suffix = os.path.splitext(os.path.basename(file if file != "-" else "stdin.gtn"))
-        width = max(4, len(str(len(pieces))))
+        if file != "-" and corpus.is_pgn(file):
+            # A PGN file is read twice, game by game: to count and check the names, to write.
+            count = sum(1 for _piece in corpus.split_lines(corpus.lines(file), file))
+            pieces: Any = corpus.split_lines(corpus.lines(file), file)
+        else:
+            pieces = corpus.split_text(storage.read(file), None if file == "-" else file)
+            count = len(pieces)
+        width = max(4, len(str(count)))
         names = [os.path.join(folder, f"{stem}-{n:0{width}d}{suffix or '.gtn'}")
-                 for n in range(1, len(pieces) + 1)]
+                 for n in range(1, count + 1)]
         if not force:
             for name in names:
                 if os.path.exists(name):
                     raise GameError(f"{name}: already exists (use --force to overwrite)")
         os.makedirs(folder, exist_ok=True)
-        for name, text in zip(names, pieces, strict=True):
+        for name, text in zip(names, pieces, strict=False):
             storage.create(name, text, force=True)
             if not as_json:
                 click.echo(name)
@@ -104,28 +123,61 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
                                enumerate(names, start=1)], indent=2, ensure_ascii=False))
 
 
+def _elo_option(value: str | None, option: str) -> Any:
+    from gametool import corpus
+
+    return None if value is None else corpus.elo_range(value, option)
+
+
+SAME = click.Choice(["moves", "position"])
+
+
 @click.command("filter")
 @click.argument("files", nargs=-1, required=True)
 @click.option("--game", metavar="G", help="Only records of game G.")
 @click.option("--tag", "tags", multiple=True, metavar="NAME=REGEX", help="Only records whose "
               "tag NAME matches REGEX (searched, any letter case; repeatable).")
-@click.option("--player", metavar="NAME", help="Only records where NAME has a seat (any "
-              "case; 'carlsen' also names the seat Carlsen_Magnus).")
+@click.option("--player", metavar="NAME", help="Only records where NAME plays: a seat's name "
+              "or a player as the White or Black tag writes it ('Fischer, Robert J.'), any "
+              "case; a first word names the player too ('carlsen' for Carlsen_Magnus).")
 @click.option("--result", metavar="R", help="Only records with this Result (1-0, 1/2-1/2, "
               "1-2-3, *).")
-@click.option("--termination", metavar="T", help="Only games that ended this way "
-              "(checkmate, resignation, ...).")
+@click.option("--termination", metavar="T", help="Only games that ended this way, by the "
+              "rules or as the record says: checkmate, stalemate, resignation, agreement, "
+              "'time forfeit', abandoned, adjudication, repetition, '50 moves', '75 moves', "
+              "'dead position', 'rules infraction' (as a Termination tag writes it, too).")
 @click.option("--min-plies", type=params.Whole(0, params.PLY_MAXIMUM), metavar="N",
               help="Only records of at least N plies.")
 @click.option("--max-plies", type=params.Whole(0, params.PLY_MAXIMUM), metavar="N",
               help="Only records of at most N plies.")
+@click.option("--elo-min", type=params.Whole(0, 4000), metavar="N",
+              help="Only games where either player's Elo (WhiteElo, BlackElo) is at least N.")
+@click.option("--elo-max", type=params.Whole(0, 4000), metavar="N",
+              help="Only games where either player's Elo is at most N.")
+@click.option("--white-elo", metavar="RANGE", help="Only games where White's Elo is in RANGE "
+              "(2400-2600, 2400-, -1800).")
+@click.option("--black-elo", metavar="RANGE", help="Only games where Black's Elo is in RANGE.")
+@click.option("--date-from", metavar="DATE", help="Only games whose Date may fall on DATE or "
+              "later (YYYY.MM.DD; PGN's partial dates such as 1972.??.?? are read).")
+@click.option("--date-to", metavar="DATE", help="Only games whose Date may fall on DATE or "
+              "earlier.")
+@click.option("--eco", metavar="RANGE", help="Only chess games whose ECO code is in RANGE "
+              "(A00-B99, B20, or a volume: C); a game without an ECO tag is classified by "
+              "the opening table.")
 @click.option("--position", "--fen", "position", metavar="P", help="With --game: only records "
               "whose main line reaches position P, in the game's one-line encoding (FEN for "
               "chess; the clocks do not count).")
-@click.option("--duplicates", "dedupe", flag_value="duplicates", help="Only the records that "
-              "repeat the moves of an earlier one.")
-@click.option("--unique", "dedupe", flag_value="unique", help="Leave out the records that "
-              "repeat the moves of an earlier one.")
+@click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
+              metavar="[moves|position]", help="Only the records that repeat an earlier one: "
+              "its moves, or (position) its last position, so that transpositions count.")
+@click.option("--unique", "unique", type=SAME, is_flag=False, flag_value="moves",
+              metavar="[moves|position]", help="Leave out the records that repeat an earlier "
+              "one (its moves, or its last position).")
+@click.option("--against", metavar="FILE", help="Only the records whose game (the same "
+              "moves) is also in FILE (records or PGN); with --duplicates position, the same "
+              "last position.")
+@click.option("--limit", type=params.Whole(1, 10**9), metavar="N",
+              help="Stop after N records kept.")
 @click.option("-o", "--output", metavar="OUT", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write the records to OUT ('-' or no -o: stdout).")
 @click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
@@ -134,59 +186,100 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
 @_options
 def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ...],
                    player: str | None, result: str | None, termination: str | None,
-                   min_plies: int | None, max_plies: int | None, position: str | None,
-                   dedupe: str | None, output: str | None, force: bool, as_json: bool,
-                   jobs: int, scheduler: str | None) -> None:
+                   min_plies: int | None, max_plies: int | None, elo_min: int | None,
+                   elo_max: int | None, white_elo: str | None, black_elo: str | None,
+                   date_from: str | None, date_to: str | None, eco: str | None,
+                   position: str | None, duplicates: str | None, unique: str | None,
+                   against: str | None, limit: int | None, output: str | None, force: bool,
+                   as_json: bool, jobs: int, scheduler: str | None) -> None:
     """Write the records of FILES that pass every test given, in canonical form.
 
-    FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A record that
-    cannot be read is reported on stderr and left out (exit status 1). Records are the same
-    game for --duplicates and --unique when their game, options, start and moves are. The
+    FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A game's result
+    and how it ended are the record's: by the rules, or its ending off the board (a PGN game's
+    Result and Termination tags). A record that cannot be read is reported on stderr and left
+    out (exit status 1). Records are the same game for --duplicates, --unique and --against
+    when their game, options, start and moves are (or, with 'position', their last positions).
+    The records are read and written one by one: memory stays small whatever the size. The
     count of records kept is printed on stderr ('3 of 120 records kept').
 
     \b
     Examples:
       gametool filter archive/ --game chess --player carlsen --result 1-0 -o wins.gtn
+      gametool filter games.pgn --player "Fischer, Robert J." --termination resignation
       gametool filter archive/ --tag Event='^World' --min-plies 80 --unique
+      gametool filter games.pgn --elo-min 2600 --date-from 1972 --eco B20-B99 --limit 10
+      gametool filter games.pgn --duplicates position --against old.gtn
       gametool filter games.gtn --game chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - -'
     """
-    from gametool import corpus, games, storage
+    from gametool import corpus, games, sink
 
+    if duplicates is not None and unique is not None:
+        raise click.UsageError("--duplicates and --unique: choose one")
     pairs = []
     for item in tags:
         name, eq, pattern = item.partition("=")
         if not eq or not name.strip():
             raise click.UsageError(f"--tag {item}: write NAME=REGEX")
         pairs.append((name.strip(), pattern))
+    out = None
     try:
+        dates = None
+        if date_from is not None or date_to is not None:
+            first = corpus.date_bounds(date_from, "--date-from")[0] if date_from else 0
+            last = corpus.date_bounds(date_to, "--date-to")[1] if date_to else 99999999
+            dates = (first, last)
+        elo = None if elo_min is None and elo_max is None else (elo_min, elo_max)
         criteria = corpus.Criteria(
             game=games.canonical_id(game) if game is not None else None, tags=tuple(pairs),
             player=player, result=result, termination=termination, min_plies=min_plies,
-            max_plies=max_plies, position=position, keep_text=True)
+            max_plies=max_plies, position=position, keep_text=True, elo=elo,
+            white_elo=_elo_option(white_elo, "--white-elo"),
+            black_elo=_elo_option(black_elo, "--black-elo"), dates=dates,
+            eco=corpus.eco_range(eco) if eco is not None else None)
         criteria.check()
-        if output == "-":
-            output = None
-        if output and os.path.exists(output) and not force:
+        by = duplicates or unique or "moves"
+        mode = "duplicates" if duplicates else "unique" if unique else None
+        others: set[str] | None = None
+        if against is not None:
+            others = set()
+            for part in results((against,), None, jobs, scheduler, "reading"):
+                others.update(s.position if by == "position" else s.digest for s in part.kept)
+        if output and sink.exists(output) and not force:
             raise GameError(f"{output}: already exists (use --force to overwrite)")
-        kept, errors, total = _read_all(files, criteria, jobs, scheduler, "filtering")
-    except GameError as exc:
-        raise _fail(exc) from None
-    for line in errors:
-        click.echo(line, err=True)
-    chosen = list(corpus.dedupe(kept, dedupe))
-    text = "\n".join(s.text for s in chosen)
-    try:
-        if as_json:
-            from gametool.output import records_json
+        kept = total = 0
+        errors = False
+        seen: set[str] = set()
+        out = sink.Sink(output, True)
+        for part in results(files, criteria, jobs, scheduler, "filtering"):
+            total += part.count
+            for line in part.errors:
+                errors = True
+                click.echo(line, err=True)
+            chosen = corpus.dedupe(part.kept, mode, by, seen)
+            for summary in chosen:
+                if others is not None and (summary.position if by == "position"
+                                           else summary.digest) not in others:
+                    continue
+                if as_json:
+                    from gametool.output import records_json
 
-            text = records_json(text)
-        if output:
-            storage.create(output, text, force=True)
-        else:
-            click.echo(text, nl=False)
+                    one = records_json(summary.text or "", many=False).rstrip("\n")
+                    out.write((",\n" if kept else "[\n") + one)
+                else:
+                    out.write(("\n" if kept else "") + (summary.text or ""))
+                kept += 1
+                if limit is not None and kept >= limit:
+                    break
+            if limit is not None and kept >= limit:
+                break
+        if as_json:
+            out.write("\n]\n" if kept else "[]\n")
+        out.commit()
     except GameError as exc:
+        if out is not None:
+            out.discard()
         raise _fail(exc) from None
-    click.echo(f"{len(chosen)} of {total} record{'s' * (total != 1)} kept", err=True)
+    click.echo(f"{kept} of {total} record{'s' * (total != 1)} kept", err=True)
     if errors:
         sys.exit(1)
 
@@ -199,9 +292,13 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
     """Print statistics of the records of FILES, game by game.
 
     For each game: games and plies; each seat's results (by seat name and by seat position:
-    first player, second, ...); how the games ended; their length; and the most common first
-    turns. FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A record
-    that cannot be read is reported on stderr and left out (exit status 1).
+    first player, second, ...); how the games ended; their length; the most common first turns;
+    and, where the records have ECO or Opening tags, the most common openings. A game's result
+    and how it ended are the record's: by the rules, or its ending off the board (a PGN game's
+    Result and Termination tags: resignation, agreement, time forfeit, ...). FILES are records
+    (.gtn), PGN files (.pgn) and folders, searched for both. A record that cannot be read is
+    reported on stderr and left out (exit status 1). The records are read one by one: memory
+    stays small whatever the size.
 
     \b
     Examples:
@@ -212,13 +309,18 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
 
     from gametool import corpus
 
+    tally = corpus.Tally()
+    errors = False
     try:
-        kept, errors, _total = _read_all(files, None, jobs, scheduler, "reading")
+        for part in results(files, None, jobs, scheduler, "reading"):
+            for line in part.errors:
+                errors = True
+                click.echo(line, err=True)
+            for summary in part.kept:
+                tally.add(summary)
     except GameError as exc:
         raise _fail(exc) from None
-    for line in errors:
-        click.echo(line, err=True)
-    data = corpus.statistics_of(kept)
+    data = tally.result()
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:

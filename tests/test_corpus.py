@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gametool.cli import cli
@@ -340,3 +342,212 @@ def test_split_writes_one_file_per_record(tmp_path: Path) -> None:
     assert code == 0 and [Path(p).name for p in stdout.split()] == ["open-0001.pgn",
                                                                     "open-0002.pgn"]
     assert (out / "open-0002.pgn").read_text().startswith('[Event "Open"]\n[White "eve"]')
+
+
+# -- results and endings as the records have them ------------------------------------------
+
+ENDINGS_PGN = '''\
+[Event "Match"]
+[Date "1972.07.11"]
+[White "Fischer, Robert J."]
+[Black "Spassky, Boris V."]
+[Result "1-0"]
+[WhiteElo "2785"]
+[BlackElo "2660"]
+[ECO "D59"]
+
+1. c4 e6 2. Nf3 d5 3. d4 Nf6 4. Nc3 Be7 1-0
+
+[Event "Match"]
+[Date "1972.??.??"]
+[White "Spassky, Boris V."]
+[Black "Fischer, Robert J."]
+[Result "1/2-1/2"]
+[WhiteElo "2660"]
+[BlackElo "2785"]
+[ECO "B92"]
+
+1. e4 c5 2. Nf3 d6 1/2-1/2
+
+[Event "Blitz"]
+[Date "1970.05.??"]
+[White "Fischer, Robert J."]
+[Black "Tal, Mikhail"]
+[Result "0-1"]
+[Termination "Time forfeit"]
+
+1. e4 e5 2. Nf3 Nc6 0-1
+
+[Event "Simul"]
+[Date "????.??.??"]
+[White "Amateur"]
+[Black "Fischer, Robert J."]
+[Result "0-1"]
+[WhiteElo "1500"]
+[BlackElo "2785"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "Training"]
+[Date "1992.11.04"]
+[White "Spassky, Boris V."]
+[Black "Tal, Mikhail"]
+[Result "*"]
+[WhiteElo "2000"]
+[BlackElo "2100"]
+
+1. d4 d5 *
+
+[Event "Match"]
+[Date "1972.08.31"]
+[White "Fischer, Robert J."]
+[Black "Petrosian, Tigran"]
+[Result "0-1"]
+[WhiteElo "2785"]
+[BlackElo "2600"]
+[ECO "C00"]
+[Termination "normal"]
+
+1. e4 e6 0-1
+'''
+"""Six games worked by hand: a resignation with no Termination tag (1), an agreed draw (2),
+a time forfeit (3), a mate (4), an unfinished game (5) and a resignation written "normal"
+(6). Fischer plays 1, 2, 3, 4, 6: won 1 and 4, drew 2, lost 3 and 6."""
+
+
+def endings(tmp_path: Path) -> Path:
+    path = tmp_path / "endings.pgn"
+    path.write_text(ENDINGS_PGN, encoding="utf-8")
+    return path
+
+
+def events(out: str) -> list[str]:
+    """The (Date, White) of each record written."""
+    dates = re.findall(r'^\[Date "(.*)"\]$', out, re.MULTILINE)
+    whites = re.findall(r'^\[White "(.*)"\]$', out, re.MULTILINE)
+    return [f"{d} {w}" for d, w in zip(dates, whites, strict=True)]
+
+
+def test_stats_take_results_and_endings_from_the_records(tmp_path: Path) -> None:
+    code, out, err = run("stats", str(endings(tmp_path)), "--json")
+    assert code == 0, err
+    chess = json.loads(out)["chess"]
+    assert chess["games"] == 6 and chess["plies"] == 8 + 4 + 4 + 4 + 2 + 2
+    assert chess["terminations"] == {"resignation": 2, "agreement": 1, "checkmate": 1,
+                                     "time forfeit": 1, "unfinished": 1}
+    fischer = chess["seats"]["Fischer_Robert_J."]
+    assert fischer == {"games": 5, "win": 2, "draw": 1, "loss": 2, "unfinished": 0}
+    assert chess["positions"]["1"] == {"games": 6, "win": 1, "draw": 1, "loss": 3,
+                                       "unfinished": 1}
+    assert chess["mean_plies"] == 4.0 and chess["median_plies"] == 4
+    assert all(" " not in key for key in chess)
+    code, out, _err = run("stats", str(endings(tmp_path)))
+    assert re.search(r"^resignation\s+2$", out, re.MULTILINE), out
+    assert re.search(r"^Fischer_Robert_J\.\s+5\s+2\s+1\s+2\s+0$", out, re.MULTILINE), out
+
+
+def test_filter_terminations_as_records_and_tags_write_them(tmp_path: Path) -> None:
+    path = str(endings(tmp_path))
+    expect = {"resignation": ["1972.07.11 Fischer, Robert J.", "1972.08.31 Fischer, Robert J."],
+              "agreement": ["1972.??.?? Spassky, Boris V."],
+              "time forfeit": ["1970.05.?? Fischer, Robert J."],
+              "Time forfeit": ["1970.05.?? Fischer, Robert J."],
+              "checkmate": ["????.??.?? Amateur"], "stalemate": []}
+    for word, games in expect.items():
+        code, out, err = run("filter", path, "--termination", word)
+        assert code == 0 and events(out) == games, (word, err)
+    assert events(run("filter", path, "--result", "*")[1]) == ["1992.11.04 Spassky, Boris V."]
+
+
+def test_filter_player_as_the_tags_write_it(tmp_path: Path) -> None:
+    path = str(endings(tmp_path))
+    for name in ("Fischer, Robert J.", "fischer, robert j.", "fischer", "Fischer_Robert_J."):
+        assert len(events(run("filter", path, "--player", name)[1])) == 5, name
+    assert events(run("filter", path, "--player", "Tal, Mikhail")[1]) == [
+        "1970.05.?? Fischer, Robert J.", "1992.11.04 Spassky, Boris V."]
+    assert events(run("filter", path, "--player", "Fisch")[1]) == []
+
+
+def test_filter_by_elo_date_and_eco(tmp_path: Path) -> None:
+    path = str(endings(tmp_path))
+
+    def dates(*options: str) -> list[str]:
+        code, out, err = run("filter", path, *options)
+        assert code == 0, err
+        return [e.split()[0] for e in events(out)]
+
+    assert dates("--elo-min", "2700") == ["1972.07.11", "1972.??.??", "????.??.??",
+                                          "1972.08.31"]
+    assert dates("--elo-max", "2050") == ["????.??.??", "1992.11.04"]
+    assert dates("--elo-min", "2000", "--elo-max", "2100") == ["1992.11.04"]
+    assert dates("--white-elo", "2700-") == ["1972.07.11", "1972.08.31"]
+    assert dates("--black-elo", "-2650") == ["1992.11.04", "1972.08.31"]
+    assert dates("--date-from", "1972", "--date-to", "1972.??.??") == [
+        "1972.07.11", "1972.??.??", "1972.08.31"]
+    assert dates("--date-from", "1972.08") == ["1972.??.??", "1992.11.04", "1972.08.31"]
+    assert dates("--date-to", "1971") == ["1970.05.??"]
+    # Tags D59, B92, C00; games 3, 4, 5 are classified by the table: C44, A00, D00.
+    assert dates("--eco", "A00-B99") == ["1972.??.??", "????.??.??"]
+    assert dates("--eco", "C") == ["1970.05.??", "1972.08.31"]
+    assert dates("--eco", "D00") == ["1992.11.04"]
+    assert dates("--limit", "2") == ["1972.07.11", "1972.??.??"]
+    code, _out, err = run("filter", path, "--date-from", "May 1972")
+    assert code == 2 or code == 1
+    assert "--date-from May 1972: write a date as YYYY.MM.DD" in err
+    code, _out, err = run("filter", path, "--white-elo", "high")
+    assert code == 1 and "--white-elo high: write a rating or a range" in err
+
+
+def test_duplicates_by_position_and_against_another_file(tmp_path: Path) -> None:
+    games = tmp_path / "games.pgn"
+    games.write_text('[Event "a"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event "b"]\n\n'
+                     '1. Nf3 Nc6 2. e4 e5 *\n\n[Event "c"]\n\n1. d4 d5 *\n')
+    old = tmp_path / "old.pgn"
+    old.write_text('[Event "z"]\n\n1. d4 d5 *\n\n[Event "y"]\n\n1. e4 e5 2. Nf3 Nc6 *\n')
+
+    def names(*options: str) -> list[str]:
+        code, out, err = run("filter", str(games), *options)
+        assert code == 0, err
+        return re.findall(r'^\[Event "(.*)"\]$', out, re.MULTILINE)
+
+    assert names("--duplicates") == []
+    assert names("--duplicates", "position") == ["b"]
+    assert names("--unique", "position") == ["a", "c"]
+    assert names("--against", str(old)) == ["a", "c"]
+    assert names("--against", str(old), "--duplicates", "position") == ["b"]
+
+
+def test_the_archive_commands_read_a_large_file_part_by_part(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gametool import distribute
+
+    data = Path(__file__).parent / "data"
+    text = "\n".join([(data / "famous.pgn").read_text(encoding="utf-8"),
+                      (data / "archive.pgn").read_text(encoding="utf-8"), ENDINGS_PGN] * 3)
+    path = tmp_path / "big.pgn"
+    path.write_text(text, encoding="utf-8")
+    commands = [("stats", str(path), "--json"), ("filter", str(path), "--unique"),
+                ("filter", str(path), "--termination", "resignation"),
+                ("import", str(path)), ("validate", str(path)), ("split", str(path), "-o",
+                                                                 str(tmp_path / "whole"))]
+    whole = [run(*command) for command in commands]
+    monkeypatch.setattr(distribute, "PART_BYTES", 1500)
+    from gametool import corpus
+
+    assert len(list(corpus.stream_parts(str(path)))) > 5
+    commands[-1] = ("split", str(path), "-o", str(tmp_path / "parts"))
+    parts = [run(*command) for command in commands]
+    assert parts[:-1] == whole[:-1]
+    assert parts[-1][1].replace("parts", "whole") == whole[-1][1]
+    assert json.loads(whole[0][1])["chess"]["games"] == 3 * 18
+
+
+def test_split_gives_a_game_with_tags_and_no_moves_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "tags.pgn"
+    path.write_text('[Event "one"]\n[Result "1-0"]\n\n[Event "two"]\n[Result "0-1"]\n\n'
+                    '[Event "three"]\n[Result "*"]\n\n1. e4 *\n')
+    code, out, err = run("split", str(path), "-o", str(tmp_path / "games"))
+    assert code == 0, err
+    files = out.split()
+    assert len(files) == 3
+    assert Path(files[1]).read_text() == '[Event "two"]\n[Result "0-1"]\n'

@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 import io
 import json
+import os
 import random
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ from click.testing import CliRunner
 
 from gametool.cli import cli
 from gametool.errors import IllegalAction
+from gametool.formats import pgn as pgn_module
 from gametool.games.chess.game import Chess
 from gametool.record import check_text, load_one
 
@@ -79,7 +82,7 @@ def mixed_file() -> tuple[str, dict[int, tuple[int, int, str]]]:
     add('[Event "numbers without periods, and two"]\n\n1 e4 e5 2.. Nf3 3... Nc6 '
         '4 Bb5 a6 *\n')
     add('[Event "null move"]\n\n1. e4 -- 2. d4 d5 *\n')
-    add('[Event "bad token"]\n\n1. e4 e5 2. Nf3 & Nc6 *\n', 3, 17, "unexpected '&'")
+    add('[Event "bad token"]\n\n1. e4 e5 2. Nf3 } Nc6 *\n', 3, 17, "unexpected '}'")
     add('[Event "nested comment"]\n\n1. e4 {a {b} c} e5 *\n', 3, 10, "nested comment")
     add('[Event "The "Big" Match"]\n\n1. d4 d5 1/2-1/2\n')
     add('[Event "unclosed variation"]\n\n1. e4 (1. d4 d5 2. c4 *\n', 3, 7,
@@ -450,3 +453,220 @@ def test_a_tag_given_twice_keeps_its_last_value_with_a_warning(tmp_path: Path) -
     text = out.read_text(encoding="utf-8")
     assert '[Annotator "b"]' in text and '[Annotator "a"]' not in text
     assert all(v.ok for v in check_text(text))
+
+
+# -- every game of a real file, as written -------------------------------------------------
+
+
+def gametool(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """The installed command, as a pipeline runs it."""
+    return subprocess.run(["gametool", *args], input=stdin, capture_output=True, text=True,
+                          check=False, timeout=120)
+
+
+def test_games_with_tags_and_no_moves_are_records_of_their_own(tmp_path: Path) -> None:
+    text = "".join(f'[Event "World Rapid {n}"]\n[White "Ann {n}"]\n[Black "Ben {n}"]\n'
+                   f'[Result "{r}"]\n\n' for n, r in enumerate(["1-0", "0-1", "1/2-1/2"]))
+    code, _out, err, out = run_import(tmp_path, text + '[Event "last"]\n\n1. e4 *\n')
+    assert code == 0 and err == "", err
+    verdicts = check_text(out.read_text(encoding="utf-8"))
+    assert [v.plies for v in verdicts] == [0, 0, 0, 1] and all(v.ok for v in verdicts)
+    assert re.findall(r"^end: (.*)$", out.read_text(), re.MULTILINE) == [
+        "1-0", "0-1", "1/2-1/2"]
+
+
+def test_tags_and_moves_may_share_a_line(tmp_path: Path) -> None:
+    lines = ['[Event "a"][Result "1-0"] 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0',
+             '[Event "b"] [Result "*"] 1. d4 *',
+             '[Event "c"]',
+             '[Result "0-1"] 1. f3 e5 2. g4 Qh4# 0-1']
+    code, _out, err, out = run_import(tmp_path, "\n".join(lines) + "\n")
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert re.findall(r'^\[Event "(.*)"\]$', text, re.MULTILINE) == ["a", "b", "c"]
+    assert [v.plies for v in check_text(text)] == [7, 1, 4]
+
+
+def test_a_stray_comma_is_skipped_with_a_warning_at_its_place(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(
+        tmp_path, '[Event "x"]\n\n1. e4 e5 2. Nf3 (2. f4, exf4) 2... Nc6, 3. Bb5 *\n')
+    assert code == 0
+    source = tmp_path / "games.pgn"
+    assert err.splitlines() == [
+        f"{source}:3:23: game 1: warning: stray ',' between moves skipped",
+        f"{source}:3:39: game 1: warning: stray ',' between moves skipped"]
+    assert "(2. f4 exf4)" in CliRunner().invoke(cli, ["export", str(out), "--pgn"]).stdout
+
+
+DEAD_STAR = ('[Event "dead"]\n[SetUp "1"]\n[FEN "8/8/8/4k3/8/3p4/4K3/4B3 w - - 0 1"]\n'
+             '[Result "*"]\n\n1. Kxd3 *\n')
+
+
+def test_a_star_is_never_rewritten(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(tmp_path, DEAD_STAR)
+    assert code == 0
+    assert "warning: result '*' kept, but the moves end 1/2-1/2 (dead position)" in err
+    assert all(v.ok for v in check_text(out.read_text(encoding="utf-8")))
+    exported = CliRunner().invoke(cli, ["export", str(out), "--pgn"]).stdout
+    assert '[Result "*"]' in exported and exported.rstrip().endswith("1. Kxd3 *")
+
+
+MATE_CONTRADICTED = '[Event "x"]\n[Result "1-0"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n'
+
+
+def test_fix_results_takes_the_board_s_result_and_keeps_the_original(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(tmp_path, MATE_CONTRADICTED)
+    assert code == 1 and not out.exists()
+    assert "result 1-0 contradicts the moves, which end 0-1 (checkmate)" in err
+    code, _out, err, out = run_import(tmp_path, MATE_CONTRADICTED, "--fix-results")
+    assert code == 0 and "warning: result 1-0 contradicts the moves" in err
+    text = out.read_text(encoding="utf-8")
+    assert '[Result "0-1"]' in text and '[OriginalResult "1-0"]' in text
+    assert all(v.ok for v in check_text(text))
+    # A Result tag that the movetext contradicts: the movetext's result.
+    code, _out, err, out = run_import(
+        tmp_path, '[Event "x"]\n[Result "1-0"]\n\n1. e4 e5 0-1\n', "--fix-results", "--force")
+    assert code == 0
+    text = out.read_text(encoding="utf-8")
+    assert "end: 0-1" in text and '[OriginalResult "1-0"]' in text
+
+
+def test_import_to_dev_null_only_checks(tmp_path: Path) -> None:
+    source = tmp_path / "games.pgn"
+    source.write_text(GOOD + "\n" + DEAD_STAR)
+    done = gametool("import", str(source), "-o", os.devnull)
+    assert done.returncode == 0 and done.stdout == ""
+    assert "result '*' kept" in done.stderr and "already exists" not in done.stderr
+
+
+def test_every_game_refused_with_force_empties_the_output(tmp_path: Path) -> None:
+    source = tmp_path / "bad.pgn"
+    source.write_text('[Event "x"]\n\n1. e4 e5 2. Ke3 *\n')
+    out = tmp_path / "out.gtn"
+    out.write_text("stale records\n")
+    done = gametool("import", str(source), "-o", str(out))
+    assert done.returncode == 1 and out.read_text() == "stale records\n"
+    assert done.stderr.strip() == f"gametool: {out}: already exists (use --force to overwrite)"
+    done = gametool("import", str(source), "-o", str(out), "--force")
+    assert done.returncode == 1 and out.read_text() == ""
+    assert f"{out}: emptied: every game was refused" in done.stderr
+    assert "1 of 1 games refused" in done.stderr
+
+
+def test_import_eco_names_the_opening_from_the_table(tmp_path: Path) -> None:
+    code, _out, err, out = run_import(
+        tmp_path, '[Event "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n'
+        '\n[Event "transposed"]\n\n1. Nf3 Nc6 2. e4 e5 3. Bb5 *\n', "--eco")
+    assert code == 0, err
+    text = out.read_text(encoding="utf-8")
+    assert re.findall(r'^\[ECO "(.*)"\]$', text, re.MULTILINE) == ["C84", "C60"]
+    assert '[Opening "Ruy Lopez: Closed"]' in text
+    assert '[Opening "Ruy Lopez"]' in text
+    with open(Path(pgn_module.__file__).parent.parent / "data" / "eco.tsv") as table:
+        assert "CC0" in table.readline()
+
+
+# -- export --pgn as collectors want it -----------------------------------------------------
+
+
+def exported(tmp_path: Path, *options: str) -> str:
+    source = tmp_path / "archive.gtn"
+    if not source.exists():
+        source.write_text(CliRunner().invoke(cli, ["import", str(DATA / "famous.pgn")]).stdout)
+    result = CliRunner().invoke(cli, ["export", str(source), "--pgn", *options])
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def test_export_lines_are_80_wide_and_a_number_stays_with_its_move(tmp_path: Path) -> None:
+    text = exported(tmp_path)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert not [line for line in text.splitlines() if re.search(r"\d\.$|\d\.\.\.$", line)]
+    assert any(len(line) > 76 for line in text.splitlines())
+
+
+def test_export_leaves_out_comments_nags_variations_and_tags(tmp_path: Path) -> None:
+    full = exported(tmp_path)
+    assert "{" in full and "$" in full and "(" in full
+    bare = exported(tmp_path, "--no-comments", "--no-nags", "--no-variations", "--seven-tags")
+    assert "{" not in bare and "$" not in bare and "(" not in bare
+    tags = set(re.findall(r"^\[(\w+) ", bare, re.MULTILINE))
+    assert tags <= {"Event", "Site", "Date", "Round", "White", "Black", "Result", "SetUp", "FEN"}
+    games = list(_games(full))
+    again = list(_games(bare))
+    assert [g.headers["Result"] for g in games] == [g.headers["Result"] for g in again]
+    assert [list(g.mainline_moves()) for g in games] == [list(g.mainline_moves())
+                                                          for g in again]
+
+
+def _games(text: str) -> Any:
+    stream = io.StringIO(text)
+    while (game := pychess_pgn.read_game(stream)) is not None:
+        yield game
+
+
+def test_export_in_lan_and_uci_with_fen_comments_as_python_chess_has_them(
+        tmp_path: Path) -> None:
+    games = list(_games(exported(tmp_path)))
+    uci = exported(tmp_path, "--notation", "uci", "--fen-comments", "--no-comments",
+                   "--no-variations")
+    lan = exported(tmp_path, "--notation", "lan", "--no-comments", "--no-variations",
+                   "--no-nags")
+    uci_games = re.split(r"\n\n(?=\[Event)", uci.strip())
+    lan_games = re.split(r"\n\n(?=\[Event)", lan.strip())
+    assert len(uci_games) == len(lan_games) == len(games)
+    for game, in_uci, in_lan in zip(games, uci_games, lan_games, strict=True):
+        board = game.board()
+        want_uci, want_lan, fens = [], [], []
+        for move in game.mainline_moves():
+            want_uci.append(move.uci())
+            want_lan.append(board.lan(move))
+            board.push(move)
+            fens.append(board.fen(en_passant="fen"))
+        body = in_uci.split("\n\n", 1)[1].replace("\n", " ")
+        assert re.findall(r"\{([^}]*)\}", body) == fens
+        words = re.sub(r"\{[^}]*\}", " ", body).split()
+        assert [w for w in words if not re.fullmatch(r"\d+\.+|\$\d+|1-0|0-1|1/2-1/2|\*", w)] \
+            == want_uci
+        words = in_lan.split("\n\n", 1)[1].split()
+        assert [w for w in words if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", w)] \
+            == want_lan
+
+
+def test_export_plies_cuts_the_main_line(tmp_path: Path) -> None:
+    text = exported(tmp_path, "--plies", "5")
+    for game in _games(text):
+        assert len(list(game.mainline_moves())) <= 5
+        assert game.headers["Result"] == "*" or len(list(game.mainline_moves())) < 5
+    code = CliRunner().invoke(cli, ["export", str(tmp_path / "archive.gtn"), "--no-nags"])
+    assert code.exit_code == 2 and "--no-nags: with a format (--pgn)" in code.stderr
+
+
+def test_one_game_a_line_with_results_that_disagree(tmp_path: Path) -> None:
+    """The way pgn-extract's own tests write games: tags, a move and a result on one line."""
+    pairs = [(tag, end) for tag in ("1-0", "0-1", "1/2-1/2") for end in ("*", "0-1")]
+    text = "".join(f'[Result "{tag}"] e4 {end}\n' for tag, end in pairs)
+    code, _out, err, out = run_import(tmp_path, text)
+    assert code == 1 and "2 of 6 games refused" in err
+    assert "game 2: the Result tag says 1-0 but the movetext ends 0-1" in err
+    assert re.findall(r"^end: (.*)$", out.read_text(), re.MULTILINE) == [
+        "1-0", "0-1", "0-1", "1/2-1/2"]
+    code, _out, err, out = run_import(tmp_path, text, "--fix-results", "--force")
+    assert code == 0
+    assert re.findall(r"^end: (.*)$", out.read_text(), re.MULTILINE) == [
+        "1-0", "0-1", "0-1", "0-1", "1/2-1/2", "0-1"]
+    assert re.findall(r'^\[OriginalResult "(.*)"\]$', out.read_text(), re.MULTILINE) == [
+        "1-0", "1/2-1/2"]
+    # A game that cannot be read costs that game only, not the lines after it.
+    code, _out, err, out = run_import(tmp_path, text.replace("e4 *", "e4 } *", 1), "--force")
+    assert code == 1 and "game 1: unexpected '}'" in err and "3 of 6 games refused" in err
+
+
+def test_export_json_of_one_record_needs_no_seat(tmp_path: Path) -> None:
+    path = tmp_path / "g.gtn"
+    path.write_text(CliRunner().invoke(cli, ["import", "-"], input=GOOD).stdout)
+    result = CliRunner().invoke(cli, ["export", str(path), "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["tags"]["View"] == "spectator" and data["tags"]["Result"] == "1-0"
+    assert CliRunner().invoke(cli, ["export", str(path)]).exit_code == 2

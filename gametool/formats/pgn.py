@@ -4,23 +4,25 @@ Reading is game by game: a game that cannot be read or played is refused with th
 column of its offending token, and the others are still imported. What real files hold is read
 as the PGN standard and common practice have it: move numbers with any number of periods,
 Latin-1 text, ``e.p.`` after en-passant captures, null moves (``--``), a missing result (read as
-``*``), unescaped quotes inside tag values, and games that go on past an automatic draw (read
-under the chess option ``automatic_draws=off``).
+``*``), unescaped quotes inside tag values, tags and moves on one line, games with tags and no
+moves (tags after an empty line that follows tags start another game), and games that go on
+past an automatic draw (read under the chess option ``automatic_draws=off``). What is mended is
+said in a warning at its place: stray punctuation between moves (a comma) is skipped.
 
 Every tag is kept in order, comments (also the one before the first move; the line breaks in a
 comment become spaces, as a record's comment is one line), NAGs (``$n`` and the ``!?`` glyphs)
 and variations, which become variations of the record and are checked move by move. A game the
 moves do not end (an agreed draw, a time forfeit, a resignation) ends with the record's ending
-line, its reason taken from the Termination tag. A result that contradicts the
-moves is refused.
+line, its reason taken from the Termination tag. A result that contradicts the moves is refused
+(with ``fix_results``, the moves' result is taken and the tag OriginalResult keeps the other);
+a ``*`` stays ``*`` (the tag PGNResult keeps it when the moves end the game).
 """
 
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gametool.errors import GameError, RecordError, Where
@@ -33,11 +35,11 @@ ROSTER_DEFAULTS = {"Date": "????.??.??"}
 GLYPHS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 # Tags the record keeps for itself, never written back as they are.
 OWN_TAGS = {"game", "players", "options", "seed", "seedhash", "position", "view", "fen",
-            "setup", "result", "termination", "pgntermination"}
+            "setup", "result", "termination", "pgntermination", "pgnresult"}
 AUTOMATIC_DRAWS = ("fivefold repetition", "75-move rule", "dead position")
 
 _TOKEN = re.compile(
-    r"(?P<tag>^[ \t]*\[[^\n]*)"
+    r"(?P<tag>\[[^\n]*)"
     r"|(?P<comment>\{[^}]*\}?)"
     r"|(?P<semi>;[^\n]*)"
     r"|(?P<escape>^%[^\n]*)"
@@ -54,6 +56,13 @@ _TOKEN = re.compile(
     re.MULTILINE,
 )
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
+_TAG_ONE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+"""One tag pair as the standard writes it, whatever follows it on its line."""
+_ONLY_TAGS = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"[^\n]*\][ \t]*\r?')
+"""A line of tags and nothing else (a tag line that ends with its ']')."""
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+STRAY = set(",:;'\"`|~^&_=<>@\\/+#-.")
+"""Punctuation that other tools leave between moves: skipped with a warning."""
 _NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
@@ -98,6 +107,8 @@ class PgnGame:
     end: int
     result_offset: int = 0
     tag_offsets: dict[str, int] = field(default_factory=dict)
+    mends: list[tuple[int, str]] = field(default_factory=list)
+    """What was mended while reading, as (offset, warning): stray punctuation skipped."""
 
     def tag(self, name: str) -> str | None:
         """The value of a tag; the last one when it is given twice."""
@@ -166,11 +177,20 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _tag(text: str, start: int, end: int) -> tuple[str, str]:
-    found = _TAG.match(text, start, end)
+def _tag(text: str, start: int) -> tuple[str, str, int]:
+    """The tag pair at ``start`` and where reading goes on: after it on the same line (tags
+    and moves may share a line), or at the line's end for a value with unescaped quotes."""
+    stop = text.find("\n", start)
+    stop = len(text) if stop < 0 else stop
+    found = _TAG_ONE.match(text, start, stop)
+    if found is not None:
+        rest = text[found.end():stop].strip()
+        if not rest or rest.startswith("[") or _TAG.match(text, start, stop) is None:
+            return found.group(1), _UNESCAPE.sub(r"\1", found.group(2)), found.end()
+    found = _TAG.match(text, start, stop)
     if found is None:
         raise PgnError('malformed tag pair: expected [Name "value"]', start)
-    return found.group(1), _UNESCAPE.sub(r"\1", found.group(2))
+    return found.group(1), _UNESCAPE.sub(r"\1", found.group(2)), stop
 
 
 def _resync(text: str, offset: int) -> int:
@@ -179,9 +199,10 @@ def _resync(text: str, offset: int) -> int:
     pos = text.find("\n", offset)
     while pos >= 0:
         after = pos + 1
-        if not _NEXT_TAG.match(text, after):
-            break
-        pos = text.find("\n", after)
+        stop = text.find("\n", after)
+        if not _ONLY_TAGS.fullmatch(text, after, len(text) if stop < 0 else stop):
+            break  # a line of moves, or of tags and moves: a game of its own follows
+        pos = stop
     if pos < 0:
         return len(text)
     found = _NEXT_TAG.search(text, pos)
@@ -213,13 +234,24 @@ def read_games(text: str) -> Iterator[PgnGame | Refusal]:
 def _read_game(text: str, start: int, index: int) -> PgnGame:
     tags: list[tuple[str, str]] = []
     offsets: dict[str, int] = {}
+    mends: list[tuple[int, str]] = []
     main = Line(offset=start)
     line = main
     stack: list[tuple[Line, int]] = []
     in_moves = False
-    for token in _TOKEN.finditer(text, start):
+    pos = start
+    last_end = start
+
+    def game(result: str | None, end: int, result_at: int) -> PgnGame:
+        return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends)
+
+    while True:
+        token = _TOKEN.search(text, pos)
+        if token is None:
+            break
         kind = token.lastgroup
         at = token.start()
+        pos = token.end()
         if kind == "move":
             san = token.group()
             if "e.p." in san:
@@ -254,9 +286,11 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
                 if stack:
                     raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
                 # The next game's tags: this game had no result.
-                return PgnGame(index, tags, main, None, start, at, at, offsets)
-            stop = text.find("\n", at)
-            name, value = _tag(text, at, stop if stop >= 0 else len(text))
+                return game(None, at, at)
+            if tags and _BLANK_LINE.search(text, last_end, at):
+                # Tags after an empty line that follows tags: a game with tags and no moves.
+                return game(None, at, at)
+            name, value, pos = _tag(text, at)
             tags.append((name, value))
             offsets.setdefault(name.lower(), at)
         elif kind in ("nag", "stray"):
@@ -284,12 +318,15 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
         elif kind == "result":
             if stack:
                 raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
-            return PgnGame(index, tags, main, token.group(), start, token.end(), at, offsets)
+            return game(token.group(), token.end(), at)
+        elif token.group() in STRAY and in_moves:
+            mends.append((at, f"stray {token.group()!r} between moves skipped"))
         else:
             raise PgnError(f"unexpected {token.group()!r}", at)
+        last_end = pos
     if stack:
         raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
-    return PgnGame(index, tags, main, None, start, len(text), len(text), offsets)
+    return game(None, len(text), len(text))
 
 
 def _comment(line: Line, text: str, at: int) -> None:
@@ -341,6 +378,10 @@ class _Moves:
         self.starts: dict[tuple[str | None, bool], Any] = {}
 
 
+Moves = _Moves
+"""What the imports of one file share (the moves of its openings, read once)."""
+
+
 class _Refused(Exception):
     def __init__(self, message: str, offset: int, automatic: bool = False) -> None:
         super().__init__(message)
@@ -353,20 +394,26 @@ def _uses_nulls(line: Line) -> bool:
 
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
-               known: _Moves | None = None) -> Session:
-    """One PGN game replayed into a chess record (a refusal names its offset in the text)."""
+               known: _Moves | None = None, fix_results: bool = False) -> Session:
+    """One PGN game replayed into a chess record (a refusal names its offset in the text).
+    With ``fix_results`` a result the moves or the movetext contradict is mended, not refused."""
     known = known or _Moves()
+    first: list[str] = []
     try:
-        return _to_session(game, file, warnings, True, known)
+        session = _to_session(game, file, first, True, known, fix_results)
     except _Refused as exc:
         if not exc.automatic:
             raise
+    else:
+        if warnings is not None:
+            warnings += first
+        return session
     # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, False, known)
+    return _to_session(game, file, warnings, False, known, fix_results)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
-                automatic: bool, known: _Moves) -> Session:
+                automatic: bool, known: _Moves, fix_results: bool = False) -> Session:
     white = _seat_name(game.tag("White"), "white")
     black = _seat_name(game.tag("Black"), "black")
     if white.lower() == black.lower():
@@ -424,7 +471,8 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
             record.body.append(_variation(game_obj, session, variation,
                                           session.states[:before + 1]))
     last = termination_at == len(record.tags)
-    _finish(session, game, warnings if warnings is not None else [], termination_at, last)
+    _finish(session, game, warnings if warnings is not None else [], termination_at, last,
+            fix_results, automatic)
     return session
 
 
@@ -524,35 +572,58 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
 
 
 def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int,
-            last: bool) -> None:
+            last: bool, fix: bool = False, automatic: bool = False) -> None:
     """Carry the PGN result into the record: the moves' own result must agree with it; a
-    result the moves do not reach is an ending off the board, its reason the Termination tag."""
+    result the moves do not reach is an ending off the board, its reason the Termination tag.
+
+    A '*' stays '*' (the PGNResult tag keeps it when the moves end the game). With ``fix``
+    (--fix-results) a result the moves contradict (past an automatic draw: read again without)
+    becomes theirs, and a Result tag the movetext contradicts the movetext's; the OriginalResult
+    tag keeps the value replaced."""
     stated = game.result
-    if stated is None:
-        warnings.append("no result at the end of the movetext: read as '*'")
-        stated = "*"
     tagged = game.tag("Result")
-    if tagged is not None and tagged.strip() in RESULTS and stated != "*" \
-            and tagged.strip() not in (stated, "*"):
-        raise _Refused(f"the Result tag says {tagged.strip()} but the movetext ends {stated}",
-                       game.result_offset)
-    if stated == "*" and tagged is not None and tagged.strip() in RESULTS[:3]:
-        stated = tagged.strip()
+    tagged = tagged.strip() if tagged is not None else None
+    if stated is None:
+        if game.moves or tagged is None:
+            warnings.append("no result at the end of the movetext: read as '*'")
+        stated = "*"
+    original = None
+    if tagged in RESULTS and stated != "*" and tagged not in (stated, "*"):
+        if not fix:
+            raise _Refused(f"the Result tag says {tagged} but the movetext ends {stated} "
+                           "(--fix-results takes the movetext's)", game.result_offset)
+        warnings.append(f"the Result tag says {tagged} but the movetext ends {stated}: "
+                        f"{stated} kept, the tag OriginalResult keeps {tagged}")
+        original = tagged
+    if stated == "*" and tagged in RESULTS[:3]:
+        stated = tagged
     termination = game.tag("Termination")
     outcome = session.outcome()
+    kept_star = False
     if outcome is not None:
         if stated == "*":
-            warnings.append(f"result '*', but the moves end {outcome.result_tag()} "
+            warnings.append(f"result '*' kept, but the moves end {outcome.result_tag()} "
                             f"({outcome.termination})")
+            kept_star = True
         elif stated != outcome.result_tag():
-            raise _Refused(f"result {stated} contradicts the moves, which end "
-                           f"{outcome.result_tag()} ({outcome.termination})",
-                           game.result_offset, outcome.termination in AUTOMATIC_DRAWS)
+            if not fix or (automatic and outcome.termination in AUTOMATIC_DRAWS):
+                raise _Refused(f"result {stated} contradicts the moves, which end "
+                               f"{outcome.result_tag()} ({outcome.termination}); "
+                               "--fix-results takes the moves' result",
+                               game.result_offset, outcome.termination in AUTOMATIC_DRAWS)
+            warnings.append(f"result {stated} contradicts the moves, which end "
+                            f"{outcome.result_tag()} ({outcome.termination}): "
+                            f"{outcome.result_tag()} kept, the tag OriginalResult keeps {stated}")
+            original = original or stated
     elif stated != "*":
         session.end_off_board(stated, termination.strip() if termination else "")
         outcome = session.outcome()
     session.update_result_tags()
     record = session.record
+    if kept_star:
+        record.tags.append(gtn.Tag("PGNResult", "*"))
+    if original is not None:
+        record.tags.append(gtn.Tag("OriginalResult", original))
     if termination is None:
         record.set("Termination", None)
     elif (outcome is None or termination.strip().lower() != outcome.termination.lower()
@@ -565,36 +636,64 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
         record.set("Termination", termination)
 
 
-def import_games(text: str, file: str | None = None, keep: bool = False) -> Report:
-    """Every game of a PGN text: the records of the games read, the refusals, the warnings;
-    with ``keep``, each record's session too."""
-    report = Report([], [], [])
-    known = _Moves()
+def imports(text: str, file: str | None = None, keep: bool = False, first_line: int = 1,
+            base: int = 0, known: _Moves | None = None, fix_results: bool = False,
+            eco: Any = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
+    """Each game of a PGN text (a piece of a file that starts at line ``first_line``, after
+    ``base`` games) as it is read: the record or the refusal, and the lines to report.
+    With ``keep``, each record's session too; with ``eco`` (an opening table), ECO and
+    Opening tags."""
+    known = known or _Moves()
+    where = file or "<stdin>"
+
+    def at(offset: int) -> tuple[int, int]:
+        line, column = _position(text, offset)
+        return line + first_line - 1, column
+
     for item in read_games(text):
         if isinstance(item, Refusal):
-            report.refused.append(item)
-            report.messages.append(item.where(file))
+            refusal = replace(item, index=item.index + base, line=item.line + first_line - 1)
+            yield refusal, [refusal.where(file)]
             continue
+        index = item.index + base
         warnings: list[str] = []
         try:
-            session = to_session(item, file, warnings, known)
+            session = to_session(item, file, warnings, known, fix_results)
+            if eco is not None:
+                eco.classify(session)
             try:
                 written = session.text()
             except RecordError as exc:  # a line beyond what a record holds
                 raise _Refused(exc.message, item.start) from None
         except _Refused as exc:
-            line, column = _position(text, exc.offset)
-            refusal = Refusal(item.index, line, column, exc.message,
+            line, column = at(exc.offset)
+            refusal = Refusal(index, line, column, exc.message,
                               text[item.start:item.end].rstrip() + "\n")
-            report.refused.append(refusal)
-            report.messages.append(refusal.where(file))
+            yield refusal, [refusal.where(file)]
             continue
+        messages = []
+        for offset, mend in item.mends:
+            line, column = at(offset)
+            messages.append(f"{where}:{line}:{column}: game {index}: warning: {mend}")
         if warnings:
-            line, column = _position(text, item.result_offset)
-            report.messages += [f"{file or '<stdin>'}:{line}:{column}: game {item.index}: "
-                                f"warning: {w}" for w in warnings]
-        report.games.append(Imported(item.index, written, warnings,
-                                     session if keep else None))
+            line, column = at(item.result_offset)
+            messages += [f"{where}:{line}:{column}: game {index}: warning: {w}"
+                         for w in warnings]
+        yield Imported(index, written, [m for _o, m in item.mends] + warnings,
+                       session if keep else None), messages
+
+
+def import_games(text: str, file: str | None = None, keep: bool = False,
+                 fix_results: bool = False) -> Report:
+    """Every game of a PGN text: the records of the games read, the refusals, the warnings;
+    with ``keep``, each record's session too."""
+    report = Report([], [], [])
+    for item, messages in imports(text, file, keep, fix_results=fix_results):
+        if isinstance(item, Refusal):
+            report.refused.append(item)
+        else:
+            report.games.append(item)
+        report.messages += messages
     return report
 
 
@@ -616,15 +715,41 @@ def import_text(text: str, file: str | None = None) -> str:
 # -- records into PGN ---------------------------------------------------------------------------
 
 
-def export_pgn(session: Session) -> str:
+@dataclass(frozen=True)
+class Style:
+    """How ``export --pgn`` writes a game (pgn-extract's choices)."""
+
+    comments: bool = True
+    nags: bool = True
+    variations: bool = True
+    seven_tags: bool = False
+    """Only the Seven Tag Roster (and SetUp and FEN for a set-up position)."""
+    notation: str = "san"
+    """san, lan (e2-e4, Ng1xf3) or uci (e2e4, e7e8q)."""
+    fen_comments: bool = False
+    """A comment with the position (FEN) after every move of the main line."""
+    plies: int | None = None
+    """The main line cut after this many plies (the Result is then '*')."""
+    width: int = 80
+
+
+def export_pgn(session: Session, style: Style | None = None) -> str:
     """A chess record as one PGN game: the roster, every other tag in order, FEN when set up,
-    comments, NAGs and variations."""
+    comments, NAGs and variations, in lines of at most ``style.width`` characters with each move
+    number beside its move."""
+    style = style or Style()
     if session.game.id != "chess":
         raise GameError(f"export --pgn: only chess records can be written as PGN, not "
                         f"{session.game.id}")
     record = session.canonical_record()
     outcome = session.outcome()
     result = outcome.result_tag() if outcome else "*"
+    kept = record.get("PGNResult")
+    if kept is not None:
+        result = kept
+    cut = style.plies is not None and style.plies < session.ply
+    if cut:
+        result = "*"
     values = {name: record.get(name) or ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
     values["Result"] = result
     lines = [f'[{name} "{_escape(values[name])}"]' for name in ROSTER]
@@ -632,55 +757,147 @@ def export_pgn(session: Session) -> str:
         fen = session.game.encode_position(session.states[0])
         lines += ['[SetUp "1"]', f'[FEN "{_escape(fen)}"]']
     roster = {name.lower() for name in ROSTER}
-    for tag in session.record.tags:
-        key = tag.name.lower()
-        if key == "pgntermination":
-            lines.append(f'[Termination "{_escape(tag.value)}"]')
-        elif key not in OWN_TAGS and key not in roster:
-            lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
-    termination = record.get("Termination")
-    if termination is not None and record.get("PGNTermination") is None:
-        lines.append(f'[Termination "{_escape(termination)}"]')
+    if not style.seven_tags:
+        for tag in session.record.tags:
+            key = tag.name.lower()
+            if key == "pgntermination":
+                lines.append(f'[Termination "{_escape(tag.value)}"]')
+            elif key not in OWN_TAGS and key not in roster:
+                lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
+        termination = record.get("Termination")
+        if termination is not None and record.get("PGNTermination") is None and not cut:
+            lines.append(f'[Termination "{_escape(termination)}"]')
     lines.append("")
     first = session.states[0]
-    words: list[str] = []
-    _movetext(record.body, words, first.white, first.fullmove)
-    words.append(result)
-    lines += textwrap.wrap(" ".join(words), width=79, break_long_words=False,
-                           break_on_hyphens=False)
+    units: list[str] = []
+    writer = _Movetext(session, style)
+    writer.line(record.body, units, list(session.states[:1]), first.white, first.fullmove,
+                main=True)
+    units.append(result)
+    lines += _wrap(units, style.width)
     return "\n".join(lines) + "\n"
 
 
-def _movetext(body: list[gtn.Item], words: list[str], white_first: bool, fullmove: int) -> None:
-    need_number = True
-    for item in body:
-        if isinstance(item, gtn.CommentLine):
-            words.append(_brace(item.text))
-            need_number = True
-        elif isinstance(item, gtn.Variation):
-            inner: list[str] = []
-            _movetext(item.body, inner, white_first, fullmove)
-            words.append("(" + " ".join(inner) + ")")
-            need_number = True
-        elif isinstance(item, gtn.TurnLine):
-            for offset, action in enumerate(item.actions):
-                text = action.text
-                if text.startswith("claim-draw"):
-                    text = text[len("claim-draw"):].strip()
-                if text in ("", "resign"):
+def _wrap(units: list[str], width: int) -> list[str]:
+    """Units (a move with its number, a NAG, a comment, a parenthesis) in lines of at most
+    ``width`` characters; only a comment is broken inside, between its words."""
+    lines: list[str] = []
+    current = ""
+    for unit in units:
+        pieces = unit.split(" ") if unit.startswith("{") and len(unit) > width else [unit]
+        for piece in pieces:
+            if current and len(current) + 1 + len(piece) > width:
+                lines.append(current)
+                current = piece
+            else:
+                current = f"{current} {piece}" if current else piece
+    if current:
+        lines.append(current)
+    return lines
+
+
+class _Movetext:
+    """The movetext of a record's body, in the notation and with the parts a style asks for."""
+
+    def __init__(self, session: Session, style: Style) -> None:
+        self.game = session.game
+        self.style = style
+        self.limit = style.plies
+        self.replay = style.notation != "san" or style.fen_comments
+
+    def line(self, body: list[gtn.Item], units: list[str], states: list[Any],
+             white_first: bool, fullmove: int, main: bool = False) -> None:
+        """``states`` are the positions of this line before each of its plies, from the
+        first ply of the record (a variation's: those of the line it leaves, to its start)."""
+        style = self.style
+        need_number = True
+        for item in body:
+            if isinstance(item, gtn.CommentLine):
+                if style.comments:
+                    units.append(_brace(item.text))
+                    need_number = True
+            elif isinstance(item, gtn.Variation):
+                if not style.variations or not item.turns:
                     continue
-                index = item.ply - 1 + offset + (0 if white_first else 1)
-                number, white = fullmove + index // 2, index % 2 == 0
-                if white:
-                    words.append(f"{number}.")
-                elif need_number:
-                    words.append(f"{number}...")
-                words.append(text)
-                need_number = False
-            words.extend(f"${nag}" for nag in item.nags)
-            if item.comment:
-                words.append(_brace(item.comment))
+                start = item.turns[0].ply
+                if main and self.limit is not None and start > self.limit:
+                    continue
+                inner: list[str] = []
+                self.line(item.body, inner, list(states[:start]), white_first, fullmove)
+                if inner:
+                    inner[0] = "(" + inner[0]
+                    inner[-1] = inner[-1] + ")"
+                    units.extend(inner)
                 need_number = True
+            elif isinstance(item, gtn.TurnLine):
+                wrote = False
+                for offset, action in enumerate(item.actions):
+                    text = action.text
+                    if text.startswith("claim-draw"):
+                        text = text[len("claim-draw"):].strip()
+                    if text in ("", "resign"):
+                        continue
+                    ply = item.ply + offset
+                    if main and self.limit is not None and ply > self.limit:
+                        return
+                    index = ply - 1 + (0 if white_first else 1)
+                    number, white = fullmove + index // 2, index % 2 == 0
+                    written, after = self.move(states, ply, action.text, text)
+                    if white:
+                        units.append(f"{number}. {written}")
+                    elif need_number:
+                        units.append(f"{number}... {written}")
+                    else:
+                        units.append(written)
+                    need_number = False
+                    wrote = True
+                    if after is not None and main and style.fen_comments:
+                        units.append(_brace(self.game.encode_position(after)))
+                        need_number = True
+                if not wrote:
+                    continue
+                if style.nags:
+                    units.extend(f"${nag}" for nag in item.nags)
+                if item.comment and style.comments:
+                    units.append(_brace(item.comment))
+                    need_number = True
+
+    def move(self, states: list[Any], ply: int, action_text: str,
+             text: str) -> tuple[str, Any]:
+        """The move in the style's notation, and the position after it (None unless needed);
+        ``states`` gains that position."""
+        if not self.replay:
+            return text, None
+        if ply - 1 >= len(states):
+            return text, None
+        state = states[ply - 1]
+        action = self.game.parse_action(state, action_text)
+        after = self.game.apply(state, action)
+        del states[ply:]
+        states.append(after)
+        if self.style.notation == "san":
+            return text, after
+        return _long(state, action, text, self.style.notation == "uci"), after
+
+
+def _long(state: Any, action: int, san: str, uci: bool) -> str:
+    """A move in long algebraic notation (Ng1-f3, e4xd5, e7-e8=Q+) or UCI (g1f3, e7e8q)."""
+    from gametool.games.chess.board import EMPTY, PROMO_LETTERS, SQUARE_NAMES
+    from gametool.games.chess.game import MOVE_MASK
+
+    if san == "--":
+        return "0000" if uci else "--"
+    move = action & MOVE_MASK
+    start, target, promo = move & 63, (move >> 6) & 63, move >> 12
+    if uci:
+        return SQUARE_NAMES[start] + SQUARE_NAMES[target] + PROMO_LETTERS[promo].strip().lower()
+    if san.startswith("O-O"):
+        return san
+    piece = state.board[start].upper()
+    capture = state.board[target] != EMPTY or (piece == "P" and (start ^ target) & 7)
+    suffix = san[-1] if san[-1] in "+#" else ""
+    return (("" if piece == "P" else piece) + SQUARE_NAMES[start] + ("x" if capture else "-")
+            + SQUARE_NAMES[target] + (f"={PROMO_LETTERS[promo]}" if promo else "") + suffix)
 
 
 def _brace(text: str) -> str:

@@ -4,8 +4,10 @@ The CLI names no game and no format. Each module listed in ``MODULES`` is a hook
 
 - ``COMMANDS``: Click commands of its own (``import``, ``commit``, ...), and
 - ``OPTIONS``: options it adds to a core command, as ``{command: [(option, handler), ...]}``.
-  For ``export`` a handler takes ``(sessions, as_seat)``, the file's records, and returns the
-  text to print; for
+  For ``export`` a handler takes ``(sessions, as_seat, **values)``, the file's records and the
+  values of every hook option, and returns the text to print (a handler with a ``stream``
+  function writes a whole file record by record instead); an option whose handler is None only
+  modifies another's output; for
   ``show`` it takes ``(session, as_seat, value)`` and returns the session to display.
 
 A hook module imports only Click at load time; the work is imported when a command runs.
@@ -58,6 +60,13 @@ def chosen(command: str, values: dict[str, Any]) -> list[tuple[Callable[..., Any
     out = []
     for option, handler in _entries(command):
         value = values.get(option.name or "")
-        if value not in (None, False):
+        if handler is not None and value not in (None, False):
             out.append((handler, value))
     return out
+
+
+def modifiers(command: str, values: dict[str, Any]) -> list[str]:
+    """The hook options without a handler of their own (they modify a format's output) that
+    were given on the command line, as written (``--no-comments``)."""
+    return [option.opts[0] for option, handler in _entries(command)
+            if handler is None and values.get(option.name or "") not in (None, False)]
