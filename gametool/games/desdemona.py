@@ -86,40 +86,30 @@ FOE_STONES = (bytes(49 if c == WHITE_STONE else 48 for c in range(256)),
 _new_state = tuple.__new__
 
 
-def _runs(length: int) -> dict[bytes, tuple[slice, ...]]:
-    """For every 0/1 pattern of this length: per position, the slice of the empty run around it
-    (the position itself ignored and left out of the indexing)."""
+def _position_runs(line: tuple[int, ...], top: int) -> tuple[dict[int, slice], ...]:
+    """Per position on a line: the empty run around it, for every occupancy of the line's other
+    squares. Keys are the board's occupancy int masked to the line without the position's own
+    bit; values are slices of the line's squares with that position left out."""
+    length = len(line)
+    bits = [1 << top - sq for sq in line]
+    keys = [0] * (1 << length)  # occupancy pattern (bit i = position i) -> board bits
+    for pattern in range(1, 1 << length):
+        low = pattern & -pattern
+        keys[pattern] = keys[pattern ^ low] + bits[low.bit_length() - 1]
     slices: dict[tuple[int, int], slice] = {}
-    out = {}
-    for bits in range(1 << length):
-        pattern = bytes((bits >> i) & 1 for i in range(length))
-        row = []
+    out: list[dict[int, slice]] = [{} for _ in line]
+    for pattern in range(1 << length):
         for q in range(length):
+            if pattern >> q & 1:
+                continue
             lo = q
-            while lo > 0 and not pattern[lo - 1]:
+            while lo > 0 and not pattern >> lo - 1 & 1:
                 lo -= 1
             hi = q
-            while hi < length - 1 and not pattern[hi + 1]:
+            while hi < length - 1 and not pattern >> hi + 1 & 1:
                 hi += 1
-            row.append(slices.setdefault((lo, hi), slice(lo, hi)))
-        out[pattern] = tuple(row)
-    return out
-
-
-class LineRuns(dict[int, tuple[slice, ...]]):
-    """One line's runs keyed by the board's occupancy int masked to the line; filled on use."""
-
-    def __init__(self, line: tuple[int, ...], top: int,
-                 runs: dict[bytes, tuple[slice, ...]]) -> None:
-        super().__init__()
-        self.line = line
-        self.top = top
-        self.runs = runs
-
-    def __missing__(self, key: int) -> tuple[slice, ...]:
-        pattern = bytes((key >> self.top - sq) & 1 for sq in self.line)
-        value = self[key] = self.runs[pattern]
-        return value
+            out[q][keys[pattern]] = slices.setdefault((lo, hi), slice(lo, hi))
+    return tuple(out)
 
 
 class Tables:
@@ -153,34 +143,46 @@ class Tables:
         # A line's occupancy is read from the board's occupancy int (a bit per square) by a mask.
         top = size * size - 1
         self.masks = tuple(sum(1 << top - sq for sq in line) for line in lines)
-        runs: dict[bytes, tuple[slice, ...]] = {}
-        for length in range(1, size + 1):
-            runs.update(_runs(length))
-        self.line_runs = tuple(LineRuns(line, top, runs) for line in lines)
+        self.top = top
+        self._runs: list[Any] = [None] * len(lines)
         self.neighbours = tuple(
             sum(1 << top - n for n in range(size * size)
                 if n != sq and abs(n % size - sq % size) <= 1 and abs(n // size - sq // size) <= 1)
             for sq in range(size * size))
         # Per square: the ray in each direction, keyed by the bit of the neighbour it starts at.
-        self.rays_by_bit = tuple({1 << top - ray[0]: ray for ray in sq_rays}
+        # A capture ray is read from the bits of the squares after that neighbour: the first
+        # one that is not an opponent stone is the lowest set bit when the squares go down,
+        # the highest when they go up.
+        self.rays_by_bit = tuple({1 << top - ray[0]: (sum(1 << top - sq for sq in ray[1:]),
+                                                      len(ray) > 1 and ray[1] < ray[0])
+                                  for ray in sq_rays}
                                  for sq_rays in rays(size))
+        self.stone_at = {1 << top - sq: sq << 14 for sq in range(size * size)}
         self._pawn: list[Any] = [None] * (size * size)
 
+    def runs(self, lid: int, q: int) -> tuple[dict[int, slice], int]:
+        """The runs around position q of line lid (see ``_position_runs``), and the mask
+        that reads their key from the board's occupancy int: the line without that position."""
+        per_line = self._runs[lid]
+        if per_line is None:
+            per_line = self._runs[lid] = _position_runs(self.lines[lid], self.top)
+        return per_line[q], self.masks[lid] ^ 1 << self.top - self.lines[lid][q]
+
     def pawn(self, s: int) -> tuple[Any, ...]:
-        """For a pawn on s, per line through s: (runs, mask, position, records of the other
-        squares of the line in order). A record holds the target t; its three other lines as
-        (runs, mask, position, quiet actions along the line); the quiet actions along the
-        pawn's line; the neighbour mask of t, its rays by neighbour bit and the capture base."""
+        """For a pawn on s, per line through s: (runs, mask, records of the other squares of the
+        line in order). A record holds the target's three other lines as (runs, mask, quiet
+        actions along the line); the quiet actions along the pawn's line; the neighbour mask of
+        the target, its rays by neighbour bit and the capture base."""
         cached = self._pawn[s]
         if cached is not None:
             return cached
-        lines, where, runs, masks = self.lines, self.where, self.line_runs, self.masks
+        lines, where = self.lines, self.where
         out = []
         for lid, q in where[s]:
             records = []
             for t in lines[lid][:q] + lines[lid][q + 1:]:
                 base = s | t << 7
-                other = []
+                other: list[Any] = []
                 own: tuple[int, ...] = ()
                 for tlid, tq in where[t]:
                     squares = lines[tlid][:tq] + lines[tlid][tq + 1:]
@@ -188,10 +190,10 @@ class Tables:
                     if tlid == lid:
                         own = acts
                     else:
-                        other += [runs[tlid], masks[tlid], tq, acts]
-                records.append((t, *other, own, self.neighbours[t], self.rays_by_bit[t],
+                        other += [*self.runs(tlid, tq), acts]
+                records.append((*other, own, self.neighbours[t], self.rays_by_bit[t],
                                 base | CAPTURE << 21))
-            out.append((runs[lid], masks[lid], q, tuple(records)))
+            out.append((*self.runs(lid, q), tuple(records)))
         cached = self._pawn[s] = tuple(out)
         return cached
 
@@ -349,8 +351,8 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         out: list[int] = []
         if ply == 0 and not self.first_stone:  # D9 off: a slide alone
             for s in pawns[0] if only is None else [p for p in pawns[0] if p == only]:
-                for runs, mask, q, records in tab.pawn(s):
-                    targets = records[runs[occupied & mask][q]]
+                for runs, mask, records in tab.pawn(s):
+                    targets = records[runs[occupied & mask]]
                     out += [rec[-1] & 0x3FFF | SLIDE << 21 for rec in targets]
             return out
         quiet = True
@@ -363,17 +365,18 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                     break
         foe = STONE[1 - me]
         foes = int(cells.translate(FOE_STONES[me]), 2) if foe in cells else 0
+        not_foes = ~foes
+        stone_at = tab.stone_at
         append = out.append
         for s in pawns[me] if only is None else [p for p in pawns[me] if p == only]:
-            for runs, mask, q, records in tab.pawn(s):
-                run = runs[occupied & mask][q]
-                for (_t, ra, ma, qa, aa, rb, mb, qb, ab, rc, mc, qc, ac, own, near, by_bit,
-                     cbase) in records[run]:
+            for runs, mask, records in tab.pawn(s):
+                run = runs[occupied & mask]
+                for ra, ma, aa, rb, mb, ab, rc, mc, ac, own, near, by_bit, cbase in records[run]:
                     if quiet:
                         out += own[run]  # D1: the run holds the vacated square
-                        out += aa[ra[occupied & ma][qa]]
-                        out += ab[rb[occupied & mb][qb]]
-                        out += ac[rc[occupied & mc][qc]]
+                        out += aa[ra[occupied & ma]]
+                        out += ab[rb[occupied & mb]]
+                        out += ac[rc[occupied & mc]]
                     hits = foes & near
                     if hits:
                         # D2, D3: per direction, foe stones then at once an empty square. The
@@ -382,12 +385,12 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                         while hits:
                             bit = hits & -hits
                             hits ^= bit
-                            for e in by_bit[bit]:
-                                c = cells[e]
-                                if c != foe:
-                                    if not c:
-                                        append(cbase | e << 14)
-                                    break
+                            ray, low_first = by_bit[bit]
+                            rest = ray & not_foes
+                            if rest:
+                                end = rest & -rest if low_first else 1 << rest.bit_length() - 1
+                                if not occupied & end:
+                                    append(cbase | stone_at[end])
         if not out and only is None:
             out.append(PASS)  # D6
         return out
