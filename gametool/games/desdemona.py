@@ -169,10 +169,11 @@ class Tables:
         return per_line[q], self.masks[lid] ^ 1 << self.top - self.lines[lid][q]
 
     def pawn(self, s: int) -> tuple[Any, ...]:
-        """For a pawn on s, per line through s: (runs, mask, records of the other squares of the
-        line in order). A record holds the target's three other lines as (runs, mask, quiet
-        actions along the line); the quiet actions along the pawn's line; the neighbour mask of
-        the target, its rays by neighbour bit and the capture base."""
+        """For a pawn on s, per line through s: (targets, mask), where targets maps the line's
+        occupancy key (see ``runs``) to the records of the squares the pawn slides to along the
+        line, in order, and the quiet actions whose stone lies on that line too. A record holds
+        the target's three other lines as (runs, mask, quiet actions along the line), the
+        neighbour mask of the target, its capture rays by neighbour bit and the capture base."""
         cached = self._pawn[s]
         if cached is not None:
             return cached
@@ -180,20 +181,26 @@ class Tables:
         out = []
         for lid, q in where[s]:
             records = []
+            own = []
             for t in lines[lid][:q] + lines[lid][q + 1:]:
                 base = s | t << 7
                 other: list[Any] = []
-                own: tuple[int, ...] = ()
                 for tlid, tq in where[t]:
                     squares = lines[tlid][:tq] + lines[tlid][tq + 1:]
                     acts = tuple(base | u << 14 for u in squares)
                     if tlid == lid:
-                        own = acts
+                        own.append(acts)
                     else:
                         other += [*self.runs(tlid, tq), acts]
-                records.append((*other, own, self.neighbours[t], self.rays_by_bit[t],
+                records.append((*other, self.neighbours[t], self.rays_by_bit[t],
                                 base | CAPTURE << 21))
-            out.append((*self.runs(lid, q), tuple(records)))
+            runs, mask = self.runs(lid, q)
+            # D1: the pawn's run holds the vacated square and each target; with the target left
+            # out instead of s, the same slice of the line gives the stone squares along it.
+            per_run = {(cut.start, cut.stop): (tuple(records[cut]),
+                                               sum((acts[cut] for acts in own[cut]), ()))
+                       for cut in runs.values()}
+            out.append(({key: per_run[cut.start, cut.stop] for key, cut in runs.items()}, mask))
         cached = self._pawn[s] = tuple(out)
         return cached
 
@@ -351,8 +358,8 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         out: list[int] = []
         if ply == 0 and not self.first_stone:  # D9 off: a slide alone
             for s in pawns[0] if only is None else [p for p in pawns[0] if p == only]:
-                for runs, mask, records in tab.pawn(s):
-                    targets = records[runs[occupied & mask]]
+                for targets_by_run, mask in tab.pawn(s):
+                    targets = targets_by_run[occupied & mask][0]
                     out += [rec[-1] & 0x3FFF | SLIDE << 21 for rec in targets]
             return out
         quiet = True
@@ -369,11 +376,12 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         stone_at = tab.stone_at
         append = out.append
         for s in pawns[me] if only is None else [p for p in pawns[me] if p == only]:
-            for runs, mask, records in tab.pawn(s):
-                run = runs[occupied & mask]
-                for ra, ma, aa, rb, mb, ab, rc, mc, ac, own, near, by_bit, cbase in records[run]:
+            for targets_by_run, mask in tab.pawn(s):
+                records, along = targets_by_run[occupied & mask]
+                if quiet:
+                    out += along  # D1: stones along the pawn's line
+                for ra, ma, aa, rb, mb, ab, rc, mc, ac, near, by_bit, cbase in records:
                     if quiet:
-                        out += own[run]  # D1: the run holds the vacated square
                         out += aa[ra[occupied & ma]]
                         out += ab[rb[occupied & mb]]
                         out += ac[rc[occupied & mc]]
