@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from selfplay import gametool_rate, peer_runner
+from selfplay import PEER_ACTIONS_PER_TURN, gametool_rate, peer_runner
 from startup import startup_rows
 from tabulate import tabulate
 
@@ -45,9 +45,8 @@ PEERS = {
     "space-cards": "pyspiel:yacht",
     "western-mahjong": "pyspiel:gin_rummy",
 }
-PEER_ACTIONS_PER_TURN = {"pyspiel:amazons": 3}
-"""OpenSpiel's amazons splits a turn into three actions (the queen's from-square, its to-square,
-the arrow); a Desdemona turn (slide and stone) is one action. Rates are compared in turns."""
+# OpenSpiel's amazons splits a turn into three actions (the queen's from-square, its to-square,
+# the arrow); a Desdemona turn (slide and stone) is one action. Rates are compared in turns.
 TARGETS = {"chess": 1.0}
 DEFAULT_TARGET = 0.25
 VALIDATE_TARGET = 20_000
