@@ -375,22 +375,18 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         not_foes = ~foes
         stone_at = tab.stone_at
         append = out.append
+        cached = tab._pawn
         for s in pawns[me] if only is None else [p for p in pawns[me] if p == only]:
-            for targets_by_run, mask in tab.pawn(s):
+            for targets_by_run, mask in cached[s] or tab.pawn(s):
                 records, along = targets_by_run[occupied & mask]
                 if quiet:
                     out += along  # D1: stones along the pawn's line
-                for ra, ma, aa, rb, mb, ab, rc, mc, ac, near, by_bit, cbase in records:
-                    if quiet:
+                    for ra, ma, aa, rb, mb, ab, rc, mc, ac, near, by_bit, cbase in records:
                         out += aa[ra[occupied & ma]]
                         out += ab[rb[occupied & mb]]
                         out += ac[rc[occupied & mc]]
-                    hits = foes & near
-                    if hits:
-                        # D2, D3: per direction, foe stones then at once an empty square. The
-                        # vacated square never matters: toward it lie only the empty squares
-                        # the pawn slid over.
-                        while hits:
+                        hits = foes & near
+                        while hits:  # D2, D3 (as below)
                             bit = hits & -hits
                             hits ^= bit
                             ray, low_first = by_bit[bit]
@@ -399,6 +395,22 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                                 end = rest & -rest if low_first else 1 << rest.bit_length() - 1
                                 if not occupied & end:
                                     append(cbase | stone_at[end])
+                    continue
+                for *_, near, by_bit, cbase in records:
+                    hits = foes & near
+                    while hits:
+                        # D2, D3: per direction, foe stones then at once an empty square: the
+                        # first square after the neighbour that is not a foe stone must be
+                        # empty. The vacated square never matters: toward it lie only the
+                        # empty squares the pawn slid over.
+                        bit = hits & -hits
+                        hits ^= bit
+                        ray, low_first = by_bit[bit]
+                        rest = ray & not_foes
+                        if rest:
+                            end = rest & -rest if low_first else 1 << rest.bit_length() - 1
+                            if not occupied & end:
+                                append(cbase | stone_at[end])
         if not out and only is None:
             out.append(PASS)  # D6
         return out
