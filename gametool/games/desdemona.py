@@ -344,10 +344,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         """D5: judged afresh at the start of each turn."""
         return self.captures_only and not self.can_slide(state.cells, state.pawns[1 - state.turn])
 
-    def legal_actions(self, state: DesdemonaState) -> list[Any]:
-        return self._actions(state, None)
-
-    def _actions(self, state: DesdemonaState, only: int | None) -> list[Any]:
+    def legal_actions(self, state: DesdemonaState, only: int | None = None) -> list[Any]:
         """The legal actions; with ``only``, just those of the pawn on that square (and no
         pass), so that a typed action is checked without listing every action."""
         cells, pawns, me, passes, ply, resigned = state
@@ -414,6 +411,8 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         if not out and only is None:
             out.append(PASS)  # D6
         return out
+
+    _actions = legal_actions
 
     def apply(self, state: DesdemonaState, action: Any) -> DesdemonaState:
         cells, pawns, me, passes, ply, resigned = state
