@@ -70,13 +70,15 @@ def rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 # -- move-generation tables -------------------------------------------------------------------
 #
 # Every square lies on four lines (rank, file, two diagonals). On a line, the empty run around a
-# position is looked up from the line's occupancy (the board's occupancy int masked to the line,
-# see ``LineRuns``): the slice, in the line's squares with that position left out, of the squares
-# a slide from it reaches. The same slice picks a pawn's slide targets and, for each target, the
-# stone squares on that line (the vacated square lies inside the run, D1); the target's three
-# other lines do not contain the vacated square, so their runs come from the position as it
-# stands. Actions are precomputed per (pawn square, target, line) as tuples, so a turn list is
-# built by slicing tuples rather than by walking squares one at a time.
+# position is looked up in a plain dict from the line's occupancy (the board's occupancy int
+# masked to the line without that position, see ``_position_runs``): the slice, in the line's
+# squares with that position left out, of the squares a slide from it reaches. For a pawn, the
+# run picks its slide targets along the line and, in one precomputed tuple, the quiet actions
+# whose stone stays on that line (the vacated square lies inside the run, D1); each target's
+# three other lines do not contain the vacated square, so their runs come from the position as
+# it stands. Actions are precomputed per (pawn square, target, line) as tuples, so a turn list is
+# built by slicing tuples rather than by walking squares one at a time. Capture rays are read
+# from bit masks: the first square after an opponent stone that is not one must be empty.
 
 # Cells to the digits of a binary numeral, read by int(..., 2): square i is bit N - 1 - i of the
 # result (N squares). OCCUPIED marks anything on a square, FOE_STONES[me] the opponent's stones.
