@@ -196,10 +196,10 @@ def desdemona_note(ratio: float | None) -> str:
     share, top = self_play_profile("desdemona")
     target = TARGETS.get("desdemona", DEFAULT_TARGET)
     verdict = ("" if ratio is None else
-               f"{ratio:.2f} of amazons in turns, target {target}: "
-               + ("met. " if ratio >= target else "missed. Why: "))
+               f"{ratio:.2f} of amazons in turns, target {target}, "
+               + ("met. " if ratio >= target else "missed. "))
     profile = ", ".join(f"{name} {part:.0%}" for name, part in top)
-    return (f"desdemona: {verdict}a turn (slide and stone) is one action, so a random turn lists "
+    return (f"desdemona: {verdict}A turn (slide and stone) is one action, so a random turn lists "
             f"every slide-and-stone pair: {ours:.0f} actions a turn on average, against "
             f"{theirs:.0f} for OpenSpiel's amazons, which lists the three parts of a turn one "
             f"after another (the sum, not the product), in C++. Listing them takes {share:.0%} of "
