@@ -98,19 +98,21 @@ def _position_runs(line: tuple[int, ...], top: int) -> tuple[dict[int, slice], .
     for pattern in range(1, 1 << length):
         low = pattern & -pattern
         keys[pattern] = keys[pattern ^ low] + bits[low.bit_length() - 1]
-    slices: dict[tuple[int, int], slice] = {}
+    cuts = {(lo, hi): slice(lo, hi) for lo in range(length) for hi in range(lo, length)}
     out: list[dict[int, slice]] = [{} for _ in line]
     for pattern in range(1 << length):
-        for q in range(length):
+        key_of = keys[pattern]
+        q = 0
+        while q < length:  # each empty stretch lo..hi: every position in it sees that run
             if pattern >> q & 1:
+                q += 1
                 continue
             lo = q
-            while lo > 0 and not pattern >> lo - 1 & 1:
-                lo -= 1
-            hi = q
-            while hi < length - 1 and not pattern >> hi + 1 & 1:
-                hi += 1
-            out[q][keys[pattern]] = slices.setdefault((lo, hi), slice(lo, hi))
+            while q < length and not pattern >> q & 1:
+                q += 1
+            cut = cuts[lo, q - 1]
+            for p in range(lo, q):
+                out[p][key_of] = cut
     return tuple(out)
 
 
@@ -151,16 +153,40 @@ class Tables:
             sum(1 << top - n for n in range(size * size)
                 if n != sq and abs(n % size - sq % size) <= 1 and abs(n // size - sq // size) <= 1)
             for sq in range(size * size))
-        # Per square: the ray in each direction, keyed by the bit of the neighbour it starts at.
-        # A capture ray is read from the bits of the squares after that neighbour: the first
-        # one that is not an opponent stone is the lowest set bit when the squares go down,
-        # the highest when they go up.
-        self.rays_by_bit = tuple({1 << top - ray[0]: (sum(1 << top - sq for sq in ray[1:]),
-                                                      len(ray) > 1 and ray[1] < ray[0])
-                                  for ray in sq_rays}
-                                 for sq_rays in rays(size))
+        self._stars: list[Any] = [None] * (size * size)
         self.stone_at = {1 << top - sq: sq << 14 for sq in range(size * size)}
         self._pawn: list[Any] = [None] * (size * size)
+
+    def star(self, t: int) -> dict[int, tuple[tuple[int, dict[int, int]], ...]]:
+        """The capture rays from t, keyed by which of its neighbours hold opponent stones (the
+        neighbour bits): per ray starting at such a neighbour, the mask of the squares after
+        it, and for each pattern of opponent stones on them, the bit of the first square that
+        does not hold one (0 when they all do, up to the edge): D3's empty square, if empty."""
+        cached = self._stars[t]
+        if cached is not None:
+            return cached
+        top = self.top
+        by_bit = []
+        for ray in rays(self.size)[t]:
+            bits = [1 << top - sq for sq in ray[1:]]
+            keys = [0] * (1 << len(bits))
+            gaps = {0: bits[0] if bits else 0}
+            for pattern in range(1, 1 << len(bits)):
+                low = pattern & -pattern
+                keys[pattern] = keys[pattern ^ low] + bits[low.bit_length() - 1]
+                first_free = (~pattern & pattern + 1).bit_length() - 1
+                gaps[keys[pattern]] = bits[first_free] if first_free < len(bits) else 0
+            by_bit.append((1 << top - ray[0], (sum(bits), gaps)))
+        cached = {0: ()}
+        chosen = [0] * (1 << len(by_bit))
+        for pattern in range(1, 1 << len(by_bit)):
+            low = pattern & -pattern
+            bit, ray = by_bit[low.bit_length() - 1]
+            rest = chosen[pattern ^ low]
+            chosen[pattern] = rest + bit
+            cached[rest + bit] = cached[rest] + (ray,)
+        self._stars[t] = cached
+        return cached
 
     def runs(self, lid: int, q: int) -> tuple[dict[int, slice], int]:
         """The runs around position q of line lid (see ``_position_runs``), and the mask
@@ -194,7 +220,7 @@ class Tables:
                         own.append(acts)
                     else:
                         other += [*self.runs(tlid, tq), acts]
-                records.append((*other, self.neighbours[t], self.rays_by_bit[t],
+                records.append((*other, self.neighbours[t], self.star(t),
                                 base | CAPTURE << 21))
             runs, mask = self.runs(lid, q)
             # D1: the pawn's run holds the vacated square and each target; with the target left
@@ -371,7 +397,6 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                     break
         foe = STONE[1 - me]
         foes = int(cells.translate(FOE_STONES[me]), 2) if foe in cells else 0
-        not_foes = ~foes
         stone_at = tab.stone_at
         append = out.append
         cached = tab._pawn
@@ -380,35 +405,27 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                 records, along = targets_by_run[occupied & mask]
                 if quiet:
                     out += along  # D1: stones along the pawn's line
-                    for ra, ma, aa, rb, mb, ab, rc, mc, ac, near, by_bit, cbase in records:
+                    for ra, ma, aa, rb, mb, ab, rc, mc, ac, near, star, cbase in records:
                         out += aa[ra[occupied & ma]]
                         out += ab[rb[occupied & mb]]
                         out += ac[rc[occupied & mc]]
                         hits = foes & near
-                        while hits:  # D2, D3 (as below)
-                            bit = hits & -hits
-                            hits ^= bit
-                            ray, low_first = by_bit[bit]
-                            rest = ray & not_foes
-                            if rest:
-                                end = rest & -rest if low_first else 1 << rest.bit_length() - 1
-                                if not occupied & end:
+                        if hits:  # D2, D3 (as below)
+                            for ray, gaps in star[hits]:
+                                end = gaps[ray & foes]
+                                if end and not occupied & end:
                                     append(cbase | stone_at[end])
                     continue
-                for *_, near, by_bit, cbase in records:
+                for *_, near, star, cbase in records:
                     hits = foes & near
-                    while hits:
+                    if hits:
                         # D2, D3: per direction, foe stones then at once an empty square: the
                         # first square after the neighbour that is not a foe stone must be
                         # empty. The vacated square never matters: toward it lie only the
                         # empty squares the pawn slid over.
-                        bit = hits & -hits
-                        hits ^= bit
-                        ray, low_first = by_bit[bit]
-                        rest = ray & not_foes
-                        if rest:
-                            end = rest & -rest if low_first else 1 << rest.bit_length() - 1
-                            if not occupied & end:
+                        for ray, gaps in star[hits]:
+                            end = gaps[ray & foes]
+                            if end and not occupied & end:
                                 append(cbase | stone_at[end])
         if not out and only is None:
             out.append(PASS)  # D6
