@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from selfplay import gametool_rate, peer_runner
+from selfplay import PEER_ACTIONS_PER_TURN, gametool_rate, peer_runner
 from startup import startup_rows
 from tabulate import tabulate
 
@@ -45,9 +45,8 @@ PEERS = {
     "space-cards": "pyspiel:yacht",
     "western-mahjong": "pyspiel:gin_rummy",
 }
-PEER_ACTIONS_PER_TURN = {"pyspiel:amazons": 3}
-"""OpenSpiel's amazons splits a turn into three actions (the queen's from-square, its to-square,
-the arrow); a Desdemona turn (slide and stone) is one action. Rates are compared in turns."""
+# OpenSpiel's amazons splits a turn into three actions (the queen's from-square, its to-square,
+# the arrow); a Desdemona turn (slide and stone) is one action. Rates are compared in turns.
 TARGETS = {"chess": 1.0}
 DEFAULT_TARGET = 0.25
 VALIDATE_TARGET = 20_000
@@ -171,8 +170,9 @@ def actions_per_turn(gid: str, peer: str, games_played: int = 60) -> tuple[float
     return ours, listed / actions * PEER_ACTIONS_PER_TURN.get(peer, 1)
 
 
-def listing_share(gid: str, seconds: float = 1.0) -> float:
-    """The share of random self-play time spent listing the legal actions (cProfile)."""
+def self_play_profile(gid: str, seconds: float = 1.0) -> tuple[float, list[tuple[str, float]]]:
+    """The share of random self-play time spent listing the legal actions (cProfile, cumulative
+    time of legal_actions), and the functions taking most of it by own time, with their share."""
     import cProfile
     import pstats
 
@@ -182,25 +182,32 @@ def listing_share(gid: str, seconds: float = 1.0) -> float:
     profile.disable()
     stats = pstats.Stats(profile)
     total = stats.total_tt  # type: ignore[attr-defined]
-    listing = sum(row[3] for key, row in stats.stats.items()  # type: ignore[attr-defined]
-                  if key[2] == "legal_actions" and "gametool" in key[0])
-    return listing / total
+    rows = stats.stats.items()  # type: ignore[attr-defined]
+    listing = sum(row[3] for key, row in rows if key[2] == "legal_actions" and "gametool" in key[0])
+    top = sorted(((row[2] / total, key) for key, row in rows), reverse=True)[:4]
+    return listing / total, [(f"{Path(key[0]).name}:{key[2]}" if key[0] != "~" else key[2],
+                              share) for share, key in top]
 
 
-def desdemona_note() -> str:
-    """Why Desdemona trails amazons in turns per second: the rules make a turn one action."""
+def desdemona_note(ratio: float | None) -> str:
+    """Desdemona against amazons in turns per second, and why the rules make a turn dearer."""
     try:
         ours, theirs = actions_per_turn("desdemona", PEERS["desdemona"])
     except ImportError:
         return ""
-    share = listing_share("desdemona")
-    return (f"desdemona: a turn (slide and stone) is one action, so a random turn lists every "
-            f"slide-and-stone pair: {ours:.0f} actions a turn on average, against "
+    share, top = self_play_profile("desdemona")
+    target = TARGETS.get("desdemona", DEFAULT_TARGET)
+    verdict = ("" if ratio is None else
+               f"{ratio:.2f} of amazons in turns, target {target}, "
+               + ("met. " if ratio >= target else "missed. "))
+    profile = ", ".join(f"{name} {part:.0%}" for name, part in top)
+    return (f"desdemona: {verdict}A turn (slide and stone) is one action, so a random turn lists "
+            f"every slide-and-stone pair: {ours:.0f} actions a turn on average, against "
             f"{theirs:.0f} for OpenSpiel's amazons, which lists the three parts of a turn one "
-            f"after another (the sum, not the product). Listing them takes {share:.0%} of "
+            f"after another (the sum, not the product), in C++. Listing them takes {share:.0%} of "
             "self-play time (cProfile: legal_actions): a turn costs about "
             f"{ours / theirs:.0f} times the listing work of an amazons turn by the rules "
-            "alone.")
+            f"alone. Profile, own time: {profile}.")
 
 
 def main() -> None:
@@ -215,10 +222,12 @@ def main() -> None:
                "ratio in turns", "target",
                "validate plies/s, first 20 games", "validate plies/s, next 20",
                f"validate target {VALIDATE_TARGET:,}"]
-    print(tabulate(game_rows(ids, args.seconds), headers=headers, tablefmt="github"))
+    rows = game_rows(ids, args.seconds)
+    print(tabulate(rows, headers=headers, tablefmt="github"))
     if "desdemona" in ids:
+        ratio = next((row[5] for row in rows if row[0] == "desdemona"), "")
         print()
-        print(desdemona_note())
+        print(desdemona_note(float(ratio) if ratio else None))
     print()
     print(tabulate(startup_rows(), headers=["command", "time", "baseline", "ratio", "target"],
                    tablefmt="github"))

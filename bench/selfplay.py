@@ -5,11 +5,12 @@
     python bench/selfplay.py chess --peer python-chess
 
 Prints plies per second for gametool and, with --peer, for the peer (an OpenSpiel game through
-``pyspiel``, or python-chess) and the ratio gametool/peer. Peers are optional installs
-(``pip install open-spiel chess``), never dependencies of gametool. Both sides play uniformly
-random legal actions (chance drawn by each side's own means) for about the same time. Times are
-the CPU time of this process (``time.process_time``; the peers run in it too), so that other
-work on a shared machine does not count against either side.
+``pyspiel``, or python-chess) and the ratio gametool/peer, each also in turns: a gametool ply is
+one turn of one seat, while OpenSpiel's amazons takes three actions (plies) a turn. Peers are
+optional installs (``pip install open-spiel chess``), never dependencies of gametool. Both
+sides play uniformly random legal actions (chance drawn by each side's own means) for about the
+same time. Times are the CPU time of this process (``time.process_time``; the peers run in it
+too), so that other work on a shared machine does not count against either side.
 """
 
 from __future__ import annotations
@@ -83,6 +84,11 @@ def python_chess_rate(seconds: float, seed: int) -> tuple[float, int, int]:
     return plies / (time.process_time() - start), plies, played
 
 
+PEER_ACTIONS_PER_TURN = {"pyspiel:amazons": 3}
+"""Actions (plies) a peer takes for one turn where that is not one: OpenSpiel's amazons splits a
+turn into the queen's from-square, its to-square and the arrow."""
+
+
 def peer_runner(peer: str) -> Callable[[float, int], tuple[float, int, int]]:
     if peer == "python-chess":
         return python_chess_rate
@@ -102,12 +108,15 @@ def main() -> None:
     args = parser.parse_args()
     options = dict(o.split("=", 1) for o in args.option)
     rate, plies, played = gametool_rate(args.game, args.seconds, args.seed, options)
-    print(f"gametool {args.game}: {rate:,.0f} plies/s ({played} games, {plies} plies)")
+    print(f"gametool {args.game}: {rate:,.0f} plies/s = {rate:,.0f} turns/s ({played} games, "
+          f"{plies} plies, one ply a turn)")
     if args.peer:
         peer_rate, peer_plies, peer_played = peer_runner(args.peer)(args.seconds, args.seed)
-        print(f"peer {args.peer}: {peer_rate:,.0f} plies/s ({peer_played} games, "
-              f"{peer_plies} plies)")
-        print(f"ratio gametool/peer: {rate / peer_rate:.2f}")
+        per_turn = PEER_ACTIONS_PER_TURN.get(args.peer, 1)
+        print(f"peer {args.peer}: {peer_rate:,.0f} plies/s = {peer_rate / per_turn:,.0f} turns/s "
+              f"({peer_played} games, {peer_plies} plies, {per_turn} a turn)")
+        print(f"ratio gametool/peer: {rate / peer_rate:.2f} in plies, "
+              f"{rate / (peer_rate / per_turn):.2f} in turns")
 
 
 if __name__ == "__main__":

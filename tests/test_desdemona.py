@@ -6,6 +6,7 @@ straight from the rules file (dictionaries of squares, no shortcuts).
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from gametool.games.desdemona import (
     BLACK_PAWN,
     BLACK_STONE,
     PASS,
+    SETUPS,
     WHITE_PAWN,
     WHITE_STONE,
     Desdemona,
@@ -609,6 +611,45 @@ def test_differential_reaches_passes_and_captures_only() -> None:
         if game.captures_only_now(state) or game.legal_actions(state) == [PASS]:
             engine = {game.format_action(state, a) for a in game.legal_actions(state)}
             assert engine == reference_turns(game, state)
+
+
+@pytest.mark.parametrize("size", [7, 8, 10])
+def test_differential_scattered_positions(size: int) -> None:
+    """Positions no game need reach: pawns and stones scattered at random, sparse to nearly full,
+    so that runs and capture rays meet every mix of stones, pawns and the board edge. The fast
+    generator lists exactly the reference's turns, each once, and every listed turn is read
+    back by parse_action to the same action, for the whole board and for its own pawn alone."""
+    game = Desdemona({"size": str(size)})
+    pawns_each = len(SETUPS[size][0])
+    checked = captures = 0
+    for index in range(60 if size == 7 else 30):
+        rng = random.Random(f"scatter-{size}-{index}")
+        squares = list(range(size * size))
+        rng.shuffle(squares)
+        cells = bytearray(size * size)
+        black, white = squares[:pawns_each], squares[pawns_each:2 * pawns_each]
+        for sq in black:
+            cells[sq] = BLACK_PAWN
+        for sq in white:
+            cells[sq] = WHITE_PAWN
+        stones = rng.randrange(0, size * size - 2 * pawns_each + 1)
+        for sq in squares[2 * pawns_each:2 * pawns_each + stones]:
+            cells[sq] = rng.choice([BLACK_STONE, WHITE_STONE])
+        for turn in (0, 1):
+            state = DesdemonaState(bytes(cells), (tuple(sorted(black)), tuple(sorted(white))),
+                                   turn, 0, 10)
+            actions = game.legal_actions(state)
+            engine = [game.format_action(state, a) for a in actions]
+            assert len(engine) == len(set(engine))
+            assert set(engine) == reference_turns(game, state), game.render(state, None, [])
+            for action, text in zip(actions, engine, strict=True):
+                assert game.parse_action(state, text) == action
+            mine = state.pawns[turn]
+            assert sorted(a for p in mine for a in game._actions(state, p)) == sorted(
+                a for a in actions if a != PASS)
+            captures += sum("x" in text for text in engine)
+            checked += 1
+    assert checked >= 60 and captures > 0
 
 
 # -- perft -------------------------------------------------------------------------------------

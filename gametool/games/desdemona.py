@@ -70,13 +70,15 @@ def rays(size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 # -- move-generation tables -------------------------------------------------------------------
 #
 # Every square lies on four lines (rank, file, two diagonals). On a line, the empty run around a
-# position is looked up from the line's occupancy (the board's occupancy int masked to the line,
-# see ``LineRuns``): the slice, in the line's squares with that position left out, of the squares
-# a slide from it reaches. The same slice picks a pawn's slide targets and, for each target, the
-# stone squares on that line (the vacated square lies inside the run, D1); the target's three
-# other lines do not contain the vacated square, so their runs come from the position as it
-# stands. Actions are precomputed per (pawn square, target, line) as tuples, so a turn list is
-# built by slicing tuples rather than by walking squares one at a time.
+# position is looked up in a plain dict from the line's occupancy (the board's occupancy int
+# masked to the line without that position, see ``_position_runs``): the slice, in the line's
+# squares with that position left out, of the squares a slide from it reaches. For a pawn, the
+# run picks its slide targets along the line and, in one precomputed tuple, the quiet actions
+# whose stone stays on that line (the vacated square lies inside the run, D1); each target's
+# three other lines do not contain the vacated square, so their runs come from the position as
+# it stands. Actions are precomputed per (pawn square, target, line) as tuples, so a turn list is
+# built by slicing tuples rather than by walking squares one at a time. Capture rays are read
+# from bit masks: the first square after an opponent stone that is not one must be empty.
 
 # Cells to the digits of a binary numeral, read by int(..., 2): square i is bit N - 1 - i of the
 # result (N squares). OCCUPIED marks anything on a square, FOE_STONES[me] the opponent's stones.
@@ -86,40 +88,32 @@ FOE_STONES = (bytes(49 if c == WHITE_STONE else 48 for c in range(256)),
 _new_state = tuple.__new__
 
 
-def _runs(length: int) -> dict[bytes, tuple[slice, ...]]:
-    """For every 0/1 pattern of this length: per position, the slice of the empty run around it
-    (the position itself ignored and left out of the indexing)."""
-    slices: dict[tuple[int, int], slice] = {}
-    out = {}
-    for bits in range(1 << length):
-        pattern = bytes((bits >> i) & 1 for i in range(length))
-        row = []
-        for q in range(length):
+def _position_runs(line: tuple[int, ...], top: int) -> tuple[dict[int, slice], ...]:
+    """Per position on a line: the empty run around it, for every occupancy of the line's other
+    squares. Keys are the board's occupancy int masked to the line without the position's own
+    bit; values are slices of the line's squares with that position left out."""
+    length = len(line)
+    bits = [1 << top - sq for sq in line]
+    keys = [0] * (1 << length)  # occupancy pattern (bit i = position i) -> board bits
+    for pattern in range(1, 1 << length):
+        low = pattern & -pattern
+        keys[pattern] = keys[pattern ^ low] + bits[low.bit_length() - 1]
+    cuts = {(lo, hi): slice(lo, hi) for lo in range(length) for hi in range(lo, length)}
+    out: list[dict[int, slice]] = [{} for _ in line]
+    for pattern in range(1 << length):
+        key_of = keys[pattern]
+        q = 0
+        while q < length:  # each empty stretch lo..hi: every position in it sees that run
+            if pattern >> q & 1:
+                q += 1
+                continue
             lo = q
-            while lo > 0 and not pattern[lo - 1]:
-                lo -= 1
-            hi = q
-            while hi < length - 1 and not pattern[hi + 1]:
-                hi += 1
-            row.append(slices.setdefault((lo, hi), slice(lo, hi)))
-        out[pattern] = tuple(row)
-    return out
-
-
-class LineRuns(dict[int, tuple[slice, ...]]):
-    """One line's runs keyed by the board's occupancy int masked to the line; filled on use."""
-
-    def __init__(self, line: tuple[int, ...], top: int,
-                 runs: dict[bytes, tuple[slice, ...]]) -> None:
-        super().__init__()
-        self.line = line
-        self.top = top
-        self.runs = runs
-
-    def __missing__(self, key: int) -> tuple[slice, ...]:
-        pattern = bytes((key >> self.top - sq) & 1 for sq in self.line)
-        value = self[key] = self.runs[pattern]
-        return value
+            while q < length and not pattern >> q & 1:
+                q += 1
+            cut = cuts[lo, q - 1]
+            for p in range(lo, q):
+                out[p][key_of] = cut
+    return tuple(out)
 
 
 class Tables:
@@ -153,45 +147,88 @@ class Tables:
         # A line's occupancy is read from the board's occupancy int (a bit per square) by a mask.
         top = size * size - 1
         self.masks = tuple(sum(1 << top - sq for sq in line) for line in lines)
-        runs: dict[bytes, tuple[slice, ...]] = {}
-        for length in range(1, size + 1):
-            runs.update(_runs(length))
-        self.line_runs = tuple(LineRuns(line, top, runs) for line in lines)
+        self.top = top
+        self._runs: list[Any] = [None] * len(lines)
         self.neighbours = tuple(
             sum(1 << top - n for n in range(size * size)
                 if n != sq and abs(n % size - sq % size) <= 1 and abs(n // size - sq // size) <= 1)
             for sq in range(size * size))
-        # Per square: the ray in each direction, keyed by the bit of the neighbour it starts at.
-        self.rays_by_bit = tuple({1 << top - ray[0]: ray for ray in sq_rays}
-                                 for sq_rays in rays(size))
+        self._stars: list[Any] = [None] * (size * size)
+        self.stone_at = {1 << top - sq: sq << 14 for sq in range(size * size)}
         self._pawn: list[Any] = [None] * (size * size)
 
+    def star(self, t: int) -> dict[int, tuple[tuple[int, dict[int, int]], ...]]:
+        """The capture rays from t, keyed by which of its neighbours hold opponent stones (the
+        neighbour bits): per ray starting at such a neighbour, the mask of the squares after
+        it, and for each pattern of opponent stones on them, the bit of the first square that
+        does not hold one (0 when they all do, up to the edge): D3's empty square, if empty."""
+        cached = self._stars[t]
+        if cached is not None:
+            return cached
+        top = self.top
+        by_bit = []
+        for ray in rays(self.size)[t]:
+            bits = [1 << top - sq for sq in ray[1:]]
+            keys = [0] * (1 << len(bits))
+            gaps = {0: bits[0] if bits else 0}
+            for pattern in range(1, 1 << len(bits)):
+                low = pattern & -pattern
+                keys[pattern] = keys[pattern ^ low] + bits[low.bit_length() - 1]
+                first_free = (~pattern & pattern + 1).bit_length() - 1
+                gaps[keys[pattern]] = bits[first_free] if first_free < len(bits) else 0
+            by_bit.append((1 << top - ray[0], (sum(bits), gaps)))
+        cached = {0: ()}
+        chosen = [0] * (1 << len(by_bit))
+        for pattern in range(1, 1 << len(by_bit)):
+            low = pattern & -pattern
+            bit, ray = by_bit[low.bit_length() - 1]
+            rest = chosen[pattern ^ low]
+            chosen[pattern] = rest + bit
+            cached[rest + bit] = cached[rest] + (ray,)
+        self._stars[t] = cached
+        return cached
+
+    def runs(self, lid: int, q: int) -> tuple[dict[int, slice], int]:
+        """The runs around position q of line lid (see ``_position_runs``), and the mask
+        that reads their key from the board's occupancy int: the line without that position."""
+        per_line = self._runs[lid]
+        if per_line is None:
+            per_line = self._runs[lid] = _position_runs(self.lines[lid], self.top)
+        return per_line[q], self.masks[lid] ^ 1 << self.top - self.lines[lid][q]
+
     def pawn(self, s: int) -> tuple[Any, ...]:
-        """For a pawn on s, per line through s: (runs, mask, position, records of the other
-        squares of the line in order). A record holds the target t; its three other lines as
-        (runs, mask, position, quiet actions along the line); the quiet actions along the
-        pawn's line; the neighbour mask of t, its rays by neighbour bit and the capture base."""
+        """For a pawn on s, per line through s: (targets, mask), where targets maps the line's
+        occupancy key (see ``runs``) to the records of the squares the pawn slides to along the
+        line, in order, and the quiet actions whose stone lies on that line too. A record holds
+        the target's three other lines as (runs, mask, quiet actions along the line), the
+        neighbour mask of the target, its capture rays by neighbour bit and the capture base."""
         cached = self._pawn[s]
         if cached is not None:
             return cached
-        lines, where, runs, masks = self.lines, self.where, self.line_runs, self.masks
+        lines, where = self.lines, self.where
         out = []
         for lid, q in where[s]:
             records = []
+            own = []
             for t in lines[lid][:q] + lines[lid][q + 1:]:
                 base = s | t << 7
-                other = []
-                own: tuple[int, ...] = ()
+                other: list[Any] = []
                 for tlid, tq in where[t]:
                     squares = lines[tlid][:tq] + lines[tlid][tq + 1:]
                     acts = tuple(base | u << 14 for u in squares)
                     if tlid == lid:
-                        own = acts
+                        own.append(acts)
                     else:
-                        other += [runs[tlid], masks[tlid], tq, acts]
-                records.append((t, *other, own, self.neighbours[t], self.rays_by_bit[t],
+                        other += [*self.runs(tlid, tq), acts]
+                records.append((*other, self.neighbours[t], self.star(t),
                                 base | CAPTURE << 21))
-            out.append((runs[lid], masks[lid], q, tuple(records)))
+            runs, mask = self.runs(lid, q)
+            # D1: the pawn's run holds the vacated square and each target; with the target left
+            # out instead of s, the same slice of the line gives the stone squares along it.
+            per_run = {(cut.start, cut.stop): (tuple(records[cut]),
+                                               sum((acts[cut] for acts in own[cut]), ()))
+                       for cut in runs.values()}
+            out.append(({key: per_run[cut.start, cut.stop] for key, cut in runs.items()}, mask))
         cached = self._pawn[s] = tuple(out)
         return cached
 
@@ -335,10 +372,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         """D5: judged afresh at the start of each turn."""
         return self.captures_only and not self.can_slide(state.cells, state.pawns[1 - state.turn])
 
-    def legal_actions(self, state: DesdemonaState) -> list[Any]:
-        return self._actions(state, None)
-
-    def _actions(self, state: DesdemonaState, only: int | None) -> list[Any]:
+    def legal_actions(self, state: DesdemonaState, only: int | None = None) -> list[Any]:
         """The legal actions; with ``only``, just those of the pawn on that square (and no
         pass), so that a typed action is checked without listing every action."""
         cells, pawns, me, passes, ply, resigned = state
@@ -349,8 +383,8 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         out: list[int] = []
         if ply == 0 and not self.first_stone:  # D9 off: a slide alone
             for s in pawns[0] if only is None else [p for p in pawns[0] if p == only]:
-                for runs, mask, q, records in tab.pawn(s):
-                    targets = records[runs[occupied & mask][q]]
+                for targets_by_run, mask in tab.pawn(s):
+                    targets = targets_by_run[occupied & mask][0]
                     out += [rec[-1] & 0x3FFF | SLIDE << 21 for rec in targets]
             return out
         quiet = True
@@ -363,34 +397,41 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
                     break
         foe = STONE[1 - me]
         foes = int(cells.translate(FOE_STONES[me]), 2) if foe in cells else 0
+        stone_at = tab.stone_at
         append = out.append
+        cached = tab._pawn
         for s in pawns[me] if only is None else [p for p in pawns[me] if p == only]:
-            for runs, mask, q, records in tab.pawn(s):
-                run = runs[occupied & mask][q]
-                for (_t, ra, ma, qa, aa, rb, mb, qb, ab, rc, mc, qc, ac, own, near, by_bit,
-                     cbase) in records[run]:
-                    if quiet:
-                        out += own[run]  # D1: the run holds the vacated square
-                        out += aa[ra[occupied & ma][qa]]
-                        out += ab[rb[occupied & mb][qb]]
-                        out += ac[rc[occupied & mc][qc]]
+            for targets_by_run, mask in cached[s] or tab.pawn(s):
+                records, along = targets_by_run[occupied & mask]
+                if quiet:
+                    out += along  # D1: stones along the pawn's line
+                    for ra, ma, aa, rb, mb, ab, rc, mc, ac, near, star, cbase in records:
+                        out += aa[ra[occupied & ma]]
+                        out += ab[rb[occupied & mb]]
+                        out += ac[rc[occupied & mc]]
+                        hits = foes & near
+                        if hits:  # D2, D3 (as below)
+                            for ray, gaps in star[hits]:
+                                end = gaps[ray & foes]
+                                if end and not occupied & end:
+                                    append(cbase | stone_at[end])
+                    continue
+                for *_, near, star, cbase in records:
                     hits = foes & near
                     if hits:
-                        # D2, D3: per direction, foe stones then at once an empty square. The
-                        # vacated square never matters: toward it lie only the empty squares
-                        # the pawn slid over.
-                        while hits:
-                            bit = hits & -hits
-                            hits ^= bit
-                            for e in by_bit[bit]:
-                                c = cells[e]
-                                if c != foe:
-                                    if not c:
-                                        append(cbase | e << 14)
-                                    break
+                        # D2, D3: per direction, foe stones then at once an empty square: the
+                        # first square after the neighbour that is not a foe stone must be
+                        # empty. The vacated square never matters: toward it lie only the
+                        # empty squares the pawn slid over.
+                        for ray, gaps in star[hits]:
+                            end = gaps[ray & foes]
+                            if end and not occupied & end:
+                                append(cbase | stone_at[end])
         if not out and only is None:
             out.append(PASS)  # D6
         return out
+
+    _actions = legal_actions
 
     def apply(self, state: DesdemonaState, action: Any) -> DesdemonaState:
         cells, pawns, me, passes, ply, resigned = state
