@@ -120,6 +120,11 @@ SHAPES: dict[str, tuple[tuple[str, str], ...]] = {
 """Every shape by name."""
 
 
+SIGNS = {"king": "\u265a", "queen": "\u265b", "rook": "\u265c", "bishop": "\u265d",
+         "knight": "\u265e", "pawn": "\u265f"}
+"""The Unicode sign (the filled one) of the shapes that have one, for text boards."""
+
+
 def shape(name: str) -> tuple[tuple[str, str], ...]:
     """The strokes of the shape ``name`` (a KeyError names an unknown shape)."""
     return SHAPES[name]

@@ -400,11 +400,16 @@ FIGURINES = {chr(0x265A + n): chr(0x2654 + n) for n in range(6)}
 
 
 def _figure(piece: Any, unicode: bool) -> str:
-    """A piece's text on a text board; with ``unicode``, a glyph piece is drawn as its sign
-    (outlined for the light side), else as its letter."""
-    if unicode and piece.shape == "glyph" and piece.label:
-        sign = piece.label.replace("\ufe0e", "")
-        return FIGURINES.get(sign, sign) if piece.style == "light" else sign
+    """A piece's text on a text board; with ``unicode``, a piece whose figure (or glyph) has a
+    Unicode sign is drawn as that sign (outlined for the light side), else as its letter."""
+    if unicode:
+        from gametool.figures import SIGNS
+
+        sign = SIGNS.get(piece.figure, "")
+        if not sign and piece.shape == "glyph":
+            sign = piece.label.replace("\ufe0e", "")
+        if sign:
+            return FIGURINES.get(sign, sign) if piece.style == "light" else sign
     return piece.text or piece.label or "?"
 
 

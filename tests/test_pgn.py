@@ -468,7 +468,7 @@ def test_games_with_tags_and_no_moves_are_records_of_their_own(tmp_path: Path) -
     text = "".join(f'[Event "World Rapid {n}"]\n[White "Ann {n}"]\n[Black "Ben {n}"]\n'
                    f'[Result "{r}"]\n\n' for n, r in enumerate(["1-0", "0-1", "1/2-1/2"]))
     code, _out, err, out = run_import(tmp_path, text + '[Event "last"]\n\n1. e4 *\n')
-    assert code == 0 and err == "", err
+    assert code == 0 and err == f"4 games imported to {out}\n", err
     verdicts = check_text(out.read_text(encoding="utf-8"))
     assert [v.plies for v in verdicts] == [0, 0, 0, 1] and all(v.ok for v in verdicts)
     assert re.findall(r"^end: (.*)$", out.read_text(), re.MULTILINE) == [
@@ -494,7 +494,8 @@ def test_a_stray_comma_is_skipped_with_a_warning_at_its_place(tmp_path: Path) ->
     source = tmp_path / "games.pgn"
     assert err.splitlines() == [
         f"{source}:3:23: game 1: warning: stray ',' between moves skipped",
-        f"{source}:3:39: game 1: warning: stray ',' between moves skipped"]
+        f"{source}:3:39: game 1: warning: stray ',' between moves skipped",
+        f"1 game imported to {out}"]
     assert "(2. f4 exf4)" in CliRunner().invoke(cli, ["export", str(out), "--pgn"]).stdout
 
 
