@@ -562,13 +562,7 @@ class Session:
                 for action in game.legal_actions(state)[:budget]:
                     budget -= 1
                     steps = path + [(mover, action)]
-                    after = game.apply(state, action)
-                    while seat != CHANCE and game.to_move(after) == CHANCE:
-                        outcomes = game.chance_outcomes(after)
-                        if outcomes is None or len(outcomes) != 1:
-                            break
-                        steps.append((CHANCE, outcomes[0]))
-                        after = game.apply(after, outcomes[0])
+                    after = _with_forced_chance(game, state, action, seat, steps)
                     if game.to_move(after) != seat:
                         following.append((after, steps))
                         continue
@@ -641,13 +635,7 @@ class Session:
                 heapq.heappush(heap, (-matcher.ratio(), index, True))
                 continue
             steps = [(mover, action)]
-            after = game.apply(state, action)
-            while seat != CHANCE and game.to_move(after) == CHANCE:
-                outcomes = game.chance_outcomes(after)
-                if outcomes is None or len(outcomes) != 1:
-                    break
-                steps.append((CHANCE, outcomes[0]))
-                after = game.apply(after, outcomes[0])
+            after = _with_forced_chance(game, state, action, seat, steps)
             if game.to_move(after) == seat:
                 return steps
         return None
@@ -1107,6 +1095,20 @@ def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
         elif isinstance(item, gtn.CommentLine):
             body.append(gtn.CommentLine(item.text, item.style))
     return gtn.Variation(body)
+
+
+def _with_forced_chance(game: Game, state: Any, action: Any, seat: int,
+                        steps: list[tuple[int, Any]]) -> Any:
+    """The state after ``action`` and the chance actions with one outcome that follow it
+    (added to ``steps``), unless the seat to bring to move is chance itself."""
+    after = game.apply(state, action)
+    while seat != CHANCE and game.to_move(after) == CHANCE:
+        outcomes = game.chance_outcomes(after)
+        if outcomes is None or len(outcomes) != 1:
+            break
+        steps.append((CHANCE, outcomes[0]))
+        after = game.apply(after, outcomes[0])
+    return after
 
 
 def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]],

@@ -55,6 +55,7 @@ from gametool.mail import MailDropped, MailRejected
 from gametool.mail.body import find_instructions, find_join, find_key, has_guard, own_lines
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
+from gametool.mail.message import addresses as checked_addresses
 from gametool.record import Session, load_one
 from gametool.season import INVITED_TAG, Season, is_invited
 from gametool.suggest import typed_action, with_hint
@@ -139,12 +140,7 @@ class Referee(Season):
         if reason is not None and not weak_seed_ok:
             raise GameError(f"the seed can be guessed ({reason}), and its SeedHash goes to every "
                             "player: leave --seed out for a random one, or add --weak-seed-ok")
-        names = []
-        for given in addresses:
-            try:
-                names.append(one_address(given))
-            except MailDropped:
-                raise GameError(f"{given!r} is not one email address") from None
+        names = checked_addresses(addresses)
         from gametool import games
 
         joint = _draws_chance(games.playable_class(game_id))

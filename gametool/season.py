@@ -541,15 +541,9 @@ class Season:
 
     def allow(self, addresses: list[str]) -> list[Outgoing]:
         """Let these players start games by mail: each gets a key of its own, by mail."""
-        from gametool.mail import MailDropped
-        from gametool.mail.message import one_address
+        from gametool.mail.message import addresses as checked_addresses
 
-        names = []
-        for given in addresses:
-            try:
-                names.append(one_address(given))
-            except MailDropped:
-                raise GameError(f"{given!r} is not one email address") from None
+        names = checked_addresses(addresses)
         storage.private_folder(self.game_dir)
         path = self.players_path()
         try:

@@ -41,6 +41,20 @@ def is_address(text: str) -> bool:
     return len(text) <= 254 and ADDRESS.fullmatch(text) is not None
 
 
+def addresses(given: list[str]) -> list[str]:
+    """The addresses a referee is given for seats or players, each checked as one address
+    (lower case); a GameError names the first that is not."""
+    from gametool.errors import GameError
+
+    names = []
+    for value in given:
+        try:
+            names.append(one_address(value))
+        except MailDropped:
+            raise GameError(f"{value!r} is not one email address") from None
+    return names
+
+
 def one_address(value: str) -> str:
     """The one address of a From-style header value, lower case; MailDropped if ambiguous."""
     value = value.strip()
