@@ -45,6 +45,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from email import policy
+from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
@@ -314,42 +316,61 @@ class SmtpServer:
         from aiosmtpd.controller import Controller
 
         self.lock = threading.Lock()
-        self.messages: list[list[str]] = []
+        self.messages: list[tuple[list[str], str]] = []  # recipients, Message-ID
         self.controller = Controller(self, hostname="127.0.0.1", port=free_port())
         self.address = f"127.0.0.1:{self.controller.port}"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        mail = BytesParser(policy=policy.default).parsebytes(bytes(envelope.content))
         with self.lock:
-            self.messages.append(list(envelope.rcpt_tos))
+            self.messages.append((list(envelope.rcpt_tos), str(mail["Message-ID"])))
         return "250 OK"
 
     def count(self) -> int:
         with self.lock:
             return len(self.messages)
 
-    def since(self, start: int) -> list[list[str]]:
+    def since(self, start: int) -> list[tuple[list[str], str]]:
         with self.lock:
             return self.messages[start:]
 
 
-def _mail_check(command: Command, text: str, folder: Path, smtp: SmtpServer,
-                before: int) -> str | None:
-    """What a command that sends mail through the README's SMTP server failed to do, or None."""
+def _outbox(text: str, folder: Path) -> Path | None:
+    found = re.search(r"--outbox\s+(\S+)", text)
+    return Path(found.group(1).replace("~", str(folder), 1)) if found else None
+
+
+def _mails(outbox: Path | None) -> set[Path]:
+    """Every message file of the outbox, sent or not."""
+    return set(outbox.glob("*.eml")) | set(outbox.glob("sent/*.eml")) if outbox else set()
+
+
+def _mail_check(command: Command, text: str, folder: Path, smtp: SmtpServer, before: int,
+                known: set[Path]) -> str | None:
+    """What a command that sends mail through the README's SMTP server failed to do, or None:
+    every message it wrote must have arrived, none may be left unsent, and every address the
+    command names (but its own --from) must be among the recipients of what it wrote."""
     arrived = smtp.since(before)
     if not arrived:
         return f"no message arrived at the SMTP server ({smtp.address})"
-    outbox = re.search(r"--outbox\s+(\S+)", text)
-    if outbox:
-        path = Path(outbox.group(1).replace("~", str(folder), 1))
-        left = sorted(p.name for p in path.glob("*.eml"))
-        if left:
-            return f"messages left in the outbox, not sent: {left}"
-    reached = {address for rcpts in arrived for address in rcpts}
+    outbox = _outbox(text, folder)
+    if outbox is None:
+        return "no --outbox on the command: the messages it wrote cannot be checked"
+    left = sorted(p.name for p in outbox.glob("*.eml"))
+    if left:
+        return f"messages left in the outbox, not sent: {left}"
+    parser = BytesParser(policy=policy.default)
+    written = [parser.parsebytes(p.read_bytes()) for p in sorted(_mails(outbox) - known)]
+    delivered = {ident for _rcpts, ident in arrived}
+    lost = [str(m["Message-ID"]) for m in written if str(m["Message-ID"]) not in delivered]
+    if not written or lost:
+        return f"the messages it wrote did not all arrive: {len(written)} written, lost {lost}"
+    reached = {str(address.addr_spec) for m in written for address in m["To"].addresses}
     words = re.sub(r"--from\s+\S+", "", command.text.split(" #")[0])
     named = set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", words))
     missing = sorted(named - reached)
     if missing:
-        return f"no message to {missing} arrived (arrived: {arrived})"
+        return f"it wrote no message to {missing} (only to {sorted(reached)})"
     return None
 
 
@@ -402,14 +423,14 @@ def _run(block: Block, folder: Path, env: dict[str, str], state: Path, smtp: Smt
         runnable.append((command, text))
     out = folder / ".readme-test" / str(block.line)
     out.mkdir(parents=True)
-    mail_before: dict[int, int] = {}
+    mail_before: dict[int, tuple[int, set[Path]]] = {}
     if block.mode == "terminal":
         for number, (_command, text) in enumerate(runnable):
             counts["terminal commands"] += 1
             _run_in_terminal(block, text, folder, env, state, out, number)
     elif any(smtp.address in text for _c, text in runnable):
         for number, (command, text) in enumerate(runnable):  # one at a time, to see its mail
-            mail_before[number] = smtp.count()
+            mail_before[number] = (smtp.count(), _mails(_outbox(text, folder)))
             single = out / str(number)
             single.mkdir()
             _run_block(_script([(command.line, text)], single, state), folder, env)
@@ -444,7 +465,7 @@ def _run(block: Block, folder: Path, env: dict[str, str], state: Path, smtp: Smt
                 failures.append(f"{where}\n  does not print {wanted!r}{shown}")
         if number in mail_before and smtp.address in text:
             counts["mails checked"] += 1
-            problem = _mail_check(command, text, folder, smtp, mail_before[number])
+            problem = _mail_check(command, text, folder, smtp, *mail_before[number])
             if problem:
                 failures.append(f"{where}\n  {problem}{shown}")
 
