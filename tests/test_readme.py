@@ -25,11 +25,13 @@ No block is skipped: an example too slow for the default suite is marked ``slow`
 
 Two services are real and local, and the README's addresses for them are rewritten, the only
 changes made to its text: a real SMTP server (aiosmtpd) runs on 127.0.0.1 for the whole run and
-``mail.example.org:587`` becomes its address; a command that names it must have handed every
-message of its ``--outbox`` to that server (none left but in ``sent/``), and every address it
-names must have received one. In a block that starts ``dask scheduler``, the port ``8786``
-becomes a free port, so that two runs on one machine do not meet. Every process a block starts
-in the background is killed when the block ends (the block runs in a process group of its own).
+``mail.example.org:587`` becomes its address; a command that names it must leave no message
+unsent in its ``--outbox``, every message it wrote must have arrived at that server (by
+Message-ID), and every address it names (but its ``--from``) must be among their recipients.
+Such commands run one at a time, to tell their messages apart. In a block that starts ``dask
+scheduler``, the port ``8786`` becomes a free port, so that two runs on one machine do not meet.
+Every process a block starts in the background is killed when the block ends (the block runs in
+a process group of its own).
 """
 
 from __future__ import annotations
