@@ -619,19 +619,34 @@ class Session:
             return None
         matcher = SequenceMatcher(None, wanted, "")
         actions = game.legal_actions(state)[:RESYNC_BREADTH]
-        texts = [game.format_action(state, action).lower() for action in actions]
         # In order of nearness, the ratio worked out only when its cheap upper bound could
-        # still put the action first: (key, index, exact) with key -bound or -ratio.
+        # still put the action first: (key, index, exact) with key -bound or -ratio. The
+        # bound is taken from the action's stem where the game has one (its text may have one
+        # more character), else from its text.
+        counts: dict[str, int] = {}
+        for char in wanted:
+            counts[char] = counts.get(char, 0) + 1
+        texts: list[str | None] = []
         heap: list[tuple[float, int, bool]] = []
-        for index, text in enumerate(texts):
-            matcher.set_seq2(text)
-            heap.append((-matcher.quick_ratio(), index, False))
+        for index, action in enumerate(actions):
+            stem = game.action_stem(state, action)
+            if stem is None:
+                text = game.format_action(state, action).lower()
+                bound = _quick_ratio(counts, len(wanted), text)
+            else:
+                text = None
+                bound = _quick_ratio(counts, len(wanted), stem.lower(), 1)
+            texts.append(text)
+            heap.append((-bound, index, False))
         heapq.heapify(heap)
         while heap:
             _key, index, exact = heapq.heappop(heap)
             action = actions[index]
             if not exact:
-                matcher.set_seq2(texts[index])
+                text = texts[index]
+                if text is None:
+                    text = game.format_action(state, action).lower()
+                matcher.set_seq2(text)
                 heapq.heappush(heap, (-matcher.ratio(), index, True))
                 continue
             steps = [(mover, action)]
@@ -1109,6 +1124,22 @@ def _with_forced_chance(game: Game, state: Any, action: Any, seat: int,
         steps.append((CHANCE, outcomes[0]))
         after = game.apply(after, outcomes[0])
     return after
+
+
+def _quick_ratio(counts: dict[str, int], size: int, text: str, more: int = 0) -> float:
+    """``SequenceMatcher(None, wanted, text).quick_ratio()`` for the ``wanted`` text whose
+    characters ``counts`` counts and whose length is ``size``: the characters the two texts
+    share (as many times as both hold them) over their mean length, an upper bound of the
+    ratio. Worked out here without the matcher's index of ``text``, which costs more.
+
+    With ``more`` = 1 the bound holds for ``text`` and for ``text`` with one character
+    more (2(m + 1) / (n + 1) is at least 2m / n whenever n >= m)."""
+    shared = more
+    for char, wanted in counts.items():
+        found = text.count(char)
+        shared += found if found < wanted else wanted
+    total = size + len(text) + more
+    return 2.0 * shared / total if total else 1.0
 
 
 def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]],

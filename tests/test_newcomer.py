@@ -77,7 +77,7 @@ def test_validate_all_takes_time_linear_in_the_damaged_lines(game_id: str) -> No
     cost(8)
     small, large = cost(64), cost(256)
     assert large < 4 * small + 0.5, (small, large)
-    assert large < (3.0 if game_id == "super-horse-chess" else 1.0), large
+    assert large < 1.0, large
 
 
 # -- one error shape --------------------------------------------------------------------------
