@@ -619,35 +619,36 @@ class Session:
             return None
         matcher = SequenceMatcher(None, wanted, "")
         actions = game.legal_actions(state)[:RESYNC_BREADTH]
-        # In order of nearness, the ratio worked out only when its cheap upper bound could
-        # still put the action first: (key, index, exact) with key -bound or -ratio. The
-        # bound is taken from the action's stem where the game has one (its text may have one
-        # more character), else from its text.
+        # In order of nearness, each action's ratio worked out only when its upper bounds
+        # could still put it first: (key, index, stage), key -bound or -ratio. Stage 0 bounds
+        # it from its stem where the game has one (its text may have one more character),
+        # stage 1 from its text's characters, stage 2 is the ratio.
         counts: dict[str, int] = {}
         for char in wanted:
             counts[char] = counts.get(char, 0) + 1
+        size = len(wanted)
         texts: list[str | None] = []
-        heap: list[tuple[float, int, bool]] = []
+        heap: list[tuple[float, int, int]] = []
         for index, action in enumerate(actions):
             stem = game.action_stem(state, action)
             if stem is None:
                 text = game.format_action(state, action).lower()
-                bound = _quick_ratio(counts, len(wanted), text)
+                heap.append((-_quick_ratio(counts, size, text), index, 1))
             else:
                 text = None
-                bound = _quick_ratio(counts, len(wanted), stem.lower(), 1)
+                heap.append((-_quick_ratio(counts, size, stem.lower(), 1), index, 0))
             texts.append(text)
-            heap.append((-bound, index, False))
         heapq.heapify(heap)
         while heap:
-            _key, index, exact = heapq.heappop(heap)
+            _key, index, stage = heapq.heappop(heap)
             action = actions[index]
-            if not exact:
-                text = texts[index]
-                if text is None:
-                    text = game.format_action(state, action).lower()
-                matcher.set_seq2(text)
-                heapq.heappush(heap, (-matcher.ratio(), index, True))
+            if stage == 0:
+                text = texts[index] = game.format_action(state, action).lower()
+                heapq.heappush(heap, (-_quick_ratio(counts, size, text), index, 1))
+                continue
+            if stage == 1:
+                matcher.set_seq2(texts[index] or "")
+                heapq.heappush(heap, (-matcher.ratio(), index, 2))
                 continue
             steps = [(mover, action)]
             after = _with_forced_chance(game, state, action, seat, steps)
