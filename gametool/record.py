@@ -1034,8 +1034,12 @@ class Session:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def canonical_record(self) -> gtn.Record:
-        """The record with canonical tags, seat names and action texts, turns merged per line."""
+    def canonical_record(self, shared: bool = False) -> gtn.Record:
+        """The record with canonical tags, seat names and action texts, turns merged per line.
+
+        With ``shared`` the turn lines that are canonical already (one action, its text the
+        step's, its ply and seat right, nothing merged into it) are this record's own objects,
+        not copies: the result is for writing only and must not be changed."""
         tags = [gtn.Tag(t.name, t.value) for t in self.record.tags
                 if t.name.lower() not in ("game", "players", "options", "fen")]
         out = gtn.Record(tags=[])
@@ -1049,6 +1053,7 @@ class Session:
             out.set("Position", fen)
         out.tags.extend(tags)
         index = 0
+        own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
         for item in self.record.body:
             if isinstance(item, gtn.CommentLine):
                 out.body.append(gtn.CommentLine(item.text, item.style))
@@ -1065,22 +1070,29 @@ class Session:
             index += count
             if not steps:
                 continue
-            texts = [gtn.Action(s.text) for s in steps]
             last = out.body[-1] if out.body else None
+            seat = self.seat_name(steps[0].seat) or ""
             if (steps[0].seat != CHANCE and isinstance(last, gtn.TurnLine)
-                    and last.seat == self.seat_name(steps[0].seat) and last.comment is None
-                    and not last.nags):
-                last.actions.extend(texts)
+                    and last.seat == seat and last.comment is None and not last.nags):
+                if id(last) in own:  # this record's own line: merged into a copy
+                    last = out.body[-1] = gtn.TurnLine(last.ply, last.seat, list(last.actions),
+                                                       nags=list(last.nags))
+                last.actions.extend(gtn.Action(s.text) for s in steps)
                 last.comment, last.comment_style = item.comment, item.comment_style
                 last.nags = list(item.nags)
                 continue
-            out.body.append(gtn.TurnLine(index - count + 1, self.seat_name(steps[0].seat) or "",
-                                         texts, item.comment, item.comment_style,
-                                         nags=list(item.nags)))
+            if (shared and count == 1 and item.actions[0].text == steps[0].text
+                    and item.ply == index and item.seat == seat):
+                own.add(id(item))
+                out.body.append(item)
+                continue
+            out.body.append(gtn.TurnLine(index - count + 1, seat,
+                                         [gtn.Action(s.text) for s in steps], item.comment,
+                                         item.comment_style, nags=list(item.nags)))
         return out
 
     def text(self) -> str:
-        return write_record(self.canonical_record())
+        return write_record(self.canonical_record(shared=True))
 
     def exported(self, seat: int | None) -> gtn.Record:
         """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""

@@ -369,6 +369,25 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             raise GameOver("the game is over: no more moves")
         return action
 
+    def read_move(self, state: Position, text: str) -> tuple[Any, str, Position]:
+        """What a converter does for each move it reads: the action ``text`` names (as
+        :meth:`parse_action` reads it, GameOver once the game is over), its canonical text and
+        the position after it, at once. A plain move read before from a position with the same
+        placement, side, castling rights and en-passant square is not read again."""
+        shared = state.shared
+        known = shared.get(("read", text))
+        if known is None:
+            action = self.parse_action(state, text)
+            san = self.format_action(state, action)
+            after = self.apply(state, action)
+            if type(action) is int and 0 < action <= MOVE_MASK:
+                shared["read", text] = (action, san)
+            return action, san, after
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over: no more moves")
+        action, san = known
+        return action, san, child(state, action)
+
     def _parse(self, state: Position, text: str) -> Any:
         """The action ``text`` names in ``state``, whose game is not over."""
         shared = state.shared
