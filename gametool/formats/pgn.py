@@ -391,24 +391,16 @@ def _seat_name(value: str | None, fallback: str) -> str:
     return name or fallback
 
 
-SHARED_PLIES = 30
-"""Moves are remembered across the games of one import up to this ply, where archives share
-their openings: a move read once from a position is not read again."""
-SHARED_MOVES = 30_000
-"""At most this many moves are remembered (a few kilobytes each); then memory starts again."""
-
-
 class _Moves:
-    """What each move text does in each position met so far (the same position object and
-    the same text always give the same action), and the start positions by FEN and options."""
+    """What the imports of one file share: the start positions by FEN and options (the
+    positions' own memo, shared in the process, remembers the moves read from them)."""
 
     def __init__(self) -> None:
-        self.moves: dict[tuple[int, str], tuple[Any, int, Any, str, Any]] = {}
         self.starts: dict[tuple[str | None, bool], Any] = {}
 
 
 Moves = _Moves
-"""What the imports of one file share (the moves of its openings, read once)."""
+"""What the imports of one file share (their start positions)."""
 
 
 class _Refused(Exception):
@@ -491,7 +483,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     game_obj = session.game
     for node in game.main.nodes:
         before = len(session.states) - 1
-        line = _play(session, node, known)
+        line = _play(session, node)
         if node.comments:
             line.comment = " ".join(node.comments)
         if node.nags:
@@ -541,26 +533,14 @@ def _over(game: Any, state: Any, node: Node) -> _Refused:
                     node.offset, automatic=termination in AUTOMATIC_DRAWS)
 
 
-def _play(session: Session, node: Node, known: _Moves) -> gtn.TurnLine:
+def _play(session: Session, node: Node) -> gtn.TurnLine:
     game, state = session.game, session.state
-    key = (id(state), node.san)
-    hit = known.moves.get(key)
-    if hit is not None and hit[0] is state:
-        _state, seat, action, text, after = hit
-        return session.append_checked(seat, action, text, after)
     try:
         action, text, after = game.read_move(state, node.san)
     except GameError:  # another reading, or the refusal, as _next_move words it
         seat, action = _next_move(game, state, node, "")
-        line = session.append_checked(seat, action)
-    else:
-        seat = game.to_move(state)
-        line = session.append_checked(seat, action, text, after)
-    if len(session.steps) <= SHARED_PLIES:
-        if len(known.moves) >= SHARED_MOVES:
-            known.moves.clear()
-        known.moves[key] = (state, seat, action, session.steps[-1].text, session.state)
-    return line
+        return session.append_checked(seat, action)
+    return session.append_checked(0 if state.white else 1, action, text, after)
 
 
 def _next_move(game: Any, state: Any, node: Node, where: str) -> tuple[int, Any]:

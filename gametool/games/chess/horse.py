@@ -58,6 +58,8 @@ MAX_PLIES = "max plies"
 class SuperHorseChess(Chess):
     """Chess plus Trojan horses: after every chess move, one horse action (D2)."""
 
+    plain_moves = False  # a turn is a chess move and a horse action: read in full
+
     id = "super-horse-chess"
     name = "Super Horse Chess"
     options: ClassVar[tuple[Option, ...]] = (
