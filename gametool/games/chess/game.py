@@ -20,6 +20,7 @@ from gametool.games.chess.board import (
     gives_check,
     has_legal_move,
     make_move,
+    piece_moves_to,
 )
 from gametool.games.chess.board import perft as core_perft
 from gametool.games.chess.position import (
@@ -148,7 +149,11 @@ def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, 
                                                          "promo")
     target = (ord(to[1]) - 49) * 8 + ord(to[0]) - 97
     board, white = pos.board, pos.white
-    found = pos.piece_moves_to(target, piece or "P")
+    if pos._moves is None:
+        found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece or "P",
+                               pos.in_check())
+    else:
+        found = pos.piece_moves_to(target, piece or "P")
     if piece is not None:
         if promo is not None:
             return None
