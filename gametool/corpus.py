@@ -56,24 +56,14 @@ def read_file(path: str) -> str:
 
     if not is_pgn(path):
         return storage.read(path)
-    from gametool.formats import pgn
-
-    try:
-        if path == "-":
-            import sys
-
-            return pgn.decode(sys.stdin.buffer.read())
-        with open(path, "rb") as handle:
-            return pgn.decode(handle.read())
-    except OSError as exc:
-        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+    return "".join(lines(path))  # line by line, as the parts of a large file are read
 
 
 def parts(path: str) -> list[Part]:
     """A file as parts of whole records (or PGN games), for spreading the work."""
     from gametool import distribute
 
-    return distribute.parts(path, read=read_file)
+    return distribute.parts(path)
 
 
 class Starts:
@@ -116,6 +106,16 @@ class Starts:
                     self.depth -= 1
 
 
+def pgn_line(raw: bytes) -> str:
+    """One line of a PGN file as text: UTF-8 when it is UTF-8, else Latin-1 (as other tools
+    read files that mix them), with a Windows line end made a newline."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        line = raw.decode("latin-1")
+    return line.replace("\r\n", "\n")
+
+
 def lines(path: str) -> Iterator[str]:
     """The lines of a file (or stdin) read one by one: a PGN file's line by line as UTF-8 or
     else Latin-1, a record file's as UTF-8."""
@@ -128,16 +128,15 @@ def lines(path: str) -> Iterator[str]:
         raise GameError(f"{path}: cannot read: {exc.strerror}") from None
     try:
         for number, raw in enumerate(handle, start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                if not pgn:
+            if pgn:
+                line = pgn_line(raw)
+            else:
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
                     raise GameError(f"{path}: not UTF-8 text (line {number}, byte "
                                     f"{exc.start + 1} of the line)") from None
-                line = raw.decode("latin-1")
-            if number == 1:
-                line = line.lstrip("\ufeff")
-            yield line.replace("\r\n", "\n") if pgn else line
+            yield line.lstrip("\ufeff") if number == 1 else line
     except OSError as exc:
         raise GameError(f"{path}: cannot read: {exc.strerror}") from None
     finally:
@@ -145,10 +144,12 @@ def lines(path: str) -> Iterator[str]:
             handle.close()
 
 
-def stream_parts(path: str, size: int | None = None) -> Iterator[Part]:
+def stream_parts(path: str, size: int | None = None, ranges: bool = False) -> Iterator[Part]:
     """A file as parts of whole records (or PGN games) of about ``size`` bytes, read as they
     are needed: a file of any size is worked through in little memory. A small file is one
-    part, read where the work runs."""
+    part, read where the work runs. With ``ranges`` (a file, not standard input) each part is
+    its place in the file, read where the work runs too: the parts of a file of any size
+    take little memory even all together."""
     from gametool import distribute
 
     size = distribute.PART_BYTES if size is None else size
@@ -159,6 +160,9 @@ def stream_parts(path: str, size: int | None = None) -> Iterator[Part]:
                 return
         except OSError:
             yield Part(path)  # the work reports why it cannot be read
+            return
+        if ranges:
+            yield from _ranges(path, size)
             return
     starts = Starts(is_pgn(path))
     buffer: list[str] = []
@@ -173,6 +177,30 @@ def stream_parts(path: str, size: int | None = None) -> Iterator[Part]:
         taken += len(line)
     if buffer or number == 0:
         yield Part(path, "".join(buffer), first, number)
+
+
+def _ranges(path: str, size: int) -> Iterator[Part]:
+    """The parts of a file as places in it (see :func:`stream_parts`): its lines are read
+    one by one only to find where records start (what is structure is ASCII, so each line is
+    read as Latin-1, which never fails; the work decodes its part as the file)."""
+    starts = Starts(is_pgn(path))
+    try:
+        handle = open(path, "rb")  # noqa: SIM115
+    except OSError:
+        yield Part(path)  # the work reports why it cannot be read
+        return
+    with handle:
+        offset = begin = taken = number = 0
+        first = 1
+        for line_number, raw in enumerate(handle, start=1):
+            line = raw[3:] if line_number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
+            if starts.starts(line.decode("latin-1")) and taken >= size:
+                yield Part(path, None, first, number, begin, offset - begin)
+                number += 1
+                begin, taken, first = offset, 0, line_number
+            offset += len(raw)
+            taken += len(raw)
+        yield Part(path, None, first, number, begin, offset - begin)
 
 
 def streamed(files: list[str], work: Any, label: str | None = None) -> Iterator[tuple[Part, Any]]:
@@ -282,7 +310,7 @@ def import_part(part: Part, fix_results: bool = False, eco: bool = False) -> tup
     report = pgn.Report([], [], [])
     table = None
     if eco:
-        from gametool import eco as openings
+        from gametool.formats import eco as openings
 
         table = openings.table()
     for item, messages in pgn.imports(part.read(), None if part.path == "-" else part.path,
@@ -302,22 +330,25 @@ def game_number(message: str) -> int:
     return int(found[2]) if found else 0
 
 
-def join_imports(results: Iterable[tuple[Any, int]]) -> Any:
-    """The report on a whole PGN file from the reports on its parts, in order, with the games
-    numbered within the file (the same report as from the whole file read at once)."""
+def joined_imports(results: Iterable[tuple[Any, int]]) -> Iterator[tuple[Any, list[str]]]:
+    """The games of a whole PGN file from the reports on its parts, in order, as they come:
+    each record or refusal with its messages, the games numbered within the file (as from
+    the whole file read at once). One part's report is held at a time."""
     from dataclasses import replace
 
-    from gametool.formats.pgn import Report
-
-    out = Report([], [], [])
     base = 0
     for report, count in results:
-        out.games += [replace(g, index=g.index + base) for g in report.games]
-        out.refused += [replace(r, index=r.index + base) for r in report.refused]
-        out.messages += [_GAME_NUMBER.sub(lambda m, b=base: f"{m[1]}{int(m[2]) + b}{m[3]}", line)
-                         for line in report.messages]
+        pending: dict[int, list[str]] = {}
+        for line in report.messages:
+            number = game_number(line)
+            pending.setdefault(number + base if number else 0, []).append(
+                _GAME_NUMBER.sub(lambda m, b=base: f"{m[1]}{int(m[2]) + b}{m[3]}", line))
+        items = sorted([replace(item, index=item.index + base)
+                        for item in (*report.games, *report.refused)],
+                       key=lambda item: item.index)
+        for item in items:
+            yield item, pending.pop(item.index, [])
         base += count
-    return out
 
 
 def moves_digest(session: Session) -> str:

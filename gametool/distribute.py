@@ -40,10 +40,16 @@ class Part:
     first_line: int = 1
     number: int = 0
     """The piece's place in its file (0, 1, ...); 0 for a whole file."""
+    offset: int = -1
+    """Where the piece starts in its file, in bytes, when it travels as a place in the file
+    (``offset`` and ``length``) rather than as its text: it is read where the work runs."""
+    length: int = 0
 
     def read(self) -> str:
         if self.text is not None:
             return self.text
+        if self.offset >= 0:
+            return self._read_range()
         if self.path.lower().endswith(".pgn"):
             from gametool.corpus import read_file
 
@@ -51,6 +57,27 @@ class Part:
         from gametool import storage
 
         return storage.read(self.path)
+
+
+    def _read_range(self) -> str:
+        """The piece's bytes of its file, decoded as the whole file would be."""
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self.offset)
+                data = handle.read(self.length)
+        except OSError as exc:
+            raise GameError(f"{self.path}: cannot read: {exc.strerror or exc}") from None
+        if self.path.lower().endswith(".pgn"):
+            from gametool.corpus import pgn_line
+
+            pieces = data.split(b"\n")
+            last = pieces.pop()
+            text = "".join(pgn_line(raw + b"\n") for raw in pieces) + pgn_line(last)
+            return text.lstrip("\ufeff") if self.offset == 0 else text
+        from gametool import storage
+
+        text = storage.decode(data, self.path, self.first_line)
+        return text.lstrip("\ufeff") if self.offset == 0 else text
 
 
 def record_starts(lines: list[str]) -> list[int]:
@@ -78,22 +105,14 @@ def record_starts(lines: list[str]) -> list[int]:
     return starts
 
 
-def parts(path: str, size: int | None = None,
-          read: Callable[[str], str] | None = None) -> list[Part]:
+def parts(path: str, size: int | None = None) -> list[Part]:
     """``path`` as one part, or, when it is larger than ``size`` bytes (default
-    :data:`PART_BYTES`), as pieces of whole records of about ``size`` bytes each. ``read``
-    gives a file's text (default: UTF-8 records)."""
-    size = PART_BYTES if size is None else size
-    try:
-        if path == "-" or os.path.getsize(path) <= size:
-            return [Part(path)]
-    except OSError:
-        return [Part(path)]  # the worker reports why it cannot be read
-    if read is None:
-        from gametool import storage
+    :data:`PART_BYTES`), as pieces of whole records (or PGN games) of about ``size`` bytes
+    each. A piece of a file is its place in the file, read where the work runs, so that the
+    list stays small whatever the file's size; standard input's pieces carry their text."""
+    from gametool import corpus
 
-        read = storage.read
-    return split(path, read(path), size)
+    return list(corpus.stream_parts(path, size, ranges=path != "-"))
 
 
 def split(path: str, text: str, size: int | None = None) -> list[Part]:

@@ -335,6 +335,13 @@ class Game(Generic[S, A]):
         """The canonical text of an action in the state before it."""
         raise NotImplementedError
 
+    def action_stem(self, state: S, action: A) -> str | None:
+        """The canonical text of an action without a last sign that is costly to work out (a
+        check or mate sign): ``format_action`` gives this text, or this text and one character
+        more. Comparing spellings of many actions (resynchronising after a damaged line) uses
+        it to skip the costly sign where it cannot matter. None: no cheaper text."""
+        return None
+
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """The position as ``seat`` may see it (None: a spectator), as JSON-able data."""
         raise NotImplementedError

@@ -619,20 +619,36 @@ class Session:
             return None
         matcher = SequenceMatcher(None, wanted, "")
         actions = game.legal_actions(state)[:RESYNC_BREADTH]
-        texts = [game.format_action(state, action).lower() for action in actions]
-        # In order of nearness, the ratio worked out only when its cheap upper bound could
-        # still put the action first: (key, index, exact) with key -bound or -ratio.
-        heap: list[tuple[float, int, bool]] = []
-        for index, text in enumerate(texts):
-            matcher.set_seq2(text)
-            heap.append((-matcher.quick_ratio(), index, False))
+        # In order of nearness, each action's ratio worked out only when its upper bounds
+        # could still put it first: (key, index, stage), key -bound or -ratio. Stage 0 bounds
+        # it from its stem where the game has one (its text may have one more character),
+        # stage 1 from its text's characters, stage 2 is the ratio.
+        counts: dict[str, int] = {}
+        for char in wanted:
+            counts[char] = counts.get(char, 0) + 1
+        size = len(wanted)
+        texts: list[str | None] = []
+        heap: list[tuple[float, int, int]] = []
+        for index, action in enumerate(actions):
+            stem = game.action_stem(state, action)
+            if stem is None:
+                text = game.format_action(state, action).lower()
+                heap.append((-_quick_ratio(counts, size, text), index, 1))
+            else:
+                text = None
+                heap.append((-_quick_ratio(counts, size, stem.lower(), 1), index, 0))
+            texts.append(text)
         heapq.heapify(heap)
         while heap:
-            _key, index, exact = heapq.heappop(heap)
+            _key, index, stage = heapq.heappop(heap)
             action = actions[index]
-            if not exact:
-                matcher.set_seq2(texts[index])
-                heapq.heappush(heap, (-matcher.ratio(), index, True))
+            if stage == 0:
+                text = texts[index] = game.format_action(state, action).lower()
+                heapq.heappush(heap, (-_quick_ratio(counts, size, text), index, 1))
+                continue
+            if stage == 1:
+                matcher.set_seq2(texts[index] or "")
+                heapq.heappush(heap, (-matcher.ratio(), index, 2))
                 continue
             steps = [(mover, action)]
             after = _with_forced_chance(game, state, action, seat, steps)
@@ -1018,8 +1034,12 @@ class Session:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def canonical_record(self) -> gtn.Record:
-        """The record with canonical tags, seat names and action texts, turns merged per line."""
+    def canonical_record(self, shared: bool = False) -> gtn.Record:
+        """The record with canonical tags, seat names and action texts, turns merged per line.
+
+        With ``shared`` the turn lines that are canonical already (one action, its text the
+        step's, its ply and seat right, nothing merged into it) are this record's own objects,
+        not copies: the result is for writing only and must not be changed."""
         tags = [gtn.Tag(t.name, t.value) for t in self.record.tags
                 if t.name.lower() not in ("game", "players", "options", "fen")]
         out = gtn.Record(tags=[])
@@ -1033,6 +1053,7 @@ class Session:
             out.set("Position", fen)
         out.tags.extend(tags)
         index = 0
+        own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
         for item in self.record.body:
             if isinstance(item, gtn.CommentLine):
                 out.body.append(gtn.CommentLine(item.text, item.style))
@@ -1049,22 +1070,29 @@ class Session:
             index += count
             if not steps:
                 continue
-            texts = [gtn.Action(s.text) for s in steps]
             last = out.body[-1] if out.body else None
+            seat = self.seat_name(steps[0].seat) or ""
             if (steps[0].seat != CHANCE and isinstance(last, gtn.TurnLine)
-                    and last.seat == self.seat_name(steps[0].seat) and last.comment is None
-                    and not last.nags):
-                last.actions.extend(texts)
+                    and last.seat == seat and last.comment is None and not last.nags):
+                if id(last) in own:  # this record's own line: merged into a copy
+                    last = out.body[-1] = gtn.TurnLine(last.ply, last.seat, list(last.actions),
+                                                       nags=list(last.nags))
+                last.actions.extend(gtn.Action(s.text) for s in steps)
                 last.comment, last.comment_style = item.comment, item.comment_style
                 last.nags = list(item.nags)
                 continue
-            out.body.append(gtn.TurnLine(index - count + 1, self.seat_name(steps[0].seat) or "",
-                                         texts, item.comment, item.comment_style,
-                                         nags=list(item.nags)))
+            if (shared and count == 1 and item.actions[0].text == steps[0].text
+                    and item.ply == index and item.seat == seat):
+                own.add(id(item))
+                out.body.append(item)
+                continue
+            out.body.append(gtn.TurnLine(index - count + 1, seat,
+                                         [gtn.Action(s.text) for s in steps], item.comment,
+                                         item.comment_style, nags=list(item.nags)))
         return out
 
     def text(self) -> str:
-        return write_record(self.canonical_record())
+        return write_record(self.canonical_record(shared=True))
 
     def exported(self, seat: int | None) -> gtn.Record:
         """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
@@ -1109,6 +1137,22 @@ def _with_forced_chance(game: Game, state: Any, action: Any, seat: int,
         steps.append((CHANCE, outcomes[0]))
         after = game.apply(after, outcomes[0])
     return after
+
+
+def _quick_ratio(counts: dict[str, int], size: int, text: str, more: int = 0) -> float:
+    """``SequenceMatcher(None, wanted, text).quick_ratio()`` for the ``wanted`` text whose
+    characters ``counts`` counts and whose length is ``size``: the characters the two texts
+    share (as many times as both hold them) over their mean length, an upper bound of the
+    ratio. Worked out here without the matcher's index of ``text``, which costs more.
+
+    With ``more`` = 1 the bound holds for ``text`` and for ``text`` with one character
+    more (2(m + 1) / (n + 1) is at least 2m / n whenever n >= m)."""
+    shared = more
+    for char, wanted in counts.items():
+        found = text.count(char)
+        shared += found if found < wanted else wanted
+    total = size + len(text) + more
+    return 2.0 * shared / total if total else 1.0
 
 
 def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]],

@@ -38,11 +38,16 @@ def _os_failure(path: str, doing: str, exc: OSError) -> GameError:
     return GameError(f"{path}: cannot {doing}: {reason}")
 
 
-def decode(data: bytes, name: str) -> str:
+def decode(data: bytes, name: str, first_line: int = 1) -> str:
+    """UTF-8 text, or one line naming the line (counted from ``first_line``) and the byte of
+    that line that is not UTF-8."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise GameError(f"{name}: not UTF-8 text (byte {exc.start + 1})") from None
+        line = first_line + data.count(b"\n", 0, exc.start)
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise GameError(f"{name}: not UTF-8 text (line {line}, byte {column} of the "
+                        "line)") from None
 
 
 def _too_large(name: str, size: int) -> GameError:

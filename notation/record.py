@@ -537,7 +537,8 @@ def write(record: Record) -> str:
     if record.body:
         out.append("")
     _write_body(record.body, out, "")
-    for number, line in enumerate(out, start=1):
+    longest = max(map(len, out), default=0)
+    for number, line in enumerate(out if longest > MAX_LINE else (), start=1):
         bound = MAX_TAG_LINE if line.startswith("[") else MAX_LINE
         if len(line) > bound:
             raise NotationError(f"the record would have a line of {len(line):,} characters, "
@@ -547,6 +548,12 @@ def write(record: Record) -> str:
 
 def _write_body(body: list[Item], out: list[str], indent: str) -> None:
     for item in body:
+        if type(item) is TurnLine and item.comment is None and not item.nags:
+            actions = item.actions  # the commonest line: a turn alone
+            text = (actions[0].text if len(actions) == 1
+                    else ACTION_SEPARATOR.join([a.text for a in actions]))
+            out.append(f"{indent}{item.ply}. {item.seat}: {text}")
+            continue
         if isinstance(item, CommentLine):
             out.append(indent + _comment_text(item.text, item.style))
             continue

@@ -149,7 +149,7 @@ def test_import_in_parts_gives_the_whole_file_s_report(
     whole = run("import", str(collection))
     assert whole[0] == 1 and whole[2].count(": game ") == 5
     monkeypatch.setattr(distribute, "PART_BYTES", 1500)
-    assert len(distribute.split(str(collection), collection.read_text())) > 4
+    assert len(distribute.parts(str(collection))) > 4
     assert run("import", str(collection), "--jobs", "2") == whole
     assert run("import", str(collection), "--scheduler", cluster) == whole
 
@@ -176,3 +176,34 @@ def test_record_starts_never_cut_inside_a_comment() -> None:
     lines = ["[Event \"a\"]\n", "1. e4 { a comment\n", "[not a tag] still the comment }\n",
              "1-0\n", "[Event \"b\"]\n", "1. d4 *\n"]
     assert distribute.record_starts(lines) == [4]
+
+
+def test_a_file_s_parts_are_places_in_it_read_as_the_whole_file_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large file's parts carry no text, only where they are in the file: each part reads
+    its bytes as the whole file is read (a byte-order mark, Windows line ends, Latin-1 PGN)
+    and says where a bad byte is as the whole file would."""
+    monkeypatch.setattr(distribute, "PART_BYTES", 300)
+    data = Path(__file__).parent / "data"
+    games = (data / "famous.pgn").read_text() + "\n"
+    pgn = tmp_path / "latin.pgn"
+    pgn.write_bytes(b"\xef\xbb\xbf" + (games.replace("Paris", "Par\xeds") * 3)
+                    .replace("\n", "\r\n").encode("latin-1"))
+    pieces = distribute.parts(str(pgn))
+    assert len(pieces) > 3 and all(p.text is None and p.offset >= 0 for p in pieces)
+    assert sum(p.length for p in pieces) == pgn.stat().st_size
+    whole = "".join(p.read() for p in pieces)
+    from gametool.corpus import lines
+
+    assert whole == "".join(lines(str(pgn))) and whole.startswith("[Event") and "París" in whole
+    assert run("import", str(pgn), "--jobs", "2") == run("import", str(pgn))
+    assert run("import", str(pgn), "--jobs", "2", "--eco")[0] == 0
+
+    records = "\n".join(chess(["e4", "e5", "Nf3"], f"w{i}", f"b{i}") for i in range(12))
+    bad = tmp_path / "bad.gtn"
+    bad.write_bytes(records.encode() + b"\n1. x: \xff\n")
+    assert len(distribute.parts(str(bad))) > 3
+    spread = run("validate", str(bad), "--jobs", "2")
+    monkeypatch.setattr(distribute, "PART_BYTES", 1 << 20)
+    alone = run("validate", str(bad))
+    assert spread == alone and spread[0] == 1 and "not UTF-8 text (line " in spread[2], spread

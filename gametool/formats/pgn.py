@@ -38,18 +38,21 @@ OWN_TAGS = {"game", "players", "options", "seed", "seedhash", "position", "view"
             "setup", "result", "termination", "pgntermination", "pgnresult"}
 AUTOMATIC_DRAWS = ("fivefold repetition", "75-move rule", "dead position")
 
+# The alternatives start with different characters, except a result and a move number (the
+# result is tried first) and castling with zeros and a result (0-0 is no result): the
+# commonest tokens come first.
 _TOKEN = re.compile(
-    r"(?P<tag>\[[^\n]*)"
+    r"(?P<move>(?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?"
+    r"(?P<glyph>[!?]{1,2})?(?:[ \t]*e\.p\.)?)"
+    r"|(?P<result>(?:1-0|0-1|1/2-1/2|\*)(?![\w/-]))"
+    r"|(?P<number>[0-9]+(?:[ \t]*\.)*)"
+    r"|(?P<tag>\[[^\n]*)"
     r"|(?P<comment>\{[^}]*\}?)"
     r"|(?P<semi>;[^\n]*)"
     r"|(?P<escape>^%[^\n]*)"
     r"|(?P<nag>\$[0-9]+)"
     r"|(?P<open>\()"
     r"|(?P<close>\))"
-    r"|(?P<result>(?:1-0|0-1|1/2-1/2|\*)(?![\w/-]))"
-    r"|(?P<move>(?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?"
-    r"(?P<glyph>[!?]{1,2})?(?:[ \t]*e\.p\.)?)"
-    r"|(?P<number>[0-9]+(?:[ \t]*\.)*)"
     r"|(?P<dots>\.+)"
     r"|(?P<stray>[!?]{1,2})"
     r"|(?P<bad>\S)",
@@ -76,15 +79,38 @@ class PgnError(Exception):
         self.offset = offset
 
 
-@dataclass
 class Node:
-    """One move as written, with what follows it: NAGs, comments and alternatives to it."""
+    """One move as written, with what follows it: NAGs, comments and alternatives to it (most
+    moves have none: the lists are made for the moves that do)."""
 
-    san: str
-    offset: int
-    nags: list[int] = field(default_factory=list)
-    comments: list[str] = field(default_factory=list)
-    variations: list[Line] = field(default_factory=list)
+    __slots__ = ("san", "offset", "nags", "comments", "variations")
+    NONE: tuple[()] = ()
+
+    def __init__(self, san: str, offset: int) -> None:
+        self.san = san
+        self.offset = offset
+        self.nags: list[int] | tuple[()] = Node.NONE
+        self.comments: list[str] | tuple[()] = Node.NONE
+        self.variations: list[Line] | tuple[()] = Node.NONE
+
+    def __repr__(self) -> str:
+        return f"Node({self.san!r}, {self.offset})"
+
+    def add_nag(self, nag: int) -> None:
+        if not self.nags:
+            self.nags = []
+        self.nags.append(nag)
+
+    def add_comment(self, text: str) -> list[str]:
+        if not self.comments:
+            self.comments = []
+        self.comments.append(text)
+        return self.comments
+
+    def add_variation(self, line: Line) -> None:
+        if not self.variations:
+            self.variations = []
+        self.variations.append(line)
 
 
 @dataclass
@@ -259,7 +285,7 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             node = Node(san, at)
             glyph = token.group("glyph")
             if glyph:
-                node.nags.append(GLYPHS[glyph])
+                node.add_nag(GLYPHS[glyph])
             line.nodes.append(node)
             in_moves = True
         elif kind in ("number", "dots", "escape"):
@@ -300,12 +326,12 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             nag = int(value[1:]) if kind == "nag" else GLYPHS[value]
             if nag > 255:
                 raise PgnError(f"annotation {value}: a NAG is $0 to $255", at)
-            line.nodes[-1].nags.append(nag)
+            line.nodes[-1].add_nag(nag)
         elif kind == "open":
             if not line.nodes:
                 raise PgnError("a variation must follow the move it replaces", at)
             variation = Line(offset=at)
-            line.nodes[-1].variations.append(variation)
+            line.nodes[-1].add_variation(variation)
             stack.append((line, at))
             line = variation
             in_moves = True
@@ -332,8 +358,11 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
 def _comment(line: Line, text: str, at: int) -> None:
     """Keep a comment after the last move of ``line`` (or before its first move); the comments
     of one place are joined into one, which must fit a record's line."""
-    comments = line.nodes[-1].comments if line.nodes else line.before
-    comments.append(text)
+    if line.nodes:
+        comments = line.nodes[-1].add_comment(text)
+    else:
+        comments = line.before
+        comments.append(text)
     size = len(" ".join(comments))
     if size > gtn.MAX_COMMENT:
         raise PgnError(f"comment of {size:,} characters: a comment holds at most "
@@ -362,24 +391,16 @@ def _seat_name(value: str | None, fallback: str) -> str:
     return name or fallback
 
 
-SHARED_PLIES = 30
-"""Moves are remembered across the games of one import up to this ply, where archives share
-their openings: a move read once from a position is not read again."""
-SHARED_MOVES = 30_000
-"""At most this many moves are remembered (a few kilobytes each); then memory starts again."""
-
-
 class _Moves:
-    """What each move text does in each position met so far (the same position object and
-    the same text always give the same action), and the start positions by FEN and options."""
+    """What the imports of one file share: the start positions by FEN and options (the
+    positions' own memo, shared in the process, remembers the moves read from them)."""
 
     def __init__(self) -> None:
-        self.moves: dict[tuple[int, str], tuple[Any, int, Any, str, Any]] = {}
         self.starts: dict[tuple[str | None, bool], Any] = {}
 
 
 Moves = _Moves
-"""What the imports of one file share (the moves of its openings, read once)."""
+"""What the imports of one file share (their start positions)."""
 
 
 class _Refused(Exception):
@@ -462,7 +483,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     game_obj = session.game
     for node in game.main.nodes:
         before = len(session.states) - 1
-        line = _play(session, node, known)
+        line = _play(session, node)
         if node.comments:
             line.comment = " ".join(node.comments)
         if node.nags:
@@ -512,20 +533,14 @@ def _over(game: Any, state: Any, node: Node) -> _Refused:
                     node.offset, automatic=termination in AUTOMATIC_DRAWS)
 
 
-def _play(session: Session, node: Node, known: _Moves) -> gtn.TurnLine:
+def _play(session: Session, node: Node) -> gtn.TurnLine:
     game, state = session.game, session.state
-    key = (id(state), node.san)
-    hit = known.moves.get(key)
-    if hit is not None and hit[0] is state:
-        _state, seat, action, text, after = hit
-        return session.append_checked(seat, action, text, after)
-    seat, action = _next_move(game, state, node, "")
-    line = session.append_checked(seat, action)
-    if len(session.steps) <= SHARED_PLIES:
-        if len(known.moves) >= SHARED_MOVES:
-            known.moves.clear()
-        known.moves[key] = (state, seat, action, session.steps[-1].text, session.state)
-    return line
+    try:
+        action, text, after = game.read_move(state, node.san)
+    except GameError:  # another reading, or the refusal, as _next_move words it
+        seat, action = _next_move(game, state, node, "")
+        return session.append_checked(seat, action)
+    return session.append_checked(0 if state.white else 1, action, text, after)
 
 
 def _next_move(game: Any, state: Any, node: Node, where: str) -> tuple[int, Any]:

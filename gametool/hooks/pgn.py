@@ -165,20 +165,11 @@ def _import_spread(file: str, writer: _Writer, fix_results: bool, eco: bool, job
 
     if scheduler is not None:
         distribute.check_scheduler(scheduler)
-    pieces = distribute.split(file, corpus.read_file(file))
+    pieces = corpus.parts(file)
     work = functools.partial(corpus.import_part, fix_results=fix_results, eco=eco)
-    report = corpus.join_imports(distribute.run(work, pieces, jobs, scheduler, "importing"))
-    games = iter(report.games)
-    refused = iter(report.refused)
-    messages = iter(report.messages)
-    # The messages in file order, each with the game it is about.
-    pending: dict[int, list[str]] = {}
-    for message in messages:
-        number = corpus.game_number(message)
-        pending.setdefault(number, []).append(message)
-    items = sorted([*games, *refused], key=lambda item: item.index)
-    for item in items:
-        writer.add(item, pending.pop(item.index, []))
+    for item, messages in corpus.joined_imports(distribute.run(work, pieces, jobs, scheduler,
+                                                               "importing")):
+        writer.add(item, messages)
 
 
 def _style(values: dict[str, Any]) -> Any:

@@ -20,6 +20,7 @@ from gametool.games.chess.board import (
     gives_check,
     has_legal_move,
     make_move,
+    piece_moves_to,
 )
 from gametool.games.chess.board import perft as core_perft
 from gametool.games.chess.position import (
@@ -128,6 +129,92 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
 
 
 _CLAIM = re.compile(r"claim-draw(?:\s+(\S+))?", re.IGNORECASE)
+_PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
+                    r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
+"""The commonest spellings of a move, read by :func:`_read_plain`: a piece move (its file,
+rank, or both named), a pawn's advance or capture, a promotion; any other text is left to the
+full reading."""
+
+
+def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, str] | None:
+    """The legal move a plain SAN text names and its canonical SAN (check sign included), at
+    once; the shared memo learns what reading the SAN and writing it again would teach it. None
+    when the text is no plain spelling, or when it names no move or several (the full reading
+    then gives the action or words the refusal): what this accepts, it accepts exactly as
+    :func:`resolve` would."""
+    match = _PLAIN.fullmatch(text)
+    if match is None:
+        return None
+    piece, ff, fr, capture, pawn, to, promo = match.group("piece", "ff", "fr", "x", "pawn", "to",
+                                                         "promo")
+    target = (ord(to[1]) - 49) * 8 + ord(to[0]) - 97
+    board, white = pos.board, pos.white
+    if pos._moves is None:
+        found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece or "P",
+                               pos.in_check())
+    else:
+        found = pos.piece_moves_to(target, piece or "P")
+    if piece is not None:
+        if promo is not None:
+            return None
+        cands = [m for m in found
+                 if (ff is None or (m & 7) == ord(ff) - 97)
+                 and (fr is None or ((m & 63) >> 3) == ord(fr) - 49)]
+        if len(cands) != 1:
+            return None
+        m = cands[0]
+        f = m & 63
+        if piece == "K" and (target - f == 2 or f - target == 2):
+            return None  # castling is written O-O or O-O-O
+        rivals = [o & 63 for o in found if o & 63 != f]
+        where = ""
+        if rivals:
+            if all((r ^ f) & 7 for r in rivals):
+                where = FILES[f & 7]
+            elif all(r >> 3 != f >> 3 for r in rivals):
+                where = str((f >> 3) + 1)
+            else:
+                where = SQUARE_NAMES[f]
+        taken = board[target] != "."
+        if capture and not taken:
+            return None
+        body = f"{piece}{where}{'x' if taken else ''}{to}"
+    else:
+        if pawn is None:
+            cands = [m for m in found if not ((m & 63) ^ target) & 7]
+        else:
+            cands = [m for m in found if (m & 7) == ord(pawn) - 97 and ((m & 63) ^ target) & 7]
+        if cands and cands[0] >> 12:  # a pawn reaching the last rank: the promotion named
+            if promo is None:
+                return None
+            index = " NBRQ".index(promo)
+            cands = [m for m in cands if m >> 12 == index]
+        elif promo is not None:
+            return None
+        if len(cands) != 1:
+            return None
+        m = cands[0]
+        f = m & 63
+        body = f"{FILES[f & 7]}x{to}" if (f ^ target) & 7 else to
+        if promo is not None:
+            body += "=" + promo
+    made = shared.get(m)
+    if made is None:
+        made = shared[m] = make_move(board, m, white, pos.castling, pos.ep)
+    after = shared_for(made[0], not white, made[1], made[2])
+    checked = after.get("check")
+    if checked is None:
+        checked = after["check"] = gives_check(board, made[0], m, white)
+    suffix = ""
+    if checked:
+        moving = after.get("has_move")
+        if moving is None:
+            moving = after["has_move"] = has_legal_move(made[0], not white, made[1], made[2],
+                                                        checked=True)
+        suffix = "+" if moving else "#"
+    san = shared["san", m] = body + suffix
+    shared["text", san] = m
+    return m, san
 
 
 @lru_cache(maxsize=1 << 14)
@@ -368,6 +455,34 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         if self.outcome(state) is not None:
             raise GameOver("the game is over: no more moves")
         return action
+
+    plain_moves: ClassVar[bool] = True
+    """Whether :meth:`read_move` may read a plain SAN move by its own short way (chess only:
+    a variant with other actions reads every text through :meth:`parse_action`)."""
+
+    def read_move(self, state: Position, text: str) -> tuple[Any, str, Position]:
+        """What a converter does for each move it reads: the action ``text`` names (as
+        :meth:`parse_action` reads it, GameOver once the game is over), its canonical text and
+        the position after it, at once. A plain move read before from a position with the same
+        placement, side, castling rights and en-passant square is not read again."""
+        shared = state.shared
+        known = shared.get(("read", text))
+        if known is None and self.plain_moves:
+            known = _read_plain(state, text, shared)
+            if known is not None:
+                shared["has_move"] = True  # a legal move was read
+                shared["read", text] = known
+        if known is None:
+            action = self.parse_action(state, text)
+            san = self.format_action(state, action)
+            after = self.apply(state, action)
+            if type(action) is int and 0 < action <= MOVE_MASK:
+                shared["read", text] = (action, san)
+            return action, san, after
+        if self.outcome(state) is not None:
+            raise GameOver("the game is over: no more moves")
+        action, san = known
+        return action, san, child(state, action)
 
     def _parse(self, state: Position, text: str) -> Any:
         """The action ``text`` names in ``state``, whose game is not over."""

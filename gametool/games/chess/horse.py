@@ -58,6 +58,8 @@ MAX_PLIES = "max plies"
 class SuperHorseChess(Chess):
     """Chess plus Trojan horses: after every chess move, one horse action (D2)."""
 
+    plain_moves = False  # a turn is a chess move and a horse action: read in full
+
     id = "super-horse-chess"
     name = "Super Horse Chess"
     options: ClassVar[tuple[Option, ...]] = (
@@ -414,6 +416,24 @@ lower-case file (h4); a horse move with an upper-case H.
                 suffix = check_suffix(final, not state.white, castling, ep)
         text += suffix
         return f"claim-draw {text}" if m & CLAIM else text
+
+    def action_stem(self, state: Position, action: Any) -> str | None:
+        """The turn's text without its check or mate sign (the sign after a horse action
+        needs the position after it tested for check and for a legal move)."""
+        if action == RESIGN:
+            return None
+        m, h = action
+        if m == CLAIM:
+            return None
+        move = m & ~CLAIM
+        memo = state.memo
+        key = ("stem", move)
+        body = memo.get(key)
+        if body is None:
+            body = memo[key] = san_body(state, move)
+        if h is not None:
+            body += " " + horse_text(h)
+        return f"claim-draw {body}" if m & CLAIM else body
 
     def parse_action(self, state: Position, text: str) -> Any:
         if self.outcome(state) is not None:
