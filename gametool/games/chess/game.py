@@ -134,6 +134,7 @@ _PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?
 """The commonest spellings of a move, read by :func:`_read_plain`: a piece move (its file,
 rank, or both named), a pawn's advance or capture, a promotion; any other text is left to the
 full reading."""
+_SQUARES = {name: index for index, name in enumerate(SQUARE_NAMES)}
 
 
 def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, str] | None:
@@ -145,9 +146,8 @@ def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, 
     match = _PLAIN.fullmatch(text)
     if match is None:
         return None
-    piece, ff, fr, capture, pawn, to, promo = match.group("piece", "ff", "fr", "x", "pawn", "to",
-                                                         "promo")
-    target = (ord(to[1]) - 49) * 8 + ord(to[0]) - 97
+    piece, ff, fr, capture, pawn, _px, to, promo = match.groups()
+    target = _SQUARES[to]
     board, white = pos.board, pos.white
     if pos._moves is None:
         found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece or "P",
@@ -157,18 +157,21 @@ def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, 
     if piece is not None:
         if promo is not None:
             return None
-        cands = [m for m in found
-                 if (ff is None or (m & 7) == ord(ff) - 97)
-                 and (fr is None or ((m & 63) >> 3) == ord(fr) - 49)]
+        if ff is None and fr is None:
+            cands = found
+        else:
+            cands = [m for m in found
+                     if (ff is None or (m & 7) == ord(ff) - 97)
+                     and (fr is None or ((m & 63) >> 3) == ord(fr) - 49)]
         if len(cands) != 1:
             return None
         m = cands[0]
         f = m & 63
         if piece == "K" and (target - f == 2 or f - target == 2):
             return None  # castling is written O-O or O-O-O
-        rivals = [o & 63 for o in found if o & 63 != f]
         where = ""
-        if rivals:
+        if len(found) > 1:
+            rivals = [o & 63 for o in found if o & 63 != f]
             if all((r ^ f) & 7 for r in rivals):
                 where = FILES[f & 7]
             elif all(r >> 3 != f >> 3 for r in rivals):
