@@ -1428,8 +1428,12 @@ class _Stream:
         return None if isinstance(item, gtn.Record | gtn.Tag) else item
 
     def _fast(self) -> tuple[Any, ...] | None:
-        """What the loop needs to read a plain turn line by itself, when it may."""
+        """What the loop needs to read a plain turn line by itself, when it may: an empty
+        tuple when the line is only to be read (the record's check is over)."""
         session = self.session
+        if (self.done and self.record is not None and self.reader.in_movetext
+                and not self.reader.open and not self.pending and not self.pieces):
+            return ()
         if (self.done or session is None or self.pending or self.pieces or session.keep
                 or session.ending is not None or session._resync
                 or session.player_file or session._offset or session._implied
@@ -1457,6 +1461,9 @@ class _Stream:
             if fast is not None:
                 match = plain(raw)
                 if match is not None:
+                    if not fast:  # the line is well formed: nothing else to check
+                        self.lineno += 1
+                        continue
                     ply_text, seat_text, text = match.groups()
                     states, seats, to_move, parse, apply, max_plies = fast
                     seat = seats.get(seat_text)
