@@ -206,7 +206,7 @@ class Session:
         """False while a record is only checked: no :class:`Step` is kept (``states`` is)."""
         self.chance_acted = False
         """Whether some chance action was played (kept when the steps are not)."""
-        self._seats: dict[str, int] = {}
+        self._seats: dict[str, int] = {name: seat for seat, name in enumerate(names)}
         """Seat names as written, read before (see :meth:`seat_index`)."""
 
     # -- reading -----------------------------------------------------------------------------
@@ -1351,13 +1351,16 @@ def check_lines(lines: Iterable[str], file: str | None = None, all_errors: bool 
     return _Stream(lines, file, all_errors, extra, first_line).run()
 
 
-# A turn line of the most common shape: one action of a named seat, no comment, glyph or
-# indentation, as written by the tool. Such a line is read here without the reader of the
-# notation (which reads it the same way), and its action applied without the general path
-# when it is the turn of that seat and nothing else is due.
+# A turn line of the most common shape: one action of a named seat, with no indentation, and
+# perhaps glyphs and a short comment in braces, as written by the tool. Such a line is read
+# here without the reader of the notation (which reads it the same way), and its action
+# applied without the general path when it is the turn of that seat and nothing else is due.
 _PLAIN_TURN = re.compile(
-    r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+(?:[ \t]+[^\s{};|$]+)*)[ \t]*\r?\n?")
+    r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+(?:[ \t]+[^\s{};|$]+)*)"
+    r"(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
+    r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
 _NOT_READ = object()
+_NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0)
 
 
 class _Stream:
@@ -1444,28 +1447,20 @@ class _Stream:
                 game.max_plies)
 
     def _read(self) -> None:
-        lines, pending, pieces = self.lines, self.pending, self.pieces
         plain = _PLAIN_TURN.fullmatch
-        fast = None
-        while True:
-            if pending:
-                self._take(pending.popleft())
-                fast = self._fast()
-                continue
-            if pieces:
-                raw = pieces.popleft()
-            else:
-                raw = next(lines, None)
-                if raw is None:
-                    return
+        fast: tuple[Any, ...] | None = None
+        states, seats, to_move, parse, apply, max_plies = _NO_FAST
+        lineno = self.lineno
+        # The common line is read in this loop; the others, and a plain line that is not
+        # simply the next action, by _slow.
+        for raw in self.lines:
             if fast is not None:
                 match = plain(raw)
                 if match is not None:
                     if not fast:  # the line is well formed: nothing else to check
-                        self.lineno += 1
+                        lineno += 1
                         continue
                     ply_text, seat_text, text = match.groups()
-                    states, seats, to_move, parse, apply, max_plies = fast
                     seat = seats.get(seat_text)
                     ply = int(ply_text)
                     if seat is not None and ply == len(states) and ply <= max_plies:
@@ -1477,20 +1472,29 @@ class _Stream:
                                 action = _NOT_READ
                             if action is not _NOT_READ:
                                 states.append(apply(state, action))
-                                self.lineno += 1
+                                lineno += 1
                                 continue
-            if not pieces:
-                split = raw.splitlines()
-                if len(split) > 1:
-                    pieces.extend(split[1:])
-                raw = split[0] if split else ""
+            self.lineno = lineno
+            self._slow(raw)
+            lineno = self.lineno
+            fast = self._fast()
+            if fast:
+                states, seats, to_move, parse, apply, max_plies = fast
+        self.lineno = lineno
+
+    def _slow(self, raw: str) -> None:
+        """Read and check a line of input (which may hold other line breaks), then the items
+        read ahead meanwhile."""
+        pending, pieces = self.pending, self.pieces
+        pieces.extend(raw.splitlines() or ("",))
+        while pending or pieces:
+            if pending:
+                self._take(pending.popleft())
+                continue
             self.lineno += 1
-            item = self.reader.line(raw, self.lineno)
+            item = self.reader.line(pieces.popleft(), self.lineno)
             if item is not None:
                 self._take(item)
-                fast = self._fast()
-            elif self.reader.open:
-                fast = None  # a line of a variation, read whole before it is checked
 
     def _take(self, item: Any) -> None:
         """Check one item read (the records' own lines, not read ahead)."""
