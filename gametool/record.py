@@ -384,14 +384,21 @@ class Session:
             line = tag.line if tag is not None else record.line
             return RecordError(message, Where(file, line, 1))
 
-        game_tag = record.get("Game")
+        values: dict[str, str] = {}
+        for tag in record.tags:  # the first of a name, as Record.get gives
+            values.setdefault(tag.name.lower(), tag.value)
+
+        def get(name: str) -> str | None:
+            return values.get(name.lower())
+
+        game_tag = get("Game")
         if game_tag is None:
             raise fail("Game", "the record has no Game tag")
         try:
             game_cls = games.playable_class(game_tag)
         except GameError as exc:
             raise fail("Game", exc.message) from None
-        players = record.get("Players")
+        players = get("Players")
         if players is None:
             raise fail("Players", "the record has no Players tag")
         names = parse_players(players)
@@ -400,28 +407,28 @@ class Session:
         except GameError as exc:
             raise fail("Players", exc.message) from None
         try:
-            game = game_cls(parse_options(record.get("Options") or ""))
+            game = game_cls(parse_options(get("Options") or ""))
         except GameError as exc:
             raise fail("Options", exc.message) from None
-        seed = record.get("Seed")
-        hashed = record.get("SeedHash")
+        seed = get("Seed")
+        hashed = get("SeedHash")
         if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
             raise fail("SeedHash", "SeedHash does not match the Seed: the seed was changed")
         contributions = None
-        parts = record.get("Contributions")
+        parts = get("Contributions")
         if parts is not None:
             try:
                 contributions = parse_contributions(parts, len(names))
             except GameError as exc:
                 raise fail("Contributions", exc.message) from None
-        position = record.get("Position") or record.get("FEN")
+        position = get("Position") or get("FEN")
         try:
             initial = (game.decode_position(position, len(names)) if position is not None
                        else game.initial_state(len(names)))
         except GameError as exc:
-            raise fail("Position" if record.get("Position") else "FEN", exc.message) from None
+            raise fail("Position" if get("Position") else "FEN", exc.message) from None
         session = cls(game, names, record, seed, initial, file, contributions)
-        view = record.get("View")
+        view = get("View")
         if view is not None:
             session.player_file = True
             if view.strip().lower() != "spectator":
@@ -1359,6 +1366,8 @@ _PLAIN_TURN = re.compile(
     r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+(?:[ \t]+[^\s{};|$]+)*)"
     r"(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
     r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
+_BARE_TURN = re.compile(r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+)\r?\n?")
+"""The plainest of them, tried first (one word, nothing after it)."""
 _NOT_READ = object()
 _NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0)
 
@@ -1447,7 +1456,7 @@ class _Stream:
                 game.max_plies)
 
     def _read(self) -> None:
-        plain = _PLAIN_TURN.fullmatch
+        bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
         fast: tuple[Any, ...] | None = None
         states, seats, to_move, parse, apply, max_plies = _NO_FAST
         lineno = self.lineno
@@ -1455,7 +1464,7 @@ class _Stream:
         # simply the next action, by _slow.
         for raw in self.lines:
             if fast is not None:
-                match = plain(raw)
+                match = bare(raw) or plain(raw)
                 if match is not None:
                     if not fast:  # the line is well formed: nothing else to check
                         lineno += 1
@@ -1465,15 +1474,17 @@ class _Stream:
                     ply = int(ply_text)
                     if seat is not None and ply == len(states) and ply <= max_plies:
                         state = states[-1]
-                        if to_move(state) == seat:
-                            try:
-                                action = parse(state, text)
-                            except GameError:
-                                action = _NOT_READ
-                            if action is not _NOT_READ:
-                                states.append(apply(state, action))
-                                lineno += 1
-                                continue
+                        # Read first, then whose turn it is: a game may judge whether it is
+                        # over faster once a legal action is known (chess). Whatever goes
+                        # wrong is read again the general way, which says what.
+                        try:
+                            action = parse(state, text)
+                        except Exception:  # noqa: BLE001
+                            action = _NOT_READ
+                        if action is not _NOT_READ and to_move(state) == seat:
+                            states.append(apply(state, action))
+                            lineno += 1
+                            continue
             self.lineno = lineno
             self._slow(raw)
             lineno = self.lineno
@@ -1519,7 +1530,7 @@ class _Stream:
             if session._stopped:
                 self.done = True
         except GameError as exc:
-            errors.append(exc)
+            errors.append(exc.with_traceback(None))  # not the frames it was raised in
             self.done = self.raised = True
 
     def _close(self) -> None:
@@ -1547,7 +1558,7 @@ class _Stream:
                     plies = session.ply - session.guessed
                     unchecked = session.unchecked()
         except GameError as exc:
-            errors.append(exc)
+            errors.append(exc.with_traceback(None))  # not the frames it was raised in
         self.verdicts.append(Checked(len(self.verdicts) + 1, record.line, record.get("Game"),
                                      plies, errors, unchecked=unchecked))
         self.record = self.session = None

@@ -384,6 +384,7 @@ class Reader:
         self.in_movetext = False
         self.open: list[Variation] = []
         self.target: list[Item] = []  # the body lines go to: the record's, or a variation's
+        self.names: set[str] = set()  # the current record's tag names, in lower case
 
     def finish(self) -> None:
         """The end of the text: a variation left open is an error."""
@@ -425,7 +426,8 @@ class Reader:
             # A tag after movetext, or one the record already has (a record with no movetext
             # followed by the next record's header), begins a new record.
             current = self.current
-            if current is None or self.in_movetext or current.find(result["name"]) is not None:
+            key = tag.name.lower()
+            if current is None or self.in_movetext or key in self.names:
                 self.finish()
                 current = self.current = Record(line=lineno)
                 if self.keep:
@@ -433,8 +435,10 @@ class Reader:
                 self.target = current.body
                 self.in_movetext = False
                 current.tags.append(tag)
+                self.names = {key}
                 return current
             current.tags.append(tag)
+            self.names.add(key)
             return tag
         current = self.current
         if current is None:
