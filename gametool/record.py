@@ -1368,6 +1368,9 @@ _PLAIN_TURN = re.compile(
     r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
 _BARE_TURN = re.compile(r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+)\r?\n?")
 """The plainest of them, tried first (one word, nothing after it)."""
+_BARE_TAG = re.compile(
+    r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
+"""A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _NOT_READ = object()
 _NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0)
 
@@ -1462,7 +1465,18 @@ class _Stream:
         lineno = self.lineno
         # The common line is read in this loop; the others, and a plain line that is not
         # simply the next action, by _slow.
+        bare_tag = _BARE_TAG.fullmatch
         for raw in self.lines:
+            if raw[:1] == "[":
+                match = bare_tag(raw)
+                if match is not None:
+                    lineno += 1
+                    self.lineno = lineno
+                    self._take(self.reader.tag(match[1], match[2], lineno))
+                    fast = self._fast()
+                    if fast:
+                        states, seats, to_move, parse, apply, max_plies = fast
+                    continue
             if fast is not None:
                 match = bare(raw) or plain(raw)
                 if match is not None:

@@ -398,6 +398,27 @@ class Reader:
             return None
         return item
 
+    def tag(self, name: str, value: str, lineno: int) -> Record | Tag:
+        """A tag pair read (its name and value within bounds), as :meth:`line` returns it."""
+        tag = Tag(name, value, lineno)
+        # A tag after movetext, or one the record already has (a record with no movetext
+        # followed by the next record's header), begins a new record.
+        current = self.current
+        key = name.lower()
+        if current is None or self.in_movetext or key in self.names:
+            self.finish()
+            current = self.current = Record(line=lineno)
+            if self.keep:
+                self.records.append(current)
+            self.target = current.body
+            self.in_movetext = False
+            current.tags.append(tag)
+            self.names = {key}
+            return current
+        current.tags.append(tag)
+        self.names.add(key)
+        return tag
+
     def line(self, raw: str, lineno: int) -> Record | Tag | Item | None:
         if len(raw) > MAX_LINE:
             bound = MAX_TAG_LINE if raw.lstrip().startswith("[") else MAX_LINE
@@ -422,24 +443,7 @@ class Reader:
                 raise NotationError(f"tag value of {len(result['value']):,} characters: a tag "
                                     f"value holds at most {MAX_TAG_VALUE:,}", lineno,
                                     indent + 1)
-            tag = Tag(result["name"], result["value"], lineno)
-            # A tag after movetext, or one the record already has (a record with no movetext
-            # followed by the next record's header), begins a new record.
-            current = self.current
-            key = tag.name.lower()
-            if current is None or self.in_movetext or key in self.names:
-                self.finish()
-                current = self.current = Record(line=lineno)
-                if self.keep:
-                    self.records.append(current)
-                self.target = current.body
-                self.in_movetext = False
-                current.tags.append(tag)
-                self.names = {key}
-                return current
-            current.tags.append(tag)
-            self.names.add(key)
-            return tag
+            return self.tag(result["name"], result["value"], lineno)
         current = self.current
         if current is None:
             raise NotationError("a record must start with its tag pairs, e.g. [Game \"...\"]",
