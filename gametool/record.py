@@ -1372,6 +1372,7 @@ _BARE_TAG = re.compile(
     r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _NOT_READ = object()
+_BLANK = frozenset(("", "\n", "\r\n"))
 _NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0)
 
 
@@ -1477,6 +1478,14 @@ class _Stream:
                     if fast:
                         states, seats, to_move, parse, apply, max_plies = fast
                     continue
+            if fast is None and self.session is None and not self.done:
+                # The record's first line of movetext: a plain turn begins its check here.
+                match = bare(raw) or plain(raw)
+                if match is not None and self._start() is not None:
+                    self.reader.in_movetext = True
+                    fast = self._fast()
+                    if fast:
+                        states, seats, to_move, parse, apply, max_plies = fast
             if fast is not None:
                 match = bare(raw) or plain(raw)
                 if match is not None:
@@ -1499,6 +1508,9 @@ class _Stream:
                             states.append(apply(state, action))
                             lineno += 1
                             continue
+            if raw in _BLANK:
+                lineno += 1
+                continue
             self.lineno = lineno
             self._slow(raw)
             lineno = self.lineno
@@ -1532,20 +1544,30 @@ class _Stream:
             return
         if self.done:
             return
-        session = self.session
-        errors = self.errors
+        session = self.session or self._start()
+        if session is None:
+            return
         try:
-            if session is None:
-                assert self.record is not None
-                session = self.session = Session._from_header(self.record, self.file)
-                session.keep = self.extra is not None
-                session._begin_replay(errors if self.all_errors else None, self.ahead)
             session._replay_item(item)
             if session._stopped:
                 self.done = True
         except GameError as exc:
-            errors.append(exc.with_traceback(None))  # not the frames it was raised in
+            self.errors.append(exc.with_traceback(None))  # not the frames it was raised in
             self.done = self.raised = True
+
+    def _start(self) -> Session | None:
+        """The session of the current record, from its header, as its movetext begins; None
+        (and the error kept) when the header is refused."""
+        assert self.record is not None
+        try:
+            session = self.session = Session._from_header(self.record, self.file)
+        except GameError as exc:
+            self.errors.append(exc.with_traceback(None))
+            self.done = self.raised = True
+            return None
+        session.keep = self.extra is not None
+        session._begin_replay(self.errors if self.all_errors else None, self.ahead)
+        return session
 
     def _close(self) -> None:
         """The verdict on the record read so far, at its end."""
