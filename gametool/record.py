@@ -378,7 +378,10 @@ class Session:
         return session
 
     @classmethod
-    def _from_header(cls, record: gtn.Record, file: str | None) -> Session:
+    def _from_header(cls, record: gtn.Record, file: str | None,
+                     starts: dict[Any, Any] | None = None) -> Session:
+        """The session of a record's header, before its first action. ``starts`` keeps the
+        initial states made (by game, options and seats) to give them again."""
         def fail(tag_name: str, message: str) -> RecordError:
             tag = record.find(tag_name)
             line = tag.line if tag is not None else record.line
@@ -423,8 +426,17 @@ class Session:
                 raise fail("Contributions", exc.message) from None
         position = get("Position") or get("FEN")
         try:
-            initial = (game.decode_position(position, len(names)) if position is not None
-                       else game.initial_state(len(names)))
+            if position is not None:
+                initial = game.decode_position(position, len(names))
+            elif starts is None:
+                initial = game.initial_state(len(names))
+            else:
+                key = (game_cls, repr(sorted(game.settings.items())), len(names))
+                initial = starts.get(key)
+                if initial is None:
+                    if len(starts) >= 16:
+                        starts.clear()
+                    initial = starts[key] = game.initial_state(len(names))
         except GameError as exc:
             raise fail("Position" if get("Position") else "FEN", exc.message) from None
         session = cls(game, names, record, seed, initial, file, contributions)
@@ -1392,6 +1404,8 @@ class _Stream:
         self.pending: deque[Any] = deque()
         """Items read ahead of the one being checked (see :meth:`ahead`)."""
         self.verdicts: list[Checked] = []
+        self.starts: dict[Any, Any] = {}
+        """Initial states by game, options and seats (states are never changed in place)."""
         self.record: gtn.Record | None = None
         self.session: Session | None = None
         self.errors: list[GameError] = []
@@ -1473,10 +1487,12 @@ class _Stream:
                 if match is not None:
                     lineno += 1
                     self.lineno = lineno
-                    self._take(self.reader.tag(match[1], match[2], lineno))
-                    fast = self._fast()
-                    if fast:
-                        states, seats, to_move, parse, apply, max_plies = fast
+                    item = self.reader.tag(match[1], match[2], lineno)
+                    if type(item) is not gtn.Tag:  # a new record: the last one ends
+                        self._take(item)
+                        fast = self._fast()
+                        if fast:
+                            states, seats, to_move, parse, apply, max_plies = fast
                     continue
             if fast is None and self.session is None and not self.done:
                 # The record's first line of movetext: a plain turn begins its check here.
@@ -1560,7 +1576,8 @@ class _Stream:
         (and the error kept) when the header is refused."""
         assert self.record is not None
         try:
-            session = self.session = Session._from_header(self.record, self.file)
+            session = self.session = Session._from_header(self.record, self.file,
+                                                          self.starts)
         except GameError as exc:
             self.errors.append(exc.with_traceback(None))
             self.done = self.raised = True
