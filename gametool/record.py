@@ -1374,12 +1374,25 @@ def check_lines(lines: Iterable[str], file: str | None = None, all_errors: bool 
 # perhaps glyphs and a short comment in braces, as written by the tool. Such a line is read
 # here without the reader of the notation (which reads it the same way), and its action
 # applied without the general path when it is the turn of that seat and nothing else is due.
-_PLAIN_TURN = re.compile(
-    r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+(?:[ \t]+[^\s{};|$]+)*)"
-    r"(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
-    r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
-_BARE_TURN = re.compile(r"([0-9]{1,9})\. ([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+)\r?\n?")
+_SEAT_ACTION = r"([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+"
+_AFTER = (r"(?:[ \t]+[^\s{};|$]+)*)(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
+          r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
+_PLAIN_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
+_BARE_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
 """The plainest of them, tried first (one word, nothing after it)."""
+_PLAIN_REST = re.compile(_SEAT_ACTION + _AFTER)
+_BARE_REST = re.compile(_SEAT_ACTION + r")\r?\n?")
+"""The same after the ply number expected (``12. ``), which is checked first."""
+_PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
+
+
+def _ply_prefix(ply: int) -> str:
+    """``"12. "`` for ply 12 (a table grown as far as the records go)."""
+    while len(_PLY_PREFIX) <= ply:
+        _PLY_PREFIX.append(f"{len(_PLY_PREFIX)}. ")
+    return _PLY_PREFIX[ply]
+
+
 _BARE_TAG = re.compile(
     r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
@@ -1481,6 +1494,8 @@ class _Stream:
         # The common line is read in this loop; the others, and a plain line that is not
         # simply the next action, by _slow.
         bare_tag = _BARE_TAG.fullmatch
+        bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
+        prefixes = _PLY_PREFIX
         for raw in self.lines:
             if raw[:1] == "[":
                 match = bare_tag(raw)
@@ -1502,6 +1517,31 @@ class _Stream:
                     fast = self._fast()
                     if fast:
                         states, seats, to_move, parse, apply, max_plies = fast
+            if fast:
+                ply = len(states)
+                try:
+                    prefix = prefixes[ply]
+                except IndexError:
+                    prefix = _ply_prefix(ply)
+                if raw.startswith(prefix) and ply <= max_plies:
+                    at = len(prefix)
+                    match = bare_rest(raw, at) or plain_rest(raw, at)
+                    if match is not None:
+                        seat_text, text = match.groups()
+                        seat = seats.get(seat_text)
+                        if seat is not None:
+                            state = states[-1]
+                            # Read first, then whose turn it is: a game may judge whether it
+                            # is over faster once a legal action is known (chess). Whatever
+                            # goes wrong is read again the general way, which says what.
+                            try:
+                                action = parse(state, text)
+                            except Exception:  # noqa: BLE001
+                                action = _NOT_READ
+                            if action is not _NOT_READ and to_move(state) == seat:
+                                states.append(apply(state, action))
+                                lineno += 1
+                                continue
             if fast is not None:
                 match = bare(raw) or plain(raw)
                 if match is not None:
