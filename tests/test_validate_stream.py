@@ -9,7 +9,9 @@ the whole-record reader gave.
 
 from __future__ import annotations
 
+import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -95,3 +97,88 @@ def test_validate_streamed_record_gives_the_verdict_of_the_whole_text(tmp_path: 
                 for r in entry["records"]]
     assert streamed == [(v.line, v.plies, [e.message for e in v.errors]) for v in whole]
     assert len(entry["records"]) == 4
+
+
+def parsed_verdicts(text: str, all_errors: bool) -> list[tuple[int, int, list[str]]]:
+    """The verdicts as read from the records parsed whole (the replay of ``Session.load``),
+    without the stream and its plain-line path."""
+    from gametool.errors import GameError
+    from gametool.record import Session, read_text
+
+    try:
+        records = read_text(text, "f.gtn")
+    except GameError as exc:
+        return [(exc.where.line or 1, 0, [str(exc)])]
+    out = []
+    for record in records:
+        errors: list[GameError] = []
+        plies = 0
+        try:
+            session = Session._from_header(record, "f.gtn")
+            try:
+                session._replay_body(errors if all_errors else None)
+                session._check_result_tags(errors if all_errors else None)
+            finally:
+                plies = session.ply - session.guessed
+        except GameError as exc:
+            errors.append(exc)
+        out.append((record.line, plies, [str(e) for e in errors]))
+    return out
+
+
+def damaged(text: str, rng: random.Random) -> list[str]:
+    """A few copies of a record, each damaged in one way a hand or a transfer damages one."""
+    lines = text.splitlines()
+    body = [i for i, line in enumerate(lines) if line[:1].isdigit()]
+    if not body:
+        return []
+    out = []
+    seats = sorted({line.split(": ", 1)[0].split(". ", 1)[-1] for line in
+                    (lines[i] for i in body)})
+    for way in range(5):
+        copy = list(lines)
+        i = rng.choice(body)
+        if way == 0:
+            del copy[i]  # a lost line: every ply number after it is off by one
+        elif way == 1:
+            head, _, action = copy[i].partition(": ")
+            copy[i] = f"{head}: {action[::-1]}"  # a typo
+        elif way == 2:
+            j = rng.choice(body)
+            copy[i], copy[j] = copy[j], copy[i]
+        elif way == 3:
+            copy[i:i] = ["(", copy[rng.choice(body)], ")", "; a note", copy[i] + " $1 { again }"]
+        else:  # the action written for the wrong seat
+            number, _, rest = copy[i].partition(". ")
+            seat, _, action = rest.partition(": ")
+            other = [name for name in seats if name != seat]
+            copy[i] = f"{number}. {rng.choice(other or [seat])}: {action}"
+        out.append("\n".join(copy) + "\n")
+    return out
+
+
+@pytest.mark.parametrize("all_errors", [False, True], ids=["first", "all"])
+def test_stream_reads_as_the_parsed_records(all_errors: bool) -> None:
+    """A sample record of every game, whole and damaged: the stream (with its path for plain
+    lines) and the replay of the parsed records give the same verdicts, and so do the lines
+    of a file (with their line ends, CRLF ones too)."""
+    from gametool.record import check_lines, check_text
+
+    rng = random.Random(5)
+    folders = sorted(Path(__file__).parent.parent.glob("sample_games/*"))
+    assert len(folders) > 15
+    texts = []
+    for folder in folders:  # the shortest record of each game, to keep this quick
+        text = min((path.read_text(encoding="utf-8") for path in folder.glob("*.gtn")),
+                   key=len)
+        texts += [text, *damaged(text, rng)[::2 if all_errors else 1]]
+    texts.append("\n".join(texts[:5]))  # several records in one file
+    for text in texts:
+        expected = parsed_verdicts(text, all_errors)
+        streamed = [(v.line, v.plies, [str(e) for e in v.errors])
+                    for v in check_text(text, "f.gtn", all_errors)]
+        assert streamed == expected, text
+        crlf = text.replace("\n", "\r\n")
+        lines = io.StringIO(crlf, newline="")
+        assert [(v.line, v.plies, [str(e) for e in v.errors])
+                for v in check_lines(lines, "f.gtn", all_errors)] == expected
