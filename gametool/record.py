@@ -504,6 +504,7 @@ class Session:
                                    for step in added]
         if self.keep and self._new_body:
             self.record.body = self._body
+        self._ahead = _nothing_ahead  # the source of the items, and what it holds, goes
 
     def _replay_item(self, line: gtn.Item) -> None:
         keep = self.keep
@@ -1173,6 +1174,10 @@ class Session:
             if isinstance(item, gtn.TurnLine):
                 item.actions = [gtn.Action(next(masked)) for _ in item.actions]
         return out
+
+
+def _nothing_ahead(offset: int) -> None:
+    return None
 
 
 class _Items:
