@@ -862,7 +862,8 @@ class Session:
                         raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn: "
                                             f"{self.seat_name(to_move)} is to move")
                     action = self.game.parse_action(state, written.text)
-                    written.text = self.game.format_action(state, action)
+                    if steps is not None:  # kept: the text is written back canonical
+                        written.text = self.game.format_action(state, action)
                 except GameError as exc:
                     report(exc.located(**where.__dict__))
                     return
