@@ -1497,8 +1497,10 @@ class _Stream:
         fast: tuple[Any, ...] | None = None
         states, seats, to_move, parse, apply, max_plies = _NO_FAST
         lineno = self.lineno
-        # The common line is read in this loop; the others, and a plain line that is not
-        # simply the next action, by _slow.
+        # The common lines are read in this loop (the next action, a tag pair, a blank line,
+        # any plain turn once the record's check is over); the others, and a plain turn
+        # that is not simply the next action (a wrong ply number, seat or action: the
+        # general path says what), by _slow.
         bare_tag = _BARE_TAG.fullmatch
         bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
         prefixes = _PLY_PREFIX
@@ -1548,28 +1550,9 @@ class _Stream:
                                 states.append(apply(state, action))
                                 lineno += 1
                                 continue
-            if fast is not None:
-                match = bare(raw) or plain(raw)
-                if match is not None:
-                    if not fast:  # the line is well formed: nothing else to check
-                        lineno += 1
-                        continue
-                    ply_text, seat_text, text = match.groups()
-                    seat = seats.get(seat_text)
-                    ply = int(ply_text)
-                    if seat is not None and ply == len(states) and ply <= max_plies:
-                        state = states[-1]
-                        # Read first, then whose turn it is: a game may judge whether it is
-                        # over faster once a legal action is known (chess). Whatever goes
-                        # wrong is read again the general way, which says what.
-                        try:
-                            action = parse(state, text)
-                        except Exception:  # noqa: BLE001
-                            action = _NOT_READ
-                        if action is not _NOT_READ and to_move(state) == seat:
-                            states.append(apply(state, action))
-                            lineno += 1
-                            continue
+            elif fast is not None and (bare(raw) or plain(raw)):
+                lineno += 1  # the record's check is over, and the line is well formed
+                continue
             if raw in _BLANK:
                 lineno += 1
                 continue
