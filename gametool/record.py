@@ -42,8 +42,9 @@ RESYNC_BREADTH = 400
 """At most this many actions (over at most two per completion) are tried in place of one."""
 RESYNC_TURN = 50
 RESYNC_WINDOW = 48
-"""The written actions after a rejected one are looked for in at most this many lines (the
-record is read as a stream: only these lines are held ahead of the one being checked)."""
+"""The written actions after a rejected one are looked for in at most this many lines after
+it (a variation counts as one): the record is read as a stream, and only these are held
+ahead of the line being checked."""
 """A turn is completed action by action (the first legal one) up to this many actions."""
 OFF_THE_BOARD = "ended off the board"
 """The termination of an ending off the board whose reason the record does not give."""
