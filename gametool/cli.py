@@ -569,7 +569,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
                                   expected_hash=seed_hash, exported=exported,
                                   contributions=tuple(sent), referee_only=referee_only)
         if jobs == 1 and scheduler is None:  # part by part as read: little memory
-            pairs: Any = corpus.streamed(corpus.expand(files), check, "validating")
+            pairs: Any = verify.streamed(corpus.expand(files), check, "validating")
         else:
             pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
             pairs = zip(pieces, distribute.run(check, pieces, jobs, scheduler, "validating"),

@@ -13,7 +13,8 @@ import dataclasses
 import datetime as _dt
 import heapq
 import re
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
@@ -40,6 +41,10 @@ RESYNC_DEPTH = 2
 RESYNC_BREADTH = 400
 """At most this many actions (over at most two per completion) are tried in place of one."""
 RESYNC_TURN = 50
+RESYNC_WINDOW = 48
+"""The written actions after a rejected one are looked for in at most this many lines after
+it (a variation counts as one): the record is read as a stream, and only these are held
+ahead of the line being checked."""
 """A turn is completed action by action (the first legal one) up to this many actions."""
 OFF_THE_BOARD = "ended off the board"
 """The termination of an ending off the board whose reason the record does not give."""
@@ -198,6 +203,12 @@ class Session:
         """The seat a player's file was exported for (None: a spectator)."""
         self.hidden_values = 0
         """How many actions with hidden values a player's file holds (read, not checked)."""
+        self.keep = True
+        """False while a record is only checked: no :class:`Step` is kept (``states`` is)."""
+        self.chance_acted = False
+        """Whether some chance action was played (kept when the steps are not)."""
+        self._seats: dict[str, int] = {name: seat for seat, name in enumerate(names)}
+        """Seat names as written, read before (see :meth:`seat_index`)."""
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -208,7 +219,7 @@ class Session:
     @property
     def ply(self) -> int:
         """The number of actions played so far; the next action is ply ``ply + 1``."""
-        return len(self.steps)
+        return len(self.states) - 1
 
     def seat_name(self, seat: int | None) -> str | None:
         if seat is None:
@@ -216,11 +227,16 @@ class Session:
         return CHANCE_NAME if seat == CHANCE else self.names[seat]
 
     def seat_index(self, name: str) -> int:
+        known = self._seats.get(name)
+        if known is not None:
+            return known
         key = name.strip().lower()
         if key == CHANCE_NAME:
             return CHANCE
         for i, seat in enumerate(self.names):
             if seat.lower() == key:
+                if len(self._seats) < 64:
+                    self._seats[name] = i
                 return i
         # A game's own seat names (colours: white, black) name its seats whatever the
         # players' names; no player may take another seat's one (see check_names).
@@ -363,20 +379,30 @@ class Session:
         return session
 
     @classmethod
-    def _from_header(cls, record: gtn.Record, file: str | None) -> Session:
+    def _from_header(cls, record: gtn.Record, file: str | None,
+                     starts: dict[Any, Any] | None = None) -> Session:
+        """The session of a record's header, before its first action. ``starts`` keeps the
+        initial states made (by game, options and seats) to give them again."""
         def fail(tag_name: str, message: str) -> RecordError:
             tag = record.find(tag_name)
             line = tag.line if tag is not None else record.line
             return RecordError(message, Where(file, line, 1))
 
-        game_tag = record.get("Game")
+        values: dict[str, str] = {}
+        for tag in record.tags:  # the first of a name, as Record.get gives
+            values.setdefault(tag.name.lower(), tag.value)
+
+        def get(name: str) -> str | None:
+            return values.get(name.lower())
+
+        game_tag = get("Game")
         if game_tag is None:
             raise fail("Game", "the record has no Game tag")
         try:
             game_cls = games.playable_class(game_tag)
         except GameError as exc:
             raise fail("Game", exc.message) from None
-        players = record.get("Players")
+        players = get("Players")
         if players is None:
             raise fail("Players", "the record has no Players tag")
         names = parse_players(players)
@@ -385,28 +411,37 @@ class Session:
         except GameError as exc:
             raise fail("Players", exc.message) from None
         try:
-            game = game_cls(parse_options(record.get("Options") or ""))
+            game = game_cls(parse_options(get("Options") or ""))
         except GameError as exc:
             raise fail("Options", exc.message) from None
-        seed = record.get("Seed")
-        hashed = record.get("SeedHash")
+        seed = get("Seed")
+        hashed = get("SeedHash")
         if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
             raise fail("SeedHash", "SeedHash does not match the Seed: the seed was changed")
         contributions = None
-        parts = record.get("Contributions")
+        parts = get("Contributions")
         if parts is not None:
             try:
                 contributions = parse_contributions(parts, len(names))
             except GameError as exc:
                 raise fail("Contributions", exc.message) from None
-        position = record.get("Position") or record.get("FEN")
+        position = get("Position") or get("FEN")
         try:
-            initial = (game.decode_position(position, len(names)) if position is not None
-                       else game.initial_state(len(names)))
+            if position is not None:
+                initial = game.decode_position(position, len(names))
+            elif starts is None:
+                initial = game.initial_state(len(names))
+            else:
+                key = (game_cls, repr(sorted(game.settings.items())), len(names))
+                initial = starts.get(key)
+                if initial is None:
+                    if len(starts) >= 16:
+                        starts.clear()
+                    initial = starts[key] = game.initial_state(len(names))
         except GameError as exc:
-            raise fail("Position" if record.get("Position") else "FEN", exc.message) from None
+            raise fail("Position" if get("Position") else "FEN", exc.message) from None
         session = cls(game, names, record, seed, initial, file, contributions)
-        view = record.get("View")
+        view = get("View")
         if view is not None:
             session.player_file = True
             if view.strip().lower() != "spectator":
@@ -418,108 +453,157 @@ class Session:
         return session
 
     def _replay_body(self, errors: list[GameError] | None) -> None:
-        def report(exc: GameError) -> None:
-            if errors is None:
-                raise exc
-            errors.append(exc)
+        items = _Items(self.record.body)
+        self._begin_replay(errors, items.ahead)
+        for item in items:
+            self._replay_item(item)
+            if self._stopped:
+                break
+        self._end_replay()
 
+    # The body is read item by item (:meth:`_replay_item`), from a parsed record or as a stream
+    # (see check_lines); ``ahead(i)`` gives the item ``i`` places after the one being read, or
+    # None past the record's end or RESYNC_WINDOW items on.
+
+    def _begin_replay(self, errors: list[GameError] | None,
+                      ahead: Callable[[int], gtn.Item | None]) -> None:
+        self._errors = errors
+        self._ahead = ahead
         # Written actions not applied so far (only when collecting every error) less the
         # actions put in their place: the record's own numbering is ahead by that much.
-        offset = 0
+        self._offset = 0
         # An action was rejected: the seat written on the next line is trusted, and the turn
         # the rejected action belonged to is completed by a guess (see _resynchronise).
-        resync = False
-        rejected = ""
+        self._resync = False
+        self._rejected = ""
         # Chance actions with a single possible outcome (a referee's report that follows from
         # what was played) may be left out of a record: the reader adds them, and the written
         # ply numbers may count them or not.
-        implied = 0
-        body: list[gtn.Item] = []
-        lines = self.record.body
-        for number, line in enumerate(lines):
-            if isinstance(line, gtn.CommentLine):
-                body.append(line)
-                continue
-            if isinstance(line, gtn.Variation):
-                body.append(line)
-                self._check_branch(line, self.states, self.steps, 1, report)
-                continue
-            if isinstance(line, gtn.EndingLine):
-                body.append(line)
-                self._end_line(line, report)
-                continue
-            if self.ending is not None:
-                report(GameOver("a turn after the ending off the board",
-                                Where(self.file, line.line, line.column, self.ply + 1)))
-                return
-            if line.seat.lower() != CHANCE_NAME:
-                for step in self._forced_chance():
-                    body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
-                    implied += 1
-            body.append(line)
-            here = Where(self.file, line.line, line.column, self.ply + 1 + offset)
-            if line.ply > self.game.max_plies:
-                report(RecordError(f"ply {line.ply} is beyond the {self.game.max_plies:,} plies "
-                                   f"a game of {self.game.id} can last", here))
-                return
-            if line.ply not in (self.ply + 1 + offset, self.ply + 1 + offset - implied):
-                report(RecordError(f"wrong ply number {line.ply}: this is ply "
-                                   f"{self.ply + 1 + offset}", here))
-            try:
-                seat = self.seat_index(line.seat)
-            except GameError as exc:
-                report(RecordError(exc.message, Where(self.file, line.line, line.seat_column,
-                                                      self.ply + 1 + offset)))
-                offset += len(line.actions)
-                resync, rejected = True, line.actions[0].text if line.actions else ""
-                continue
-            if resync:
-                resync = False
-                played, forced = self._resynchronise(seat, rejected,
-                                                     self._upcoming(lines[number:]))
-                offset -= played
-                implied += forced
-            failed = False
-            for done, written in enumerate(line.actions):
-                ply_here = self.ply + 1 + offset
-                try:
-                    self._apply_text(written.text, seat, line.line, written.column)
-                except GameError as exc:
-                    where = Where(self.file, line.line, written.column, ply_here)
-                    if failed:
-                        # One typo, one error: after an error the rest of its line is read as
-                        # far as it goes, and the first action that does not apply ends it.
-                        offset += len(line.actions) - done
-                        break
-                    report(exc.located(**where.__dict__))
-                    if isinstance(exc, GameOver):
-                        self.record.body = body
-                        return
-                    failed = True
-                    offset += 1
-                    resync, rejected = True, written.text
-        # At the end, only a record that says the game is over lacks its last forced action; an
-        # unfinished one waits for it to be typed or drawn.
-        if (self.record.get("Result") or "*").strip() != "*":
-            for step in self._forced_chance():
-                body.append(gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)]))
-        self.record.body = body
+        self._implied = 0
+        # The body as read, with the chance actions it leaves out (kept with the steps).
+        self._body: list[gtn.Item] = []
+        self._stopped = False
+        self._new_body = True
 
-    def _upcoming(self, lines: Sequence[gtn.Item]) -> list[tuple[int, str]]:
-        """The next few written actions (seat, text), for judging a resynchronisation."""
-        out: list[tuple[int, str]] = []
-        for line in lines:
-            if isinstance(line, gtn.CommentLine | gtn.Variation):
-                continue  # a variation replaces a ply: the main line reads on after it
-            if not isinstance(line, gtn.TurnLine):
-                break  # an ending line: no action follows it
+    def _report(self, exc: GameError) -> None:
+        if self._errors is None:
+            raise exc
+        self._errors.append(exc)
+
+    def _stop(self, new_body: bool) -> None:
+        """Read no further item of the body (the rest cannot be checked)."""
+        self._stopped, self._new_body = True, new_body
+
+    def _end_replay(self) -> None:
+        if not self._stopped:
+            # At the end, only a record that says the game is over lacks its last forced
+            # action; an unfinished one waits for it to be typed or drawn.
+            if (self.record.get("Result") or "*").strip() != "*":
+                added = self._forced_chance()
+                if self.keep:
+                    self._body += [gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)])
+                                   for step in added]
+        if self.keep and self._new_body:
+            self.record.body = self._body
+        self._ahead = _nothing_ahead  # the source of the items, and what it holds, goes
+
+    def _replay_item(self, line: gtn.Item) -> None:
+        keep = self.keep
+        if isinstance(line, gtn.CommentLine):
+            if keep:
+                self._body.append(line)
+            return
+        if isinstance(line, gtn.Variation):
+            if keep:
+                self._body.append(line)
+            self._check_branch(line, self.states, self.steps if keep else None, 1,
+                               self._report)
+            return
+        if isinstance(line, gtn.EndingLine):
+            if keep:
+                self._body.append(line)
+            self._end_line(line, self._report)
+            return
+        report = self._report
+        if self.ending is not None:
+            self._stop(False)
+            report(GameOver("a turn after the ending off the board",
+                            Where(self.file, line.line, line.column, self.ply + 1)))
+            return
+        if line.seat.lower() != CHANCE_NAME:
+            added = self._forced_chance()
+            if added:
+                if keep:
+                    self._body += [gtn.TurnLine(self.ply, CHANCE_NAME, [gtn.Action(step.text)])
+                                   for step in added]
+                self._implied += len(added)
+        if keep:
+            self._body.append(line)
+        offset = self._offset
+        if line.ply > self.game.max_plies:
+            self._stop(False)
+            report(RecordError(f"ply {line.ply} is beyond the {self.game.max_plies:,} plies "
+                               f"a game of {self.game.id} can last",
+                               Where(self.file, line.line, line.column, self.ply + 1 + offset)))
+            return
+        if line.ply not in (self.ply + 1 + offset, self.ply + 1 + offset - self._implied):
+            report(RecordError(f"wrong ply number {line.ply}: this is ply "
+                               f"{self.ply + 1 + offset}",
+                               Where(self.file, line.line, line.column, self.ply + 1 + offset)))
+        try:
+            seat = self.seat_index(line.seat)
+        except GameError as exc:
+            report(RecordError(exc.message, Where(self.file, line.line, line.seat_column,
+                                                  self.ply + 1 + offset)))
+            self._offset += len(line.actions)
+            self._resync = True
+            self._rejected = line.actions[0].text if line.actions else ""
+            return
+        if self._resync:
+            self._resync = False
+            played, forced = self._resynchronise(seat, self._rejected, self._upcoming(line))
+            self._offset -= played
+            self._implied += forced
+        failed = False
+        for done, written in enumerate(line.actions):
+            ply_here = self.ply + 1 + self._offset
             try:
-                seat = self.seat_index(line.seat)
-            except GameError:
-                break
-            out += [(seat, a.text) for a in line.actions]
-            if len(out) >= RESYNC_LOOKAHEAD:
-                break
+                self._apply_text(written.text, seat, line.line, written.column)
+            except GameError as exc:
+                where = Where(self.file, line.line, written.column, ply_here)
+                if failed:
+                    # One typo, one error: after an error the rest of its line is read as
+                    # far as it goes, and the first action that does not apply ends it.
+                    self._offset += len(line.actions) - done
+                    break
+                if isinstance(exc, GameOver):
+                    self._stop(True)
+                report(exc.located(**where.__dict__))
+                if isinstance(exc, GameOver):
+                    return
+                failed = True
+                self._offset += 1
+                self._resync, self._rejected = True, written.text
+
+    def _upcoming(self, line: gtn.TurnLine) -> list[tuple[int, str]]:
+        """The next few written actions (seat, text) from ``line`` on, for judging a
+        resynchronisation."""
+        out: list[tuple[int, str]] = []
+        item: gtn.Item | None = line
+        index = 0
+        while item is not None:
+            if isinstance(item, gtn.EndingLine):
+                break  # no action follows it
+            if isinstance(item, gtn.TurnLine):  # a variation replaces a ply: the line reads on
+                try:
+                    seat = self.seat_index(item.seat)
+                except GameError:
+                    break
+                out += [(seat, a.text) for a in item.actions]
+                if len(out) >= RESYNC_LOOKAHEAD:
+                    break
+            item = self._ahead(index)
+            index += 1
         return out[:RESYNC_LOOKAHEAD]
 
     def _resynchronise(self, seat: int, rejected: str, upcoming: list[tuple[int, str]]
@@ -713,8 +797,8 @@ class Session:
             if outcomes is None or len(outcomes) != 1:
                 break
             action = outcomes[0]
-            self._push(CHANCE, action, self.game.format_action(self.state, action))
-            added.append(self.steps[-1])
+            added.append(self._push(CHANCE, action,
+                                    self.game.format_action(self.state, action)))
         return added
 
     def _end_line(self, line: gtn.EndingLine, report: Callable[[GameError], None]) -> None:
@@ -742,25 +826,27 @@ class Session:
         self.update_result_tags()
 
     def _check_branch(self, variation: gtn.Variation, line_states: list[Any],
-                      line_steps: list[Step], depth: int,
+                      line_steps: list[Step] | None, depth: int,
                       report: Callable[[GameError], None]) -> None:
         """Check a variation against the line it branches from; its actions are rewritten in
-        canonical form. One error ends the check of that variation."""
+        canonical form. One error ends the check of that variation. Without ``line_steps``
+        (a record only checked) no step is kept, and no :class:`Branch`."""
         turns = variation.turns
         if not turns:
             report(RecordError("an empty variation", Where(self.file, variation.line,
                                                              variation.column)))
             return
         start = turns[0].ply
-        if not 1 <= start <= len(line_steps):
+        played = len(line_states) - 1
+        if not 1 <= start <= played:
             report(RecordError(
-                f"a variation must replace a ply already played (1 to {len(line_steps)}), "
+                f"a variation must replace a ply already played (1 to {played}), "
                 f"not ply {start}", Where(self.file, turns[0].line, turns[0].column, start)))
             return
         states = line_states[:start]
-        steps = line_steps[:start - 1]
-        branch = Branch(variation, start, states, steps, depth)
-        self.branches.append(branch)
+        steps = line_steps[:start - 1] if line_steps is not None else None
+        if steps is not None:
+            self.branches.append(Branch(variation, start, states, steps, depth))
         for item in variation.body:
             if isinstance(item, gtn.Variation):
                 self._check_branch(item, states, steps, depth + 1, report)
@@ -771,7 +857,7 @@ class Session:
                 return
             if not isinstance(item, gtn.TurnLine):
                 continue
-            ply = len(steps) + 1
+            ply = len(states)
             if item.ply != ply:
                 report(RecordError(f"wrong ply number {item.ply}: this is ply {ply}",
                                    Where(self.file, item.line, item.column, ply)))
@@ -783,7 +869,7 @@ class Session:
                                                       ply)))
                 return
             for written in item.actions:
-                where = Where(self.file, item.line, written.column, len(steps) + 1)
+                where = Where(self.file, item.line, written.column, len(states))
                 try:
                     state = states[-1]
                     to_move = self.game.to_move(state)
@@ -793,12 +879,14 @@ class Session:
                         raise IllegalAction(f"it is not {self.seat_name(seat)}'s turn: "
                                             f"{self.seat_name(to_move)} is to move")
                     action = self.game.parse_action(state, written.text)
-                    written.text = self.game.format_action(state, action)
+                    if steps is not None:  # kept: the text is written back canonical
+                        written.text = self.game.format_action(state, action)
                 except GameError as exc:
                     report(exc.located(**where.__dict__))
                     return
                 states.append(self.game.apply(state, action))
-                steps.append(Step(seat, action, written.text, item.line, written.column))
+                if steps is not None:
+                    steps.append(Step(seat, action, written.text, item.line, written.column))
 
     def _check_result_tags(self, errors: list[GameError] | None) -> None:
         outcome = self.outcome()
@@ -860,7 +948,10 @@ class Session:
         # The canonical text is written when first read (a check of the record never reads
         # it): the state it is written in is kept in ``states`` anyway.
         self.states.append(game.apply(state, action))
-        self.steps.append(Step(seat, action, None, line, column, state, game))
+        if self.keep:
+            self.steps.append(Step(seat, action, None, line, column, state, game))
+        if seat == CHANCE:
+            self.chance_acted = True
 
     def _apply_seen(self, text: str, seat: int, line: int | None,
                     column: int | None) -> None:
@@ -897,16 +988,21 @@ class Session:
             out.append(f"{self.hidden_values} action{'s' * (self.hidden_values != 1)} with "
                        f"hidden values ('{HIDDEN_VALUE}'), read as any value the seat cannot "
                        "see")
-        if self.seed is None and self.record.get("SeedHash") is not None and any(
-                step.seat == CHANCE for step in self.steps):
+        if self.seed is None and self.record.get("SeedHash") is not None and (
+                self.chance_acted or any(step.seat == CHANCE for step in self.steps)):
             out.append("the chance actions against the seed (the record holds only its "
                        "SeedHash: validate the published master record with --seed-hash)")
         return out
 
     def _push(self, seat: int, action: Any, text: str, line: int | None = None,
-              column: int | None = None) -> None:
+              column: int | None = None) -> Step:
         self.states.append(self.game.apply(self.state, action))
-        self.steps.append(Step(seat, action, text, line, column))
+        step = Step(seat, action, text, line, column)
+        if self.keep:
+            self.steps.append(step)
+        if seat == CHANCE:
+            self.chance_acted = True
+        return step
 
     def draw_chance(self) -> list[Step]:
         """Play every chance action that is due now: drawn from the seed, or without a seed
@@ -1110,6 +1206,31 @@ class Session:
         return out
 
 
+def _nothing_ahead(offset: int) -> None:
+    return None
+
+
+class _Items:
+    """The items of a parsed body one after another, with a look at the next few."""
+
+    def __init__(self, body: list[gtn.Item]) -> None:
+        self.body = body
+        self.index = 0
+
+    def __iter__(self) -> _Items:
+        return self
+
+    def __next__(self) -> gtn.Item:
+        if self.index >= len(self.body):
+            raise StopIteration
+        self.index += 1
+        return self.body[self.index - 1]
+
+    def ahead(self, offset: int) -> gtn.Item | None:
+        at = self.index + offset
+        return self.body[at] if offset < RESYNC_WINDOW and at < len(self.body) else None
+
+
 def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
     """A copy of a variation without source positions (for the canonical writer)."""
     body: list[gtn.Item] = []
@@ -1284,27 +1405,287 @@ def check_text(text: str, file: str | None = None, all_errors: bool = False,
     ``extra`` adds checks of a record that read cleanly (for example against a seed hash).
     ``first_line`` is the line number of the text's start when it is a part of a file.
     """
-    try:
-        records = read_text(text, file, first_line)
-    except RecordError as exc:
-        return [Checked(1, exc.where.line or 1, None, 0, [exc], unread=True)]
-    verdicts = []
-    for index, rec in enumerate(records, start=1):
-        errors: list[GameError] = []
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return check_lines(text.splitlines(), file, all_errors, extra, first_line)
+
+
+def check_lines(lines: Iterable[str], file: str | None = None, all_errors: bool = False,
+                extra: Callable[[Session], list[GameError]] | None = None,
+                first_line: int = 1) -> list[Checked]:
+    """:func:`check_text` of a text given line by line (with or without line ends), read as
+    a stream: what is held is the line being read, the few lines after a rejected action
+    that tell how to read on (RESYNC_WINDOW), a variation until its end, and the positions
+    of the record's line, never the text. A syntax error anywhere stands for the whole text,
+    as when it is read at once."""
+    return _Stream(lines, file, all_errors, extra, first_line).run()
+
+
+# A turn line of the most common shape: one action of a named seat, with no indentation, and
+# perhaps glyphs and a short comment in braces, as written by the tool. Such a line is read
+# here without the reader of the notation (which reads it the same way), and its action
+# applied without the general path when it is the turn of that seat and nothing else is due.
+_SEAT_ACTION = r"([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+"
+_AFTER = (r"(?:[ \t]+[^\s{};|$]+)*)(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
+          r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
+_PLAIN_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
+_BARE_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
+"""The plainest of them, tried first (one word, nothing after it)."""
+_PLAIN_REST = re.compile(_SEAT_ACTION + _AFTER)
+_BARE_REST = re.compile(_SEAT_ACTION + r")\r?\n?")
+"""The same after the ply number expected (``12. ``), which is checked first."""
+_PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
+
+
+def _ply_prefix(ply: int) -> str:
+    """``"12. "`` for ply 12 (a table grown as far as the records go)."""
+    while len(_PLY_PREFIX) <= ply:
+        _PLY_PREFIX.append(f"{len(_PLY_PREFIX)}. ")
+    return _PLY_PREFIX[ply]
+
+
+_BARE_TAG = re.compile(
+    r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
+"""A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
+_NOT_READ = object()
+_BLANK = frozenset(("", "\n", "\r\n"))
+_NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0)
+
+
+class _Stream:
+    """The verdicts on the records of a text read line by line (see :func:`check_lines`)."""
+
+    def __init__(self, lines: Iterable[str], file: str | None, all_errors: bool,
+                 extra: Callable[[Session], list[GameError]] | None, first_line: int) -> None:
+        self.lines = iter(lines)
+        self.file = file
+        self.all_errors = all_errors
+        self.extra = extra
+        self.lineno = first_line - 1
+        self.reader = gtn.Reader(keep=False)
+        self.pieces: deque[str] = deque()
+        """Lines of one line of input that holds other line breaks (a form feed, ...)."""
+        self.pending: deque[Any] = deque()
+        """Items read ahead of the one being checked (see :meth:`ahead`)."""
+        self.verdicts: list[Checked] = []
+        self.starts: dict[Any, Any] = {}
+        """Initial states by game, options and seats (states are never changed in place)."""
+        self.record: gtn.Record | None = None
+        self.session: Session | None = None
+        self.errors: list[GameError] = []
+        self.done = True
+        """Whether the current record's body is only read (an error ended its check)."""
+        self.raised = False
+        """Whether an error stopped the check of the current record (nothing more is said)."""
+
+    def run(self) -> list[Checked]:
+        try:
+            self._read()
+            self.reader.finish()
+        except NotationError as exc:
+            error = RecordError(exc.message, Where(self.file, exc.line, exc.column))
+            return [Checked(1, exc.line or 1, None, 0, [error], unread=True)]
+        if self.record is None:
+            return [Checked(1, 1, None, 0, [RecordError(
+                "no record found (a record starts with [Game \"...\"])",
+                Where(self.file, 1, 1))], unread=True)]
+        self._close()
+        return self.verdicts
+
+    def _next(self) -> Any:
+        """The next item read (a record, a tag, a line of the body), or None at the end."""
+        reader, pieces = self.reader, self.pieces
+        while True:
+            if not pieces:
+                raw = next(self.lines, None)
+                if raw is None:
+                    return None
+                pieces.extend(raw.splitlines() or ("",))
+            self.lineno += 1
+            item = reader.line(pieces.popleft(), self.lineno)
+            if item is not None:
+                return item
+
+    def ahead(self, offset: int) -> gtn.Item | None:
+        """The item ``offset`` places after the one being checked in its record's body."""
+        if offset >= RESYNC_WINDOW:
+            return None
+        pending = self.pending
+        while len(pending) <= offset:
+            if pending and isinstance(pending[-1], gtn.Record):
+                return None
+            item = self._next()
+            if item is None:
+                return None
+            pending.append(item)
+        item = pending[offset]
+        return None if isinstance(item, gtn.Record | gtn.Tag) else item
+
+    def _fast(self) -> tuple[Any, ...] | None:
+        """What the loop needs to read a plain turn line by itself, when it may: an empty
+        tuple when the line is only to be read (the record's check is over)."""
+        session = self.session
+        if (self.done and self.record is not None and self.reader.in_movetext
+                and not self.reader.open and not self.pending and not self.pieces):
+            return ()
+        if (self.done or session is None or self.pending or self.pieces or session.keep
+                or session.ending is not None or session._resync
+                or session.player_file or session._offset or session._implied
+                or self.reader.open):
+            return None
+        game = session.game
+        return (session.states, session._seats, game.to_move, game.parse_action, game.apply,
+                game.max_plies)
+
+    def _read(self) -> None:
+        bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
+        fast: tuple[Any, ...] | None = None
+        states, seats, to_move, parse, apply, max_plies = _NO_FAST
+        lineno = self.lineno
+        # The common lines are read in this loop (the next action, a tag pair, a blank line,
+        # any plain turn once the record's check is over); the others, and a plain turn
+        # that is not simply the next action (a wrong ply number, seat or action: the
+        # general path says what), by _slow.
+        bare_tag = _BARE_TAG.fullmatch
+        bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
+        prefixes = _PLY_PREFIX
+        for raw in self.lines:
+            if raw[:1] == "[":
+                match = bare_tag(raw)
+                if match is not None:
+                    lineno += 1
+                    self.lineno = lineno
+                    item = self.reader.tag(match[1], match[2], lineno)
+                    if type(item) is not gtn.Tag:  # a new record: the last one ends
+                        self._take(item)
+                        fast = self._fast()
+                        if fast:
+                            states, seats, to_move, parse, apply, max_plies = fast
+                    continue
+            if fast is None and self.session is None and not self.done:
+                # The record's first line of movetext: a plain turn begins its check here.
+                match = bare(raw) or plain(raw)
+                if match is not None and self._start() is not None:
+                    self.reader.in_movetext = True
+                    fast = self._fast()
+                    if fast:
+                        states, seats, to_move, parse, apply, max_plies = fast
+            if fast:
+                ply = len(states)
+                try:
+                    prefix = prefixes[ply]
+                except IndexError:
+                    prefix = _ply_prefix(ply)
+                if raw.startswith(prefix) and ply <= max_plies:
+                    at = len(prefix)
+                    match = bare_rest(raw, at) or plain_rest(raw, at)
+                    if match is not None:
+                        seat_text, text = match.groups()
+                        seat = seats.get(seat_text)
+                        if seat is not None:
+                            state = states[-1]
+                            # Read first, then whose turn it is: a game may judge whether it
+                            # is over faster once a legal action is known (chess). Whatever
+                            # goes wrong is read again the general way, which says what.
+                            try:
+                                action = parse(state, text)
+                            except Exception:  # noqa: BLE001
+                                action = _NOT_READ
+                            if action is not _NOT_READ and to_move(state) == seat:
+                                states.append(apply(state, action))
+                                lineno += 1
+                                continue
+            elif fast is not None and (bare(raw) or plain(raw)):
+                lineno += 1  # the record's check is over, and the line is well formed
+                continue
+            if raw in _BLANK:
+                lineno += 1
+                continue
+            self.lineno = lineno
+            self._slow(raw)
+            lineno = self.lineno
+            fast = self._fast()
+            if fast:
+                states, seats, to_move, parse, apply, max_plies = fast
+        self.lineno = lineno
+
+    def _slow(self, raw: str) -> None:
+        """Read and check a line of input (which may hold other line breaks), then the items
+        read ahead meanwhile."""
+        pending, pieces = self.pending, self.pieces
+        pieces.extend(raw.splitlines() or ("",))
+        while pending or pieces:
+            if pending:
+                self._take(pending.popleft())
+                continue
+            self.lineno += 1
+            item = self.reader.line(pieces.popleft(), self.lineno)
+            if item is not None:
+                self._take(item)
+
+    def _take(self, item: Any) -> None:
+        """Check one item read (the records' own lines, not read ahead)."""
+        if isinstance(item, gtn.Record):
+            self._close()
+            self.record, self.session, self.errors = item, None, []
+            self.done = self.raised = False
+            return
+        if isinstance(item, gtn.Tag):
+            return
+        if self.done:
+            return
+        session = self.session or self._start()
+        if session is None:
+            return
+        try:
+            session._replay_item(item)
+            if session._stopped:
+                self.done = True
+        except GameError as exc:
+            self.errors.append(exc.with_traceback(None))  # not the frames it was raised in
+            self.done = self.raised = True
+
+    def _start(self) -> Session | None:
+        """The session of the current record, from its header, as its movetext begins; None
+        (and the error kept) when the header is refused."""
+        assert self.record is not None
+        try:
+            session = self.session = Session._from_header(self.record, self.file,
+                                                          self.starts)
+        except GameError as exc:
+            self.errors.append(exc.with_traceback(None))
+            self.done = self.raised = True
+            return None
+        session.keep = self.extra is not None
+        session._begin_replay(self.errors if self.all_errors else None, self.ahead)
+        return session
+
+    def _close(self) -> None:
+        """The verdict on the record read so far, at its end."""
+        record = self.record
+        if record is None:
+            return
+        errors = self.errors
+        session = self.session
         plies = 0
         unchecked: list[str] = []
         try:
-            session = Session._from_header(rec, file)
-            try:
-                session._replay_body(errors if all_errors else None)
-                session._check_result_tags(errors if all_errors else None)
-                if extra is not None and not errors:
-                    errors += extra(session)
-            finally:
-                plies = session.ply - session.guessed
-                unchecked = session.unchecked()
+            if session is None and not self.raised:
+                session = self.session = Session._from_header(record, self.file)
+                session.keep = self.extra is not None
+                session._begin_replay(errors if self.all_errors else None, self.ahead)
+            if session is not None:
+                try:
+                    if not self.raised:
+                        session._end_replay()
+                        session._check_result_tags(errors if self.all_errors else None)
+                        if self.extra is not None and not errors:
+                            errors += self.extra(session)
+                finally:
+                    plies = session.ply - session.guessed
+                    unchecked = session.unchecked()
         except GameError as exc:
-            errors.append(exc)
-        verdicts.append(Checked(index, rec.line, rec.get("Game"), plies, errors,
-                                unchecked=unchecked))
-    return verdicts
+            errors.append(exc.with_traceback(None))  # not the frames it was raised in
+        self.verdicts.append(Checked(len(self.verdicts) + 1, record.line, record.get("Game"),
+                                     plies, errors, unchecked=unchecked))
+        self.record = self.session = None

@@ -11,7 +11,7 @@ reading the master itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,14 @@ from gametool.chance import check_contribution, seed_hash
 from gametool.distribute import Part
 from gametool.engine import CHANCE
 from gametool.errors import GameError, RecordError, Where
-from gametool.record import Checked, Session, check_text, parse_contributions, read_text
+from gametool.record import (
+    Checked,
+    Session,
+    check_lines,
+    check_text,
+    parse_contributions,
+    read_text,
+)
 from notation import record as gtn
 
 
@@ -158,18 +165,76 @@ def check_file(path: str, all_errors: bool = False, expected_hash: str | None = 
 def check_part(part: Part, all_errors: bool = False, expected_hash: str | None = None,
                exported: str | None = None,
                contributions: tuple[tuple[str, str], ...] = (),
-               referee_only: bool = False) -> list[Checked] | GameError:
+               referee_only: bool = False, lines: Iterable[str] | None = None
+               ) -> list[Checked] | GameError:
     """The verdicts on the records of a file or of a part of one (a top-level function, so
-    that it can run in a worker process or on a Dask worker); the error if it cannot be read."""
+    that it can run in a worker process or on a Dask worker); the error if it cannot be read.
+    ``lines``, when given, are the lines of the record file ``part.path``, read as a stream
+    (an error reading them is raised, not returned)."""
     try:
         extra = None
         if expected_hash is not None or exported is not None or contributions:
             extra = _commitment_check(expected_hash, exported, contributions, referee_only)
+        if lines is not None:
+            return check_lines(lines, part.path, all_errors, extra, part.first_line)
         if part.path.lower().endswith(".pgn"):
             return _check_pgn(part, extra)
         return check_text(part.read(), part.path, all_errors, extra, part.first_line)
     except GameError as exc:
+        if isinstance(lines, _Lines) and lines.failed is exc:
+            raise
         return exc
+
+
+class _Lines:
+    """The lines of a record file read one by one, with the error that stopped the reading."""
+
+    def __init__(self, path: str, shown: Callable[[int], None] | None = None) -> None:
+        from gametool import corpus
+
+        self.lines = corpus.lines(path)
+        self.shown = shown
+        self.failed: GameError | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        shown = self.shown
+        try:
+            for line in self.lines:
+                if shown is not None:
+                    shown(len(line))
+                yield line
+        except GameError as exc:
+            self.failed = exc
+            raise
+
+
+def streamed(files: list[str], check: Callable[..., list[Checked] | GameError],
+             label: str | None = None) -> Iterator[tuple[Part, list[Checked] | GameError]]:
+    """``check`` (a :func:`check_part` with its options) over every file in this process, as
+    (part, result). A record file larger than a part, or standard input, is read line by line
+    as a stream, in memory bounded by its longest line whatever the size of its records;
+    the others are read part after part (:func:`gametool.corpus.streamed`)."""
+    import os
+    import sys
+
+    from gametool import corpus, distribute
+
+    for path in files:
+        try:
+            large = path == "-" or os.path.getsize(path) > distribute.PART_BYTES
+        except OSError:
+            large = False
+        if corpus.is_pgn(path) or not large:
+            yield from corpus.streamed([path], check, label)
+            continue
+        if label is None or not sys.stderr.isatty() or path == "-":
+            yield Part(path), check(Part(path), lines=_Lines(path))
+            continue
+        import click
+
+        with click.progressbar(length=max(1, os.path.getsize(path)), label=label,
+                               file=sys.stderr) as bar:
+            yield Part(path), check(Part(path), lines=_Lines(path, bar.update))
 
 
 def _check_pgn(part: Part, extra: Callable[[Session], list[GameError]] | None

@@ -358,18 +358,68 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    records: list[Record] = []
-    current: Record | None = None
-    in_movetext = False
-    open_variations: list[Variation] = []
-    target: list[Item] = []  # the body that lines go to: the record's, or a variation's
+    reader = Reader()
+    read = reader.line
+    for lineno, raw in enumerate(text.splitlines(), start=first_line):
+        read(raw, lineno)
+    reader.finish()
+    return reader.records
 
-    def check_closed() -> None:
-        if open_variations:
-            var = open_variations[-1]
+
+class Reader:
+    """The reader of :func:`parse`, fed one line at a time (a line holds no line break).
+
+    With ``keep`` (as :func:`parse` reads) every line goes to the records built in
+    :attr:`records`. Without it, only the tag pairs of the current record (:attr:`current`)
+    are kept: :meth:`line` returns each line's item as it is read, a new :class:`Record` (its
+    first tag in it) where a record starts, a :class:`Tag` for one of its further tag pairs,
+    and a variation of the record's own line whole once its ``)`` is read (the lines inside
+    it return None); a blank line returns None. The same input gets the same errors either
+    way."""
+
+    def __init__(self, keep: bool = True) -> None:
+        self.keep = keep
+        self.records: list[Record] = []
+        self.current: Record | None = None
+        self.in_movetext = False
+        self.open: list[Variation] = []
+        self.target: list[Item] = []  # the body lines go to: the record's, or a variation's
+        self.names: set[str] = set()  # the current record's tag names, in lower case
+
+    def finish(self) -> None:
+        """The end of the text: a variation left open is an error."""
+        if self.open:
+            var = self.open[-1]
             raise NotationError("unclosed variation: this '(' has no ')'", var.line, var.column)
 
-    for lineno, raw in enumerate(text.splitlines(), start=first_line):
+    def _item(self, item: Item) -> Item | None:
+        if self.keep or self.open:
+            self.target.append(item)
+            return None
+        return item
+
+    def tag(self, name: str, value: str, lineno: int) -> Record | Tag:
+        """A tag pair read (its name and value within bounds), as :meth:`line` returns it."""
+        tag = Tag(name, value, lineno)
+        # A tag after movetext, or one the record already has (a record with no movetext
+        # followed by the next record's header), begins a new record.
+        current = self.current
+        key = name.lower()
+        if current is None or self.in_movetext or key in self.names:
+            self.finish()
+            current = self.current = Record(line=lineno)
+            if self.keep:
+                self.records.append(current)
+            self.target = current.body
+            self.in_movetext = False
+            current.tags.append(tag)
+            self.names = {key}
+            return current
+        current.tags.append(tag)
+        self.names.add(key)
+        return tag
+
+    def line(self, raw: str, lineno: int) -> Record | Tag | Item | None:
         if len(raw) > MAX_LINE:
             bound = MAX_TAG_LINE if raw.lstrip().startswith("[") else MAX_LINE
             if len(raw) > bound:
@@ -378,7 +428,7 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
         line = raw.rstrip()
         stripped = line.strip()
         if not stripped:
-            continue
+            return None
         indent = len(line) - len(line.lstrip())
         if stripped.startswith("["):
             fast_tag = _FAST_TAG.fullmatch(stripped)
@@ -393,40 +443,34 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
                 raise NotationError(f"tag value of {len(result['value']):,} characters: a tag "
                                     f"value holds at most {MAX_TAG_VALUE:,}", lineno,
                                     indent + 1)
-            # A tag after movetext, or one the record already has (a record with no movetext
-            # followed by the next record's header), begins a new record.
-            if current is None or in_movetext or current.find(result["name"]) is not None:
-                check_closed()
-                current = Record(line=lineno)
-                records.append(current)
-                target = current.body
-                in_movetext = False
-            current.tags.append(Tag(result["name"], result["value"], lineno))
-            continue
+            return self.tag(result["name"], result["value"], lineno)
+        current = self.current
         if current is None:
             raise NotationError("a record must start with its tag pairs, e.g. [Game \"...\"]",
                                 lineno, indent + 1)
-        in_movetext = True
+        self.in_movetext = True
         if stripped[0] in "{;":
             if _FAST_COMMENT.fullmatch(stripped):
                 body, style = _comment_parts(stripped, lineno)
             else:
                 result = _parse_line(grammar()[2], stripped, lineno)
                 body, style = _comment_parts(result["comment"], lineno)
-            target.append(CommentLine(body, style, lineno))
-            continue
+            return self._item(CommentLine(body, style, lineno))
         if stripped == "(":
             variation = Variation(line=lineno, column=indent + 1)
-            target.append(variation)
-            open_variations.append(variation)
-            target = variation.body
-            continue
+            self.target.append(variation)
+            self.open.append(variation)
+            self.target = variation.body
+            return None
         if stripped == ")":
-            if not open_variations:
+            if not self.open:
                 raise NotationError("')' closes no variation", lineno, indent + 1)
-            open_variations.pop()
-            target = open_variations[-1].body if open_variations else current.body
-            continue
+            closed = self.open.pop()
+            self.target = self.open[-1].body if self.open else current.body
+            if not self.open and not self.keep:
+                current.body.clear()
+                return closed
+            return None
         ending = _ENDING.fullmatch(stripped)
         if ending is not None:
             comment, style = (_comment_parts(ending["comment"], lineno) if ending["comment"]
@@ -436,9 +480,8 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
             if len(reason) > MAX_REASON:
                 raise NotationError(f"reason of {len(reason):,} characters: the reason of an "
                                     f"ending holds at most {MAX_REASON:,}", lineno, indent + 1)
-            target.append(EndingLine(ending["result"], reason, comment, style, lineno,
-                                     indent + 1))
-            continue
+            return self._item(EndingLine(ending["result"], reason, comment, style, lineno,
+                                         indent + 1))
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
         if digits > MAX_PLY_DIGITS:
             raise NotationError(f"ply number of {digits:,} digits: at most {MAX_PLY_DIGITS}",
@@ -450,7 +493,7 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
             comment, style = _comment_parts(comment_raw, lineno) if comment_raw else (None, "{")
             text = fast["actions"]
             nags = _take_nags(actions) if "$" in text else []
-            target.append(
+            return self._item(
                 TurnLine(
                     ply=int(fast["ply"]),
                     seat=fast["seat"],
@@ -463,7 +506,6 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
                     nags=nags,
                 )
             )
-            continue
         try:
             result = _parse_line(grammar()[1], stripped, lineno)
         except NotationError as exc:
@@ -477,7 +519,7 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
         if "comment" in result:
             comment, style = _comment_parts(result["comment"], lineno)
         nags = _take_nags(actions)
-        target.append(
+        return self._item(
             TurnLine(
                 ply=int(result["ply"]),
                 seat=seat_loc["value"][0],
@@ -490,8 +532,6 @@ def parse(text: str, first_line: int = 1) -> list[Record]:
                 nags=nags,
             )
         )
-    check_closed()
-    return records
 
 
 # -- writer ------------------------------------------------------------------------------------
