@@ -1103,12 +1103,16 @@ class Session:
         line of its own, as a converter does for many actions: no chance is drawn, and the
         result tags wait for :meth:`update_result_tags`. ``text`` and ``after`` (the action's
         canonical text and the next state) may be given when the caller knows them already."""
-        state = self.state
-        if text is None:
-            text = self.game.format_action(state, action)
-        self.states.append(self.game.apply(state, action) if after is None else after)
-        self.steps.append(Step(seat, action, text))
-        line = gtn.TurnLine(len(self.steps), self.names[seat], [gtn.Action(text)])
+        states, steps = self.states, self.steps
+        if text is None or after is None:
+            state = states[-1]
+            if text is None:
+                text = self.game.format_action(state, action)
+            if after is None:
+                after = self.game.apply(state, action)
+        states.append(after)
+        steps.append(Step(seat, action, text))
+        line = gtn.TurnLine(len(steps), self.names[seat], [gtn.Action(text)])
         self.record.body.append(line)
         return line
 
@@ -1150,7 +1154,23 @@ class Session:
         out.tags.extend(tags)
         index = 0
         own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
+        steps_all, names, body = self.steps, self.names, out.body
         for item in self.record.body:
+            if shared and type(item) is gtn.TurnLine and len(item.actions) == 1 \
+                    and index < len(steps_all):
+                # The commonest line, one player's action alone: kept as it is when it is
+                # canonical already and nothing merges into the line before it.
+                step = steps_all[index]
+                last = body[-1] if body else None
+                if (step.seat != CHANCE and item.ply == index + 1
+                        and item.seat == names[step.seat]
+                        and item.actions[0].text == step.text
+                        and not (isinstance(last, gtn.TurnLine) and last.seat == item.seat
+                                 and last.comment is None and not last.nags)):
+                    index += 1
+                    own.add(id(item))
+                    body.append(item)
+                    continue
             if isinstance(item, gtn.CommentLine):
                 out.body.append(gtn.CommentLine(item.text, item.style))
                 continue

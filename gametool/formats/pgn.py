@@ -481,9 +481,18 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     if game.main.before:
         record.body.append(gtn.CommentLine(" ".join(game.main.before)))
     game_obj = session.game
+    states = session.states
+    read_move, append = game_obj.read_move, session.append_checked
     for node in game.main.nodes:
-        before = len(session.states) - 1
-        line = _play(session, node)
+        before = len(states) - 1
+        state = states[before]
+        try:
+            action, text, after = read_move(state, node.san)
+        except GameError:  # another reading, or the refusal, as _next_move words it
+            seat, action = _next_move(game_obj, state, node, "")
+            line = append(seat, action)
+        else:
+            line = append(0 if state.white else 1, action, text, after)
         if node.comments:
             line.comment = " ".join(node.comments)
         if node.nags:
@@ -531,16 +540,6 @@ def _over(game: Any, state: Any, node: Node) -> _Refused:
     termination = outcome.termination if outcome else "over"
     return _Refused(f"move {node.san!r} after the end of the game ({termination})",
                     node.offset, automatic=termination in AUTOMATIC_DRAWS)
-
-
-def _play(session: Session, node: Node) -> gtn.TurnLine:
-    game, state = session.game, session.state
-    try:
-        action, text, after = game.read_move(state, node.san)
-    except GameError:  # another reading, or the refusal, as _next_move words it
-        seat, action = _next_move(game, state, node, "")
-        return session.append_checked(seat, action)
-    return session.append_checked(0 if state.white else 1, action, text, after)
 
 
 def _next_move(game: Any, state: Any, node: Node, where: str) -> tuple[int, Any]:
