@@ -34,6 +34,7 @@ from gametool.games.chess.position import (
 from gametool.games.chess.san import (
     COMMON,
     MoveText,
+    disambiguation,
     from_match,
     resolve,
     san_body,
@@ -169,15 +170,7 @@ def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, 
         f = m & 63
         if piece == "K" and (target - f == 2 or f - target == 2):
             return None  # castling is written O-O or O-O-O
-        where = ""
-        if len(found) > 1:
-            rivals = [o & 63 for o in found if o & 63 != f]
-            if all((r ^ f) & 7 for r in rivals):
-                where = FILES[f & 7]
-            elif all(r >> 3 != f >> 3 for r in rivals):
-                where = str((f >> 3) + 1)
-            else:
-                where = SQUARE_NAMES[f]
+        where = disambiguation(f, found) if len(found) > 1 else ""
         taken = board[target] != "."
         if capture and not taken:
             return None

@@ -104,17 +104,22 @@ def san_body(pos: Position, m: int) -> str:
     if piece == "P":
         text = f"{FILES[f & 7]}x{target}" if (f ^ t) & 7 else target
         return text + (f"={PROMO_LETTERS[promo]}" if promo else "")
-    rivals = [o & 63 for o in pos.piece_moves_to(t, piece) if o & 63 != f]
-    where = ""
-    if rivals:
-        if all((r ^ f) & 7 for r in rivals):
-            where = FILES[f & 7]
-        elif all(r >> 3 != f >> 3 for r in rivals):
-            where = str((f >> 3) + 1)
-        else:
-            where = SQUARE_NAMES[f]
+    where = disambiguation(f, pos.piece_moves_to(t, piece))
     capture = "x" if board[t] != EMPTY else ""
     return f"{piece}{where}{capture}{target}"
+
+
+def disambiguation(f: int, moves: list[int]) -> str:
+    """What SAN writes of the from-square ``f`` of a piece move, given the legal ``moves`` of
+    that piece kind to the same square: nothing, the file, the rank, or the whole square."""
+    rivals = [o & 63 for o in moves if o & 63 != f]
+    if not rivals:
+        return ""
+    if all((r ^ f) & 7 for r in rivals):
+        return FILES[f & 7]
+    if all(r >> 3 != f >> 3 for r in rivals):
+        return str((f >> 3) + 1)
+    return SQUARE_NAMES[f]
 
 
 def check_suffix(board: str, white: bool, castling: int, ep: int) -> str:
