@@ -72,6 +72,8 @@ MAX_PLY_DIGITS = 9
 # Tags written first, in this order; the others keep the order they were read in.
 TAG_ORDER = ("Game", "Players", "Options", "Seed", "SeedHash", "Position", "Date", "Result",
              "Termination")
+_TAG_RANK = {name.lower(): rank for rank, name in enumerate(TAG_ORDER)}
+_TAG_NAME = {name.lower(): name for name in TAG_ORDER}
 
 
 @dataclass
@@ -557,7 +559,7 @@ def _comment_text(text: str, style: str) -> str:
 
 
 def ordered_tags(tags: list[Tag]) -> list[Tag]:
-    rank = {name.lower(): i for i, name in enumerate(TAG_ORDER)}
+    rank = _TAG_RANK
     known = sorted((t for t in tags if t.name.lower() in rank), key=lambda t: rank[t.name.lower()])
     return known + [t for t in tags if t.name.lower() not in rank]
 
@@ -572,7 +574,7 @@ def write(record: Record) -> str:
                                 f"{MAX_TAG_VALUE:,}" if len(tag.value) > MAX_TAG_VALUE else
                                 f"a tag name of {len(tag.name):,} characters, and a tag name "
                                 f"holds at most {MAX_TAG_NAME:,}")
-        canonical = next((n for n in TAG_ORDER if n.lower() == tag.name.lower()), tag.name)
+        canonical = _TAG_NAME.get(tag.name.lower(), tag.name)
         out.append(f"[{canonical} {_quote(tag.value)}]")
     if record.body:
         out.append("")
