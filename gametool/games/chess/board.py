@@ -509,6 +509,12 @@ def has_legal_move(board: str, white: bool, castling: int, ep: int,
     own, enemy, king = (WHITE_PIECES, BLACK_PIECES, "K") if white else \
         (BLACK_PIECES, WHITE_PIECES, "k")
     if in_check(board, white) if checked is None else checked:
+        ksq = board.index(king)
+        for t in KING[ksq]:  # most checks are met by a king step: tried before every evasion
+            c = board[t]
+            if (c == EMPTY or c in enemy) and _safe(board, ksq | t << 6, white, castling, ep,
+                                                    king):
+                return True
         return bool(legal_moves(board, white, castling, ep))
     # Not in check, a piece off every line through its king is pinned by nothing, so any
     # step it has is legal; the king and the pieces on its lines are tried afterwards, by
