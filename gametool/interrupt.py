@@ -46,12 +46,36 @@ def stopping() -> bool:
     return _stopping
 
 
+_deferring = 0
+_pending: int | None = None
+
+
 def _first(signum: int, frame: FrameType | None) -> None:
-    global _stopping
+    global _stopping, _pending
+    if _deferring:
+        _pending = _pending or signum  # raised when the deferring block ends
+        return
     _stopping = True
     for number in SIGNALS:
         signal.signal(number, _again)
     raise Interrupted(signum)
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Keep :class:`Interrupted` out of a few steps that must happen together (a temporary
+    file made, and its name kept for its removal): a signal that arrives meanwhile is raised
+    as the block ends. Unlike :func:`held`, this holds whichever thread the signal reaches:
+    Python runs its handler in the main thread, which defers it."""
+    global _deferring, _pending
+    _deferring += 1
+    try:
+        yield
+    finally:
+        _deferring -= 1
+        if not _deferring and _pending is not None:
+            signum, _pending = _pending, None
+            _first(signum, None)
 
 
 def _again(signum: int, frame: FrameType | None) -> None:

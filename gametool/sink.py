@@ -15,7 +15,7 @@ import sys
 import tempfile
 from typing import IO
 
-from gametool import storage
+from gametool import interrupt, storage
 from gametool.errors import GameError
 
 
@@ -54,13 +54,24 @@ class Sink:
             if os.path.lexists(path) and not force:
                 raise GameError(f"{path}: already exists (use --force to overwrite)")
             folder = os.path.dirname(os.path.realpath(path))
-            fd, self._temp = tempfile.mkstemp(prefix=storage.TEMP_PREFIX,
-                                              suffix=storage.TEMP_SUFFIX, dir=folder)
-            self._held = os.dup(fd)
-            fcntl.flock(self._held, fcntl.LOCK_EX)
-            self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+            # No signal between making the temporary file and holding it ready: the sink is
+            # whole, or nothing is left behind.
+            with interrupt.deferred():
+                fd, self._temp = tempfile.mkstemp(prefix=storage.TEMP_PREFIX,
+                                                  suffix=storage.TEMP_SUFFIX, dir=folder)
+                try:
+                    self._held = os.dup(fd)
+                    fcntl.flock(self._held, fcntl.LOCK_EX)
+                    self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+                except OSError:
+                    os.close(fd)
+                    raise
         except OSError as exc:
+            self._forget()
             raise GameError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        except BaseException:  # a signal held back above, raised as the block ended
+            self._forget()
+            raise
 
     def write(self, text: str) -> None:
         if self.path in (None, "-"):  # a closed pipe ends the command quietly (Click)
@@ -110,6 +121,16 @@ class Sink:
             self._handle.close()
         except OSError:
             pass
+        if self._temp is not None:
+            try:
+                os.unlink(self._temp)
+            except FileNotFoundError:
+                pass
+            self._temp = None
+        self._release()
+
+    def _forget(self) -> None:
+        """Remove a temporary file made before the sink could be made whole."""
         if self._temp is not None:
             try:
                 os.unlink(self._temp)

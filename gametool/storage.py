@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from gametool import interrupt
 from gametool.errors import GameError
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
@@ -222,11 +223,15 @@ def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
     path = os.path.realpath(path)
     folder = os.path.dirname(path)
     clean_stale_temporaries(folder)
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
-    # The lock on the temporary file is held (through ``held``) until the rename, so that no
-    # other writer takes it for a stale one.
-    held = os.dup(fd)
+    temp: str | None = None
+    held: int | None = None
     try:
+        # A signal between making the temporary file and knowing its name would leave it.
+        with interrupt.deferred():
+            fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+            # The lock on the temporary file is held (through ``held``) until the rename, so
+            # that no other writer takes it for a stale one.
+            held = os.dup(fd)
         fcntl.flock(held, fcntl.LOCK_EX)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -242,13 +247,15 @@ def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except FileNotFoundError:
+                pass
         raise
     finally:
-        os.close(held)
+        if held is not None:
+            os.close(held)
     try:
         dir_fd = os.open(folder, os.O_RDONLY)
     except OSError:

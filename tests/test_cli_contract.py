@@ -246,6 +246,37 @@ def test_a_signal_stops_selfplay_at_once_and_keeps_every_finished_game(
         assert session.game.is_over(session.state), name
 
 
+def test_a_signal_just_as_a_temporary_file_is_made_leaves_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moment a random signal rarely hits, made certain: SIGTERM arrives as the temporary
+    file of a write (a record replaced, a sink opened) has just been made. The write is
+    interrupted and nothing is left in the folder."""
+    import tempfile
+
+    from gametool import interrupt, sink, storage
+
+    made = tempfile.mkstemp
+
+    def made_then_signalled(*args: object, **kwargs: object) -> tuple[int, str]:
+        found = made(*args, **kwargs)  # type: ignore[call-overload]
+        os.kill(os.getpid(), signal.SIGTERM)  # handled at the next step of this function
+        return found
+
+    saved = {number: signal.getsignal(number) for number in interrupt.SIGNALS}
+    monkeypatch.setattr(tempfile, "mkstemp", made_then_signalled)
+    try:
+        for write in (lambda: storage.write_atomic(str(tmp_path / "a.gtn"), "text\n"),
+                      lambda: sink.Sink(str(tmp_path / "b.gtn"))):
+            interrupt.install()
+            with pytest.raises(interrupt.Interrupted):
+                write()
+            assert os.listdir(tmp_path) == []
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+        monkeypatch.setattr(interrupt, "_stopping", False)
+
+
 @pytest.mark.parametrize("signum, code, to_group", [(signal.SIGINT, 130, True),
                                                     (signal.SIGTERM, 143, False)])
 def test_a_signal_stops_slow_mcts_workers_and_leaves_no_orphan(
