@@ -223,7 +223,14 @@ def client(address: str) -> Iterator[Any]:
     try:
         if address.startswith("local:"):
             import warnings
+            from multiprocessing import resource_tracker
 
+            from gametool import interrupt
+
+            # The local workers' semaphores are tracked by a process of multiprocessing's:
+            # started here with no terminal, it tells nobody of an interrupted run's leftovers.
+            with interrupt.quiet_children():
+                resource_tracker.ensure_running()
             with warnings.catch_warnings():
                 # Its HTTP server takes another port when 8787 is taken: nothing to report.
                 warnings.filterwarnings("ignore", message="Port .* is already in use")

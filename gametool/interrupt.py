@@ -143,12 +143,45 @@ def descendants(pid: int | None = None) -> list[int]:
 
 def end_descendants() -> None:
     """Kill every process this one started that is still running (workers of an interrupted
-    run: they hold nothing that must be saved)."""
+    run: they hold nothing that must be saved). Among them may be multiprocessing's resource
+    tracker: what is left of the run would then warn, on its way out, that the tracker "died
+    unexpectedly"; it died on purpose, and the warning is silenced."""
+    import warnings
+
+    warnings.filterwarnings("ignore", message="resource_tracker: process died unexpectedly")
     for pid in descendants():
+        if _is_resource_tracker(pid):
+            continue  # it ends by itself once every process that uses it has ended
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+
+
+def _is_resource_tracker(pid: int) -> bool:
+    """Whether ``pid`` is multiprocessing's resource tracker: killed, it would be started
+    again by what is left of the run, and speak of the death on the terminal."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"multiprocessing.resource_tracker" in handle.read()
+    except OSError:
+        return False
+
+
+@contextmanager
+def quiet_children() -> Iterator[None]:
+    """Children started in this block write their stderr to /dev/null (multiprocessing's
+    resource tracker, say, which warns of leaked semaphores when an interrupted run ends)."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def dask_setup(worker: object) -> None:
