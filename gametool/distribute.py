@@ -58,7 +58,6 @@ class Part:
 
         return storage.read(self.path)
 
-
     def _read_range(self) -> str:
         """The piece's bytes of its file, decoded as the whole file would be."""
         try:
@@ -73,36 +72,11 @@ class Part:
             pieces = data.split(b"\n")
             last = pieces.pop()
             text = "".join(pgn_line(raw + b"\n") for raw in pieces) + pgn_line(last)
-            return text.lstrip("\ufeff") if self.offset == 0 else text
-        from gametool import storage
+        else:
+            from gametool import storage
 
-        text = storage.decode(data, self.path, self.first_line)
+            text = storage.decode(data, self.path, self.first_line)
         return text.lstrip("\ufeff") if self.offset == 0 else text
-
-
-def record_starts(lines: list[str]) -> list[int]:
-    """The lines (0-based) where a record surely starts: a tag pair after a line of movetext,
-    outside a comment in braces (which PGN lets run over several lines)."""
-    starts = []
-    movetext = False
-    depth = 0
-    for number, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if depth == 0 and stripped.startswith("["):
-            if movetext:
-                starts.append(number)
-            movetext = False
-            continue
-        movetext = True
-        if "{" in stripped or "}" in stripped:
-            for char in stripped.split(";", 1)[0] if depth == 0 else stripped:
-                if char == "{":
-                    depth += 1
-                elif char == "}" and depth:
-                    depth -= 1
-    return starts
 
 
 def parts(path: str, size: int | None = None) -> list[Part]:
@@ -113,27 +87,6 @@ def parts(path: str, size: int | None = None) -> list[Part]:
     from gametool import corpus
 
     return list(corpus.stream_parts(path, size, ranges=path != "-"))
-
-
-def split(path: str, text: str, size: int | None = None) -> list[Part]:
-    """The text of ``path`` cut into parts of whole records (or PGN games) of about ``size``
-    characters each; one part when it is smaller."""
-    size = PART_BYTES if size is None else size
-    lines = text.splitlines(keepends=True)
-    cuts = [0]
-    taken = 0
-    previous = 0
-    for start in record_starts(lines):
-        taken += sum(len(line) for line in lines[previous:start])
-        previous = start
-        if taken >= size:
-            cuts.append(start)
-            taken = 0
-    cuts.append(len(lines))
-    if len(cuts) <= 2:
-        return [Part(path, text)]
-    return [Part(path, "".join(lines[a:b]), a + 1, n)
-            for n, (a, b) in enumerate(zip(cuts, cuts[1:], strict=False))]
 
 
 def _progress(results: Iterator[R], count: int, label: str | None) -> Iterator[R]:

@@ -1154,7 +1154,7 @@ class Session:
         out.tags.extend(tags)
         index = 0
         own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
-        steps_all, names, body = self.steps, self.names, out.body
+        steps_all, body = self.steps, out.body
         for item in self.record.body:
             if shared and type(item) is gtn.TurnLine and len(item.actions) == 1 \
                     and index < len(steps_all):
@@ -1162,11 +1162,11 @@ class Session:
                 # canonical already and nothing merges into the line before it.
                 step = steps_all[index]
                 last = body[-1] if body else None
-                if (step.seat != CHANCE and item.ply == index + 1
-                        and item.seat == names[step.seat]
+                if (item.ply == index + 1 and item.seat == self.seat_name(step.seat)
                         and item.actions[0].text == step.text
-                        and not (isinstance(last, gtn.TurnLine) and last.seat == item.seat
-                                 and last.comment is None and not last.nags)):
+                        and not (step.seat != CHANCE and isinstance(last, gtn.TurnLine)
+                                 and last.seat == item.seat and last.comment is None
+                                 and not last.nags)):
                     index += 1
                     own.add(id(item))
                     body.append(item)
@@ -1196,11 +1196,6 @@ class Session:
                 last.actions.extend(gtn.Action(s.text) for s in steps)
                 last.comment, last.comment_style = item.comment, item.comment_style
                 last.nags = list(item.nags)
-                continue
-            if (shared and count == 1 and item.actions[0].text == steps[0].text
-                    and item.ply == index and item.seat == seat):
-                own.add(id(item))
-                out.body.append(item)
                 continue
             out.body.append(gtn.TurnLine(index - count + 1, seat,
                                          [gtn.Action(s.text) for s in steps], item.comment,

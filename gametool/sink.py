@@ -121,16 +121,10 @@ class Sink:
             self._handle.close()
         except OSError:
             pass
-        if self._temp is not None:
-            try:
-                os.unlink(self._temp)
-            except FileNotFoundError:
-                pass
-            self._temp = None
-        self._release()
+        self._forget()
 
     def _forget(self) -> None:
-        """Remove a temporary file made before the sink could be made whole."""
+        """Remove the temporary file being made, if any (also before the sink is whole)."""
         if self._temp is not None:
             try:
                 os.unlink(self._temp)

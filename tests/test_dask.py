@@ -173,9 +173,12 @@ def test_a_progress_bar_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_record_starts_never_cut_inside_a_comment() -> None:
+    from gametool.corpus import Starts
+
     lines = ["[Event \"a\"]\n", "1. e4 { a comment\n", "[not a tag] still the comment }\n",
              "1-0\n", "[Event \"b\"]\n", "1. d4 *\n"]
-    assert distribute.record_starts(lines) == [4]
+    starts = Starts(pgn=True)
+    assert [n for n, line in enumerate(lines) if starts.starts(line)] == [4]
 
 
 def test_a_file_s_parts_are_places_in_it_read_as_the_whole_file_is(
