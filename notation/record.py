@@ -150,16 +150,17 @@ class Record:
     line: int = 1
 
     def get(self, name: str) -> str | None:
-        key = name.lower()
-        for tag in self.tags:
-            if tag.name.lower() == key:
-                return tag.value
-        return None
+        tag = self.find(name)
+        return None if tag is None else tag.value
 
     def find(self, name: str) -> Tag | None:
+        """The first tag of this name, in any case (tag names are ASCII: a name of another
+        length is never the same name)."""
         key = name.lower()
+        size = len(key)
         for tag in self.tags:
-            if tag.name.lower() == key:
+            other = tag.name
+            if len(other) == size and (other == name or other.lower() == key):
                 return tag
         return None
 

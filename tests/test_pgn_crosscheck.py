@@ -189,3 +189,93 @@ def test_check_from_the_moved_piece_as_python_chess_says() -> None:
                 checks += expected
             board.push(_pick(board, rng))
     assert seen > 10_000 and checks > 300
+
+
+def _verdicts(text: str, all_errors: bool) -> list[str]:
+    return [f"{v.ok} {v.plies} " + " | ".join(str(e) for e in v.errors)
+            for v in check_text(text, "x.gtn", all_errors=all_errors)]
+
+
+def test_records_changed_after_import_are_judged_as_by_a_fresh_process() -> None:
+    """Import remembers every move it read in the positions it reached from a shared start
+    (position.link); a record read afterwards in the same process follows those moves. A record
+    that differs from what was imported (another legal move, an illegal one, lines swapped or
+    lost, another seat, a claim, options that change the end) must get exactly the verdict it
+    gets where nothing was imported before."""
+    rng = random.Random(20261127)
+    text = "\n\n".join(_random_game(rng, n) for n in range(24))
+    forget_shared()
+    records = pgn.import_games(text).text()
+    lines = records.split("\n")
+    turns = [i for i, line in enumerate(lines) if ": " in line and line[0].isdigit()]
+    variants = []
+    for k in range(60):
+        changed = list(lines)
+        i, j = rng.choice(turns), rng.choice(turns)
+        number, rest = changed[i].split(". ", 1)
+        seat, move = rest.split(": ", 1)
+        kind = k % 6
+        if kind == 0:
+            changed[i], changed[j] = changed[j], changed[i]
+        elif kind == 1:
+            del changed[i]
+        elif kind == 2:  # the move written without its check sign or capture mark
+            changed[i] = changed[i].replace("+", "").replace("x", "")
+        elif kind == 3:  # another move, often legal, of the same piece or pawn
+            changed[i] = f"{number}. {seat}: {move[0]}{rng.choice('abcdefgh')}" \
+                         f"{rng.choice('12345678')}"
+        elif kind == 4:
+            changed[i] = f"{number}. {seat}: claim-draw {move}"
+        else:  # the draws that end a game become automatic again
+            changed = [line for line in changed if not line.startswith("[Options")]
+        variants.append("\n".join(changed))
+    forget_shared()
+    fresh = [_verdicts(v, k % 2 == 0) for k, v in enumerate(variants)]
+    assert any(not v.startswith("True") for verdicts in fresh for v in verdicts)
+    for k, variant in enumerate(variants):
+        forget_shared()
+        assert pgn.import_games(text).text() == records
+        assert _verdicts(variant, k % 2 == 0) == fresh[k], variant
+    assert all(v.ok for v in check_text(records))
+
+
+def test_a_game_past_an_automatic_draw_shares_nothing_with_the_game_it_ends() -> None:
+    """The same moves read under automatic draws (where the fifth repetition ends the game)
+    and without them (as a PGN game that went on is imported) start from different shared
+    positions: what one remembers never answers for the other."""
+    shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 " * 4 + "5. Nf3 Nf6 *"
+    forget_shared()
+    report = pgn.import_games(shuffle + "\n")
+    assert not report.refused
+    records = report.text()
+    assert "automatic_draws=off" in records
+    automatic = "\n".join(line for line in records.split("\n")
+                          if not line.startswith("[Options"))
+    verdict = check_text(automatic)[0]
+    assert not verdict.ok and "fivefold" in str(verdict.errors[0]), verdict
+    forget_shared()
+    assert [str(e) for e in check_text(automatic)[0].errors] == \
+        [str(e) for e in verdict.errors]
+    assert check_text(records)[0].ok
+
+
+def test_the_moves_remembered_are_freed_past_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past LINK_LIMIT moves remembered the shared starts are forgotten: the positions an
+    import keeps alive stay bounded however many games it reads, and the records are the
+    same."""
+    import gc
+
+    from gametool.games.chess import position
+
+    rng = random.Random(5)
+    text = "\n\n".join(_random_game(rng, n) for n in range(40))
+    forget_shared()
+    expected = pgn.import_games(text).text()
+    forget_shared()
+    monkeypatch.setattr(position, "LINK_LIMIT", 200)
+    assert pgn.import_games(text).text() == expected
+    gc.collect()
+    alive = sum(1 for o in gc.get_objects() if type(o) is position.Position)
+    assert alive < 1_000, alive
+    assert all(v.ok for v in check_text(expected))
+    forget_shared()

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gametool import collector
 from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
@@ -391,18 +392,6 @@ def _seat_name(value: str | None, fallback: str) -> str:
     return name or fallback
 
 
-class _Moves:
-    """What the imports of one file share: the start positions by FEN and options (the
-    positions' own memo, shared in the process, remembers the moves read from them)."""
-
-    def __init__(self) -> None:
-        self.starts: dict[tuple[str | None, bool], Any] = {}
-
-
-Moves = _Moves
-"""What the imports of one file share (their start positions)."""
-
-
 class _Refused(Exception):
     def __init__(self, message: str, offset: int, automatic: bool = False) -> None:
         super().__init__(message)
@@ -415,13 +404,12 @@ def _uses_nulls(line: Line) -> bool:
 
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
-               known: _Moves | None = None, fix_results: bool = False) -> Session:
+               fix_results: bool = False) -> Session:
     """One PGN game replayed into a chess record (a refusal names its offset in the text).
     With ``fix_results`` a result the moves or the movetext contradict is mended, not refused."""
-    known = known or _Moves()
     first: list[str] = []
     try:
-        session = _to_session(game, file, first, True, known, fix_results)
+        session = _to_session(game, file, first, True, fix_results)
     except _Refused as exc:
         if not exc.automatic:
             raise
@@ -430,11 +418,11 @@ def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | Non
             warnings += first
         return session
     # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, False, known, fix_results)
+    return _to_session(game, file, warnings, False, fix_results)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
-                automatic: bool, known: _Moves, fix_results: bool = False) -> Session:
+                automatic: bool, fix_results: bool = False) -> Session:
     white = _seat_name(game.tag("White"), "white")
     black = _seat_name(game.tag("Black"), "black")
     if white.lower() == black.lower():
@@ -454,11 +442,6 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
                                 date=game.tag("Date") or "????.??.??")
     except GameError as exc:
         raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
-    start_key = (fen, automatic)
-    if start_key in known.starts and not options.get("null_moves"):
-        session.states[0] = known.starts[start_key]
-    else:
-        known.starts[start_key] = session.states[0]
     record = session.record
     termination_at = len(record.tags)
     seen: dict[str, gtn.Tag] = {}
@@ -651,13 +634,12 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
 
 
 def imports(text: str, file: str | None = None, keep: bool = False, first_line: int = 1,
-            base: int = 0, known: _Moves | None = None, fix_results: bool = False,
+            base: int = 0, fix_results: bool = False,
             eco: Any = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
     """Each game of a PGN text (a piece of a file that starts at line ``first_line``, after
     ``base`` games) as it is read: the record or the refusal, and the lines to report.
     With ``keep``, each record's session too; with ``eco`` (an opening table), ECO and
     Opening tags."""
-    known = known or _Moves()
     where = file or "<stdin>"
 
     def at(offset: int) -> tuple[int, int]:
@@ -672,13 +654,14 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
         index = item.index + base
         warnings: list[str] = []
         try:
-            session = to_session(item, file, warnings, known, fix_results)
-            if eco is not None:
-                eco.classify(session)
-            try:
-                written = session.text()
-            except RecordError as exc:  # a line beyond what a record holds
-                raise _Refused(exc.message, item.start) from None
+            with collector.paused():
+                session = to_session(item, file, warnings, fix_results=fix_results)
+                if eco is not None:
+                    eco.classify(session)
+                try:
+                    written = session.text()
+                except RecordError as exc:  # a line beyond what a record holds
+                    raise _Refused(exc.message, item.start) from None
         except _Refused as exc:
             line, column = at(exc.offset)
             refusal = Refusal(index, line, column, exc.message,

@@ -148,11 +148,10 @@ def _import_streamed(file: str, writer: _Writer, fix_results: bool, eco: bool) -
         from gametool.formats import eco as openings
 
         table = openings.table()
-    known = pgn.Moves()
     for part in corpus.stream_parts(file):
         text = part.read()
         for item, messages in pgn.imports(text, name, first_line=part.first_line,
-                                          base=writer.games + writer.refused, known=known,
+                                          base=writer.games + writer.refused,
                                           fix_results=fix_results, eco=table):
             writer.add(item, messages)
 

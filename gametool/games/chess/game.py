@@ -28,7 +28,9 @@ from gametool.games.chess.position import (
     START_FEN,
     Position,
     read_fen,
+    link,
     shared_for,
+    start,
     write_fen,
 )
 from gametool.games.chess.san import (
@@ -56,6 +58,10 @@ THREEFOLD, FIFTY, RESIGNATION = "threefold repetition", "50-move rule", "resigna
 
 
 
+def _start_position() -> Position:
+    return read_fen(START_FEN)
+
+
 def castling_text(rights: int) -> str:
     return "".join(ch for ch, bit in zip("KQkq", (WK, WQ, BK, BQ), strict=True)
                    if rights & bit) or "-"
@@ -63,6 +69,11 @@ def castling_text(rights: int) -> str:
 
 def child(pos: Position, m: int) -> Position:
     """The position after the legal chess move ``m`` (clocks and repetition history kept)."""
+    links = pos._next
+    if links is not None:
+        after = links.get(m)
+        if after is not None:  # read here before (see position.link)
+            return after
     shared = pos.shared
     made = shared.get(m)
     if made is None:
@@ -138,12 +149,11 @@ full reading."""
 _SQUARES = {name: index for index, name in enumerate(SQUARE_NAMES)}
 
 
-def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, str] | None:
-    """The legal move a plain SAN text names and its canonical SAN (check sign included), at
-    once; the shared memo learns what reading the SAN and writing it again would teach it. None
-    when the text is no plain spelling, or when it names no move or several (the full reading
-    then gives the action or words the refusal): what this accepts, it accepts exactly as
-    :func:`resolve` would."""
+def _read_plain(pos: Position, text: str) -> tuple[int, str, Position] | None:
+    """The legal move a plain SAN text names, its canonical SAN (check sign included) and the
+    position after it, at once. None when the text is no plain spelling, or when it names no
+    move or several (the full reading then gives the action or words the refusal): what this
+    accepts, it accepts exactly as :func:`resolve` would."""
     match = _PLAIN.fullmatch(text)
     if match is None:
         return None
@@ -194,23 +204,25 @@ def _read_plain(pos: Position, text: str, shared: dict[Any, Any]) -> tuple[int, 
         body = f"{FILES[f & 7]}x{to}" if (f ^ target) & 7 else to
         if promo is not None:
             body += "=" + promo
-    made = shared.get(m)
-    if made is None:
-        made = shared[m] = make_move(board, m, white, pos.castling, pos.ep)
-    after = shared_for(made[0], not white, made[1], made[2])
-    checked = after.get("check")
-    if checked is None:
-        checked = after["check"] = gives_check(board, made[0], m, white)
-    suffix = ""
-    if checked:
-        moving = after.get("has_move")
+    after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
+    checked = gives_check(board, after_board, m, white)
+    if zeroing:
+        history: tuple[Any, ...] = ()
+        halfmove = 0
+    else:
+        history = (*pos.history, pos.key)
+        halfmove = pos.halfmove + 1
+    after = Position(after_board, not white, castling, ep, halfmove, pos.fullmove + (not white),
+                     history, pos.ply + 1)
+    after._check = checked
+    if checked:  # mate or not, told to every position with these fields (it is judged next)
+        shared = after.shared
+        moving = shared.get("has_move")
         if moving is None:
-            moving = after["has_move"] = has_legal_move(made[0], not white, made[1], made[2],
-                                                        checked=True)
-        suffix = "+" if moving else "#"
-    san = shared["san", m] = body + suffix
-    shared["text", san] = m
-    return m, san
+            moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
+                                                         checked=True)
+        return m, body + ("+" if moving else "#"), after
+    return m, body, after
 
 
 @lru_cache(maxsize=1 << 14)
@@ -299,15 +311,19 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         super().__init__(options)
         self.automatic = self.settings.get("automatic_draws", "on") == "on"
         self.nulls = self.settings.get("null_moves", "off") == "on"
+        self._kind = (type(self), tuple(sorted(self.settings.items())))
+        """The game and options, which the shared start positions are kept by (a position's
+        end and the moves read from it depend on them)."""
 
     def initial_state(self, nseats: int) -> Position:
-        return read_fen(START_FEN)
+        return start((self._kind, None), _start_position)
 
     def encode_position(self, state: Position) -> str:
         return write_fen(state)
 
     def decode_position(self, text: str, nseats: int) -> Position:
-        return read_fen(text.strip(), self.horse_symbols)
+        fen = text.strip()
+        return start((self._kind, fen), lambda: read_fen(fen, self.horse_symbols))
 
     def position_key(self, state: Position) -> str:
         """A position searched for is the same whatever the clocks and the en-passant square
@@ -327,12 +343,15 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             status = state._status = self._judge(state)
         return status
 
-    def _judge(self, pos: Position) -> Outcome | None:
+    def _judge(self, pos: Position, moving: bool | None = None) -> Outcome | None:
+        """The end of the game in ``pos``, or None; ``moving``: whether the side to move has a
+        legal move, when the caller knows it."""
         if pos.end is not None:
             termination, winner = pos.end
             return (Outcome.draw(2, termination) if winner is None
                     else Outcome.win(2, winner, termination))
-        moving = pos.has_move()
+        if moving is None:
+            moving = pos.has_move()
         if not moving and pos.in_check():
             return Outcome.win(2, 1 if pos.white else 0, CHECKMATE)
         if not self.automatic:
@@ -433,6 +452,11 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         return f"claim-draw {text}" if action & CLAIM else text
 
     def parse_action(self, state: Position, text: str) -> Any:
+        links = state._next
+        if links is not None:
+            known = links.get(text)
+            if known is not None:  # read here before, the end judged (see position.link)
+                return known[0]
         if state._status is not _UNSET or state.end is not None:
             if self.outcome(state) is not None:
                 raise GameOver("the game is over: no more moves")
@@ -459,26 +483,28 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def read_move(self, state: Position, text: str) -> tuple[Any, str, Position]:
         """What a converter does for each move it reads: the action ``text`` names (as
         :meth:`parse_action` reads it, GameOver once the game is over), its canonical text and
-        the position after it, at once. A plain move read before from a position with the same
-        placement, side, castling rights and en-passant square is not read again."""
-        shared = state.shared
-        known = shared.get(("read", text))
-        if known is None and self.plain_moves:
-            known = _read_plain(state, text, shared)
+        the position after it, at once. The move is remembered in ``state`` (see
+        :func:`~gametool.games.chess.position.link`): reading it there again, or parsing it
+        and applying it, finds it."""
+        links = state._next
+        if links is not None:
+            known = links.get(text)
             if known is not None:
-                shared["has_move"] = True  # a legal move was read
-                shared["read", text] = known
-        if known is None:
+                return known
+        read = _read_plain(state, text) if self.plain_moves else None
+        if read is None:
             action = self.parse_action(state, text)
-            san = self.format_action(state, action)
-            after = self.apply(state, action)
-            if type(action) is int and 0 < action <= MOVE_MASK:
-                shared["read", text] = (action, san)
-            return action, san, after
-        if self.outcome(state) is not None:
-            raise GameOver("the game is over: no more moves")
-        action, san = known
-        return action, san, child(state, action)
+            read = (action, self.format_action(state, action), self.apply(state, action))
+            if not (type(action) is int and 0 < action <= MOVE_MASK and self.plain_moves):
+                return read
+        else:
+            status = state._status
+            if status is _UNSET:  # a legal move was read: the end needs no search for one
+                status = state._status = self._judge(state, True)
+            if status is not None:
+                raise GameOver("the game is over: no more moves")
+        link(state, text, read)
+        return read
 
     def _parse(self, state: Position, text: str) -> Any:
         """The action ``text`` names in ``state``, whose game is not over."""

@@ -7,6 +7,7 @@ pawn move or capture (no position before those can recur), for the repetition ru
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gametool.errors import GameError
@@ -46,8 +47,54 @@ def shared_for(board: str, white: bool, castling: int, ep: int) -> dict[Any, Any
 
 
 def forget_shared() -> None:
-    """Forget every shared memo (see :attr:`Position.shared`), as a new process starts."""
+    """Forget every shared memo (see :attr:`Position.shared`) and every shared start with the
+    moves read from it (see :func:`start`), as a new process starts."""
     _SHARED.clear()
+    _STARTS.clear()
+    _LINKS[0] = 0
+
+
+LINK_LIMIT = 60_000
+"""Moves remembered from the shared starts (see :func:`link`) before memory starts again: the
+positions of a few hundred games, some tens of MB."""
+_STARTS: dict[Any, Position] = {}
+_LINKS = [0]
+
+
+def start(key: Any, make: Callable[[], Position]) -> Position:
+    """The start position ``key`` names (a game with its options, and a FEN or none), made once
+    and shared by every record of the process that starts there: what one record read from it,
+    the next record that starts the same way finds again (see :func:`link`)."""
+    pos = _STARTS.get(key)
+    if pos is None:
+        pos = make()
+        _LINKS[0] += 1  # a start counts as a move remembered: a file of set-up positions
+        if _LINKS[0] >= LINK_LIMIT:
+            _LINKS[0] = 0
+            _STARTS.clear()
+        _STARTS[key] = pos
+    return pos
+
+
+def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
+    """Remember in ``pos`` that the move ``text`` was read there as ``read`` (the move, its
+    canonical text, the position after it): a record that reaches the same position by the
+    same moves (the same opening in another game, or the record just written, validated)
+    finds the move and the next position, the end judged already, without reading again.
+
+    A position is a function of its start and the moves read since, and it never changes, so
+    what is remembered is exactly what reading again would give. The positions of the shared
+    starts' moves stay in memory until LINK_LIMIT moves are remembered; then the starts are
+    forgotten and what hangs from them is freed once no record holds it."""
+    links = pos._next
+    if links is None:
+        links = pos._next = {}
+    links[text] = read
+    links[read[0]] = read[2]
+    _LINKS[0] += 1
+    if _LINKS[0] >= LINK_LIMIT:
+        _LINKS[0] = 0
+        _STARTS.clear()
 
 
 class Position:
@@ -56,7 +103,8 @@ class Position:
     claim (``end`` = (termination, winning seat or None))."""
 
     __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "history", "ply",
-                 "end", "_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared")
+                 "end", "_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared",
+                 "_next")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
                  fullmove: int, history: tuple[Any, ...] = (), ply: int = 0,
@@ -77,6 +125,8 @@ class Position:
         self._check: bool | None = None
         self._memo: dict[Any, Any] | None = None
         self._shared: dict[Any, Any] | None = None
+        self._next: dict[Any, Any] | None = None
+        """The moves read here and the positions after them (see :func:`link`)."""
 
     @property
     def shared(self) -> dict[Any, Any]:
