@@ -25,7 +25,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from gametool import collector
 from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
@@ -654,14 +653,13 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
         index = item.index + base
         warnings: list[str] = []
         try:
-            with collector.paused():
-                session = to_session(item, file, warnings, fix_results=fix_results)
-                if eco is not None:
-                    eco.classify(session)
-                try:
-                    written = session.text()
-                except RecordError as exc:  # a line beyond what a record holds
-                    raise _Refused(exc.message, item.start) from None
+            session = to_session(item, file, warnings, fix_results=fix_results)
+            if eco is not None:
+                eco.classify(session)
+            try:
+                written = session.text()
+            except RecordError as exc:  # a line beyond what a record holds
+                raise _Refused(exc.message, item.start) from None
         except _Refused as exc:
             line, column = at(exc.offset)
             refusal = Refusal(index, line, column, exc.message,

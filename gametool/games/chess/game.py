@@ -69,10 +69,11 @@ def castling_text(rights: int) -> str:
 
 def child(pos: Position, m: int) -> Position:
     """The position after the legal chess move ``m`` (clocks and repetition history kept)."""
-    links = pos._next
-    if links is not None:
-        after = links.get(m)
-        if after is not None:  # read here before (see position.link)
+    if pos._move == m:  # read here before (see position.link)
+        return pos._after  # type: ignore[return-value]
+    if pos._more is not None:
+        after = pos._more.get(m)
+        if after is not None:
             return after
     shared = pos.shared
     made = shared.get(m)
@@ -452,11 +453,13 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         return f"claim-draw {text}" if action & CLAIM else text
 
     def parse_action(self, state: Position, text: str) -> Any:
-        links = state._next
-        if links is not None:
-            known = links.get(text)
-            if known is not None:  # read here before, the end judged (see position.link)
-                return known[0]
+        if state._after is not None:  # read here before, the end judged (see position.link)
+            if text == state._text or text == state._san:
+                return state._move
+            if state._more is not None:
+                known = state._more.get(text)
+                if known is not None:
+                    return known[0]
         if state._status is not _UNSET or state.end is not None:
             if self.outcome(state) is not None:
                 raise GameOver("the game is over: no more moves")
@@ -486,11 +489,13 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         the position after it, at once. The move is remembered in ``state`` (see
         :func:`~gametool.games.chess.position.link`): reading it there again, or parsing it
         and applying it, finds it."""
-        links = state._next
-        if links is not None:
-            known = links.get(text)
-            if known is not None:
-                return known
+        if state._after is not None:
+            if text == state._text:
+                return state._move, state._san, state._after
+            if state._more is not None:
+                known = state._more.get(text)
+                if known is not None:
+                    return known  # type: ignore[no-any-return]
         read = _read_plain(state, text) if self.plain_moves else None
         if read is None:
             action = self.parse_action(state, text)
@@ -503,7 +508,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
                 status = state._status = self._judge(state, True)
             if status is not None:
                 raise GameOver("the game is over: no more moves")
-        link(state, text, read)
+        link(state, text, *read)
         return read
 
     def _parse(self, state: Position, text: str) -> Any:

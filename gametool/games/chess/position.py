@@ -76,21 +76,26 @@ def start(key: Any, make: Callable[[], Position]) -> Position:
     return pos
 
 
-def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
-    """Remember in ``pos`` that the move ``text`` was read there as ``read`` (the move, its
-    canonical text, the position after it): a record that reaches the same position by the
-    same moves (the same opening in another game, or the record just written, validated)
-    finds the move and the next position, the end judged already, without reading again.
+def link(pos: Position, text: str, move: int, san: str, after: Position) -> None:
+    """Remember in ``pos`` that the move ``text`` was read there as ``move`` (canonical text
+    ``san``) and led to ``after``: a record that reaches the same position by the same moves
+    (the same opening in another game, or the record just written, validated) finds the move
+    and the next position, the end judged already, without reading again.
 
     A position is a function of its start and the moves read since, and it never changes, so
     what is remembered is exactly what reading again would give. The positions of the shared
     starts' moves stay in memory until LINK_LIMIT moves are remembered; then the starts are
-    forgotten and what hangs from them is freed once no record holds it."""
-    links = pos._next
-    if links is None:
-        links = pos._next = {}
-    links[text] = read
-    links[read[0]] = read[2]
+    forgotten and what hangs from them is freed once no record holds it. The first move read
+    from a position is kept in its own fields (no object more for the garbage collector to
+    walk); others in a dict."""
+    if pos._after is None:
+        pos._text, pos._move, pos._san, pos._after = text, move, san, after
+    else:
+        more = pos._more
+        if more is None:
+            more = pos._more = {}
+        more[text] = more[san] = (move, san, after)
+        more[move] = after
     _LINKS[0] += 1
     if _LINKS[0] >= LINK_LIMIT:
         _LINKS[0] = 0
@@ -104,7 +109,7 @@ class Position:
 
     __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "history", "ply",
                  "end", "_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared",
-                 "_next")
+                 "_text", "_move", "_san", "_after", "_more")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
                  fullmove: int, history: tuple[Any, ...] = (), ply: int = 0,
@@ -125,8 +130,12 @@ class Position:
         self._check: bool | None = None
         self._memo: dict[Any, Any] | None = None
         self._shared: dict[Any, Any] | None = None
-        self._next: dict[Any, Any] | None = None
-        """The moves read here and the positions after them (see :func:`link`)."""
+        # The moves read here and the positions after them (see :func:`link`).
+        self._text: str | None = None
+        self._move = -1
+        self._san: str | None = None
+        self._after: Position | None = None
+        self._more: dict[Any, Any] | None = None
 
     @property
     def shared(self) -> dict[Any, Any]:
