@@ -76,14 +76,14 @@ _TAG_RANK = {name.lower(): rank for rank, name in enumerate(TAG_ORDER)}
 _TAG_NAME = {name.lower(): name for name in TAG_ORDER}
 
 
-@dataclass
+@dataclass(slots=True)
 class Tag:
     name: str
     value: str
     line: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Action:
     """The text of one action as written, with the column where it starts."""
 
@@ -91,7 +91,7 @@ class Action:
     column: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnLine:
     """One movetext line: ply number of its first action, the seat, actions, comment."""
 
@@ -106,7 +106,7 @@ class TurnLine:
     nags: list[int] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class CommentLine:
     """A comment standing on a line of its own in the movetext."""
 
@@ -115,7 +115,7 @@ class CommentLine:
     line: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class EndingLine:
     """The end of a game that the moves do not end: the result and the reason."""
 
@@ -127,7 +127,7 @@ class EndingLine:
     column: int = 1
 
 
-@dataclass
+@dataclass(slots=True)
 class Variation:
     """A branch: turns that replace the enclosing line from the ply of their first turn."""
 
