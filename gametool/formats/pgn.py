@@ -58,6 +58,23 @@ _TOKEN = re.compile(
     r"|(?P<bad>\S)",
     re.MULTILINE,
 )
+# The common run of movetext, a move with the move number before it ("12. Nf3", "Nc6"), read
+# by one match where the loop over _TOKEN takes two: each is exactly what _TOKEN reads there.
+# The number ends where _TOKEN's does, and is no result nor castling with zeros, as the move
+# after it starts with a letter, O, 0 or "--" ("1-0", "0-1", "1/2-1/2", "0-0" are no number and
+# move). The move's alternatives are _TOKEN's and, held atomic, end where _TOKEN's do; a glyph
+# or an "e.p." after it would belong to _TOKEN's move, so such a move is left to the loop, as
+# is everything else.
+_MOVE = (r"(?>((?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?))"
+         r"(?![!?]|[ \t]*e\.p\.)")
+_PLAIN = re.compile(r"\s*(?:[0-9]++(?:[ \t]*\.)*+\s*)?" + _MOVE + r"(?:\s*" + _MOVE + ")?")
+# The common tag line, [Name "value"] alone on its line, read as _tag reads it. The space before
+# it holds at most one line break: an empty line between tags is left to the loop (it may end a
+# game with tags and no moves), as is every other tag.
+_PLAIN_TAG = re.compile(
+    r'[ \t\r]*\n?[ \t\r]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\])'
+    r"(?=[^\S\n]*(?:\n|\Z))"
+)
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
 _TAG_ONE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 """One tag pair as the standard writes it, whatever follows it on its line."""
@@ -89,9 +106,11 @@ class Node:
     def __init__(self, san: str, offset: int) -> None:
         self.san = san
         self.offset = offset
-        self.nags: list[int] | tuple[()] = Node.NONE
-        self.comments: list[str] | tuple[()] = Node.NONE
-        self.variations: list[Line] | tuple[()] = Node.NONE
+        # One chained assignment of the shared empty tuple (Node.NONE): a move is made often.
+        self.nags: list[int] | tuple[()]
+        self.comments: list[str] | tuple[()]
+        self.variations: list[Line] | tuple[()]
+        self.nags = self.comments = self.variations = ()
 
     def __repr__(self) -> str:
         return f"Node({self.san!r}, {self.offset})"
@@ -271,7 +290,28 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     def game(result: str | None, end: int, result_at: int) -> PgnGame:
         return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends)
 
+    # The game's tag lines, a match each, up to anything else.
+    found = _PLAIN_TAG.match(text, pos)
+    while found is not None:
+        name, value = found.group(2, 3)
+        tags.append((name, _UNESCAPE.sub(r"\1", value) if "\\" in value else value))
+        offsets.setdefault(name.lower(), found.start(1))
+        pos = last_end = found.end()
+        found = _PLAIN_TAG.match(text, pos)
+    plain = _PLAIN.match
     while True:
+        found = plain(text, pos)
+        if found is not None:
+            # A run of plain moves (and their numbers), a match each, up to anything else.
+            append = line.nodes.append
+            while found is not None:
+                append(Node(found[1], found.start(1)))
+                if found[2] is not None:
+                    append(Node(found[2], found.start(2)))
+                pos = found.end()
+                found = plain(text, pos)
+            in_moves = True
+            last_end = pos
         token = _TOKEN.search(text, pos)
         if token is None:
             break
