@@ -72,7 +72,8 @@ _PLAIN = re.compile(r"\s*(?:[0-9]++(?:[ \t]*\.)*+\s*)?" + _MOVE + r"(?:\s*" + _M
 # it holds at most one line break: an empty line between tags is left to the loop (it may end a
 # game with tags and no moves), as is every other tag.
 _PLAIN_TAG = re.compile(
-    r'[ \t\r]*\n?[ \t\r]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\])'
+    r'[ \t\r]*\n?[ \t\r]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*'
+    r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"[ \t]*\])'  # _TAG_ONE's value, unrolled
     r"(?=[^\S\n]*(?:\n|\Z))"
 )
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
@@ -83,6 +84,7 @@ _ONLY_TAGS = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"[^\n]*\][ \t]*\r?')
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 STRAY = set(",:;'\"`|~^&_=<>@\\/+#-.")
 """Punctuation that other tools leave between moves: skipped with a warning."""
+_SPACE = re.compile(r"\s*")
 _NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
@@ -258,12 +260,12 @@ def read_games(text: str) -> Iterator[PgnGame | Refusal]:
     """The games of a PGN text in order, each read or refused; never stops at a bad game."""
     index = 0
     pos = 0
+    size = len(text)
     while True:
-        found = _TOKEN.search(text, pos)
-        if found is None:
+        start = _SPACE.match(text, pos).end()  # every other character starts a token
+        if start == size:
             return
         index += 1
-        start = found.start()
         try:
             game = _read_game(text, start, index)
         except PgnError as exc:
