@@ -58,13 +58,13 @@ _TOKEN = re.compile(
     r"|(?P<bad>\S)",
     re.MULTILINE,
 )
-# The common run of movetext, a move with the move number before it ("12. Nf3", "Nc6"), read
-# by one match where the loop over _TOKEN takes two: each is exactly what _TOKEN reads there.
-# The number ends where _TOKEN's does, and is no result nor castling with zeros, as the move
-# after it starts with a letter, O, 0 or "--" ("1-0", "0-1", "1/2-1/2", "0-0" are no number and
-# move). The move's alternatives are _TOKEN's and, held atomic, end where _TOKEN's do; a glyph
-# or an "e.p." after it would belong to _TOKEN's move, so such a move is left to the loop, as
-# is everything else.
+# The common run of movetext: a move number (if any) and one or two moves ("12. Nf3 Nc6",
+# "13. Bb5", "a6") read by one match where the loop over _TOKEN takes a match a token; each
+# part is exactly the token _TOKEN reads at its place. The number ends where _TOKEN's does, and
+# is no result nor castling with zeros, as the move after it starts with a letter, O, 0 or "--"
+# ("1-0", "0-1", "1/2-1/2", "0-0" are no number and move). A move's alternatives are _TOKEN's
+# and, held atomic, end where _TOKEN's do; a glyph or an "e.p." after it would belong to
+# _TOKEN's move, so such a move is left to the loop, as is everything else.
 _MOVE = (r"(?>((?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?))"
          r"(?![!?]|[ \t]*e\.p\.)")
 _PLAIN = re.compile(r"\s*(?:[0-9]++(?:[ \t]*\.)*+\s*)?" + _MOVE + r"(?:\s*" + _MOVE + ")?")
@@ -304,7 +304,7 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     while True:
         found = plain(text, pos)
         if found is not None:
-            # A run of plain moves (and their numbers), a match each, up to anything else.
+            # A run of plain moves (and their numbers), up to anything else.
             append = line.nodes.append
             while found is not None:
                 append(Node(found[1], found.start(1)))
