@@ -104,14 +104,16 @@ class Node:
 
     __slots__ = ("san", "offset", "nags", "comments", "variations")
     NONE: tuple[()] = ()
+    san: str
+    offset: int
+    nags: list[int] | tuple[()]
+    comments: list[str] | tuple[()]
+    variations: list[Line] | tuple[()]
 
     def __init__(self, san: str, offset: int) -> None:
         self.san = san
         self.offset = offset
-        # One chained assignment of the shared empty tuple (Node.NONE): a move is made often.
-        self.nags: list[int] | tuple[()]
-        self.comments: list[str] | tuple[()]
-        self.variations: list[Line] | tuple[()]
+        # The shared empty tuple (Node.NONE) in one assignment: a node is made for every move.
         self.nags = self.comments = self.variations = ()
 
     def __repr__(self) -> str:
@@ -262,7 +264,9 @@ def read_games(text: str) -> Iterator[PgnGame | Refusal]:
     pos = 0
     size = len(text)
     while True:
-        start = _SPACE.match(text, pos).end()  # every other character starts a token
+        # The next game starts at the next character that is not white space: every such
+        # character starts a token.
+        start = _SPACE.match(text, pos).end()
         if start == size:
             return
         index += 1
