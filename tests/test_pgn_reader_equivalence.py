@@ -9,6 +9,7 @@ it is frozen here so that any change of behaviour of the faster reader shows up 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import random
 import re
@@ -26,8 +27,8 @@ from notation import record as gtn
 
 ROOT = Path(__file__).resolve().parent.parent
 ECO = Path("/usr/share/pgn-extract/eco.pgn")
-FILES = sorted((ROOT / "tests" / "data").glob("*.pgn")) + sorted(
-    (ROOT / "sample_games" / "chess").glob("*.pgn"))
+FILES = sorted(path for folder in ("tests/data", "sample_games/chess", "docs")
+               for path in (ROOT / folder).glob("*.pgn"))
 
 # -- the reference: the earlier reader, frozen ---------------------------------------------------
 
@@ -465,6 +466,26 @@ def test_awkward_texts_read_the_same(text: str) -> None:
     expect_same(text)
 
 
+def _test_texts() -> list[str]:
+    """The PGN written into the project's other tests (string constants that hold a move
+    number or a tag)."""
+    texts = []
+    for name in ("test_pgn.py", "test_pgn_crosscheck.py", "test_corpus.py", "test_limits.py"):
+        path = ROOT / "tests" / name
+        if path.exists():
+            texts.extend(node.value for node in ast.walk(ast.parse(path.read_text("utf-8")))
+                         if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                         and re.search(r'[0-9]\.|\[[A-Za-z]+ "', node.value))
+    return texts
+
+
+def test_the_pgn_of_other_tests_reads_the_same() -> None:
+    texts = _test_texts()
+    assert len(texts) > 50
+    for text in texts:
+        expect_same(text)
+
+
 # -- mutated games ------------------------------------------------------------------------------
 
 ALPHABET = " \n\t\r.0123456789abcdefghxKQRBNOZ+#=-!?{}()[];%$*/,\"'\\:e.p@é\u00a0"
@@ -480,7 +501,7 @@ def _corpus_games() -> list[str]:
     games: list[str] = []
     for text in texts:
         games.extend(g for g in re.split(r"\n(?=\[Event )", text) if g.strip())
-    return games
+    return games + [text for text in _test_texts() if len(text) > 20]
 
 
 GAMES = _corpus_games()
@@ -505,7 +526,7 @@ def mutate(rng: random.Random, text: str) -> str:
 def test_mutated_games_read_the_same() -> None:
     rng = random.Random(20261126)
     count = 0
-    for _ in range(3000):
+    for _ in range(5000):
         text = "\n".join(rng.choice(GAMES) for _ in range(rng.randint(1, 3)))
         count += expect_same(mutate(rng, text))
     assert count > 3000
