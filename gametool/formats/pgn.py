@@ -58,6 +58,24 @@ _TOKEN = re.compile(
     r"|(?P<bad>\S)",
     re.MULTILINE,
 )
+# The common run of movetext: a move number (if any) and one or two moves ("12. Nf3 Nc6",
+# "13. Bb5", "a6") read by one match where the loop over _TOKEN takes a match a token; each
+# part is exactly the token _TOKEN reads at its place. The number ends where _TOKEN's does, and
+# is no result nor castling with zeros, as the move after it starts with a letter, O, 0 or "--"
+# ("1-0", "0-1", "1/2-1/2", "0-0" are no number and move). A move's alternatives are _TOKEN's
+# and, held atomic, end where _TOKEN's do; a glyph or an "e.p." after it would belong to
+# _TOKEN's move, so such a move is left to the loop, as is everything else.
+_MOVE = (r"(?>((?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?))"
+         r"(?![!?]|[ \t]*e\.p\.)")
+_PLAIN = re.compile(r"\s*(?:[0-9]++(?:[ \t]*\.)*+\s*)?" + _MOVE + r"(?:\s*" + _MOVE + ")?")
+# The common tag line, [Name "value"] alone on its line, read as _tag reads it. The space before
+# it holds at most one line break: an empty line between tags is left to the loop (it may end a
+# game with tags and no moves), as is every other tag.
+_PLAIN_TAG = re.compile(
+    r'[ \t\r]*\n?[ \t\r]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*'
+    r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"[ \t]*\])'  # _TAG_ONE's value, unrolled
+    r"(?=[^\S\n]*(?:\n|\Z))"
+)
 _TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
 _TAG_ONE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 """One tag pair as the standard writes it, whatever follows it on its line."""
@@ -66,6 +84,7 @@ _ONLY_TAGS = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"[^\n]*\][ \t]*\r?')
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 STRAY = set(",:;'\"`|~^&_=<>@\\/+#-.")
 """Punctuation that other tools leave between moves: skipped with a warning."""
+_SPACE = re.compile(r"\s*")
 _NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
 _UNESCAPE = re.compile(r"\\([\\\"])")
 
@@ -85,13 +104,17 @@ class Node:
 
     __slots__ = ("san", "offset", "nags", "comments", "variations")
     NONE: tuple[()] = ()
+    san: str
+    offset: int
+    nags: list[int] | tuple[()]
+    comments: list[str] | tuple[()]
+    variations: list[Line] | tuple[()]
 
     def __init__(self, san: str, offset: int) -> None:
         self.san = san
         self.offset = offset
-        self.nags: list[int] | tuple[()] = Node.NONE
-        self.comments: list[str] | tuple[()] = Node.NONE
-        self.variations: list[Line] | tuple[()] = Node.NONE
+        # The shared empty tuple (Node.NONE) in one assignment: a node is made for every move.
+        self.nags = self.comments = self.variations = ()
 
     def __repr__(self) -> str:
         return f"Node({self.san!r}, {self.offset})"
@@ -239,12 +262,14 @@ def read_games(text: str) -> Iterator[PgnGame | Refusal]:
     """The games of a PGN text in order, each read or refused; never stops at a bad game."""
     index = 0
     pos = 0
+    size = len(text)
     while True:
-        found = _TOKEN.search(text, pos)
-        if found is None:
+        # The next game starts at the next character that is not white space: every such
+        # character starts a token.
+        start = _SPACE.match(text, pos).end()
+        if start == size:
             return
         index += 1
-        start = found.start()
         try:
             game = _read_game(text, start, index)
         except PgnError as exc:
@@ -271,7 +296,28 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     def game(result: str | None, end: int, result_at: int) -> PgnGame:
         return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends)
 
+    # The game's tag lines, a match each, up to anything else.
+    found = _PLAIN_TAG.match(text, pos)
+    while found is not None:
+        name, value = found.group(2, 3)
+        tags.append((name, _UNESCAPE.sub(r"\1", value) if "\\" in value else value))
+        offsets.setdefault(name.lower(), found.start(1))
+        pos = last_end = found.end()
+        found = _PLAIN_TAG.match(text, pos)
+    plain = _PLAIN.match
     while True:
+        found = plain(text, pos)
+        if found is not None:
+            # A run of plain moves (and their numbers), up to anything else.
+            append = line.nodes.append
+            while found is not None:
+                append(Node(found[1], found.start(1)))
+                if found[2] is not None:
+                    append(Node(found[2], found.start(2)))
+                pos = found.end()
+                found = plain(text, pos)
+            in_moves = True
+            last_end = pos
         token = _TOKEN.search(text, pos)
         if token is None:
             break
