@@ -279,3 +279,59 @@ def test_the_moves_remembered_are_freed_past_the_limit(monkeypatch: pytest.Monke
     assert alive < 1_000, alive
     assert all(v.ok for v in check_text(expected))
     forget_shared()
+
+
+def test_every_plain_move_read_in_one_pass_is_what_the_full_reading_gives() -> None:
+    """read_move reads a plain SAN (a piece's move, a pawn's advance or capture) by its own
+    short way, from the pieces of that letter. In positions of random games from every start
+    above, every text of those shapes that names a square, legal or not, ambiguous or not,
+    with and without the file or rank of the piece, is read exactly as parse_action reads it
+    (the same move, or a refusal), and the canonical SAN and next position are the same."""
+    from gametool.errors import GameError
+    from gametool.games.chess.game import Chess
+    from gametool.games.chess.position import read_fen
+
+    game = Chess()
+    rng = random.Random(11)
+    squares = [f + r for f in "abcdefgh" for r in "12345678"]
+    compared = refused = 0
+    for number in range(27):
+        board = chess.Board(STARTS[number % len(STARTS)])
+        for _ply in range(50):
+            if board.is_game_over(claim_draw=False):
+                break
+            fen = board.fen()
+            texts = {board.san(move) for move in board.legal_moves}
+            for _ in range(40):
+                square = rng.choice(squares)
+                shape = rng.randrange(6)
+                if shape == 0:
+                    texts.add(rng.choice("NBRQK") + square)
+                elif shape == 1:
+                    texts.add(rng.choice("NBRQ") + rng.choice("abcdefgh") + square)
+                elif shape == 2:
+                    texts.add(rng.choice("NBRQ") + rng.choice("12345678") + "x" + square)
+                elif shape == 3:
+                    texts.add(square + rng.choice(["", "=Q", "=N"]))
+                elif shape == 4:
+                    texts.add(rng.choice("abcdefgh") + "x" + square + rng.choice(["", "=R"]))
+                else:
+                    texts.add(rng.choice("NBRQ") + "x" + square + "+")
+            for text in sorted(texts):
+                try:
+                    expected: object = game.parse_action(read_fen(fen), text)
+                except GameError as exc:
+                    expected = type(exc)
+                try:
+                    action, san, after = game.read_move(read_fen(fen), text)
+                except GameError as exc:
+                    assert type(exc) is expected, (fen, text)
+                    refused += 1
+                    continue
+                assert action == expected, (fen, text)
+                start = read_fen(fen)
+                assert san == game.format_action(start, action), (fen, text)
+                assert write_fen(after) == write_fen(game.apply(start, action)), (fen, text)
+                compared += 1
+            board.push(_pick(board, rng))
+    assert compared > 10_000 and refused > 10_000, (compared, refused)

@@ -282,6 +282,62 @@ LINE_OF = tuple(tuple(next((d for d in range(8) if s in RAYS[k][d]), -1) for s i
                 for k in range(64))
 
 
+def _between() -> tuple[tuple[tuple[int, ...] | None, ...], tuple[tuple[int, ...] | None, ...]]:
+    rook: list[tuple[int, ...] | None] = [None] * 4096
+    bishop: list[tuple[int, ...] | None] = [None] * 4096
+    for s in range(64):
+        for d, ray in enumerate(RAYS[s]):
+            for i, t in enumerate(ray):
+                (rook if d < 4 else bishop)[s * 64 + t] = ray[:i]
+    return tuple(rook), tuple(bishop)
+
+
+ROOK_BETWEEN, BISHOP_BETWEEN = _between()
+"""``ROOK_BETWEEN[s * 64 + t]``: the squares strictly between ``s`` and ``t`` when they share
+a rank or a file, else None (``BISHOP_BETWEEN`` the same for a diagonal)."""
+KNIGHT_FROM = tuple(frozenset(steps) for steps in KNIGHT)
+
+
+def plain_moves_to(board: str, white: bool, target: int, piece: str) -> list[int] | None:
+    """The legal moves of the side's ``piece`` (N, B, R or Q) to ``target`` when the side is
+    not in check: what ``piece_moves_to`` gives, found from the pieces themselves (a string
+    search for the letter, then the line between each piece and the square), in board order.
+    None when ``target`` holds a piece of the side."""
+    there = board[target]
+    if there != EMPTY and there in (WHITE_PIECES if white else BLACK_PIECES):
+        return None
+    letter = piece if white else piece.lower()
+    found: list[int] = []
+    s = board.find(letter)
+    if s < 0:
+        return found
+    ksq = board.index("K" if white else "k")
+    lined = LINES[ksq]
+    if piece == "N":
+        steps = KNIGHT_FROM[target]
+        while s >= 0:
+            if s in steps and (s not in lined or _unpinned(board, ksq, s, target, white)):
+                found.append(s | target << 6)
+            s = board.find(letter, s + 1)
+        return found
+    at = target
+    while s >= 0:
+        between = None
+        if piece != "B":
+            between = ROOK_BETWEEN[s * 64 + at]
+        if between is None and piece != "R":
+            between = BISHOP_BETWEEN[s * 64 + at]
+        if between is not None:
+            for t in between:
+                if board[t] != EMPTY:
+                    break
+            else:
+                if s not in lined or _unpinned(board, ksq, s, target, white):
+                    found.append(s | target << 6)
+        s = board.find(letter, s + 1)
+    return found
+
+
 def _unpinned(board: str, ksq: int, f: int, t: int, white: bool) -> bool:
     """Whether moving the piece on ``f`` to ``t`` uncovers no line to its king on ``ksq``
     (the king not in check, not the piece moving, and not an en-passant capture): the piece

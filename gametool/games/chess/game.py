@@ -11,16 +11,22 @@ from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     BK,
+    BLACK_PIECES,
     BQ,
+    EMPTY,
     FILES,
+    LINES,
     SQUARE_NAMES,
+    WHITE_PIECES,
     WK,
     WQ,
+    _unpinned,
     dead_material,
     gives_check,
     has_legal_move,
     make_move,
     piece_moves_to,
+    plain_moves_to,
 )
 from gametool.games.chess.board import perft as core_perft
 from gametool.games.chess.position import (
@@ -161,9 +167,23 @@ def _read_plain(pos: Position, text: str) -> tuple[int, str, Position] | None:
     piece, ff, fr, capture, pawn, _px, to, promo = match.groups()
     target = _SQUARES[to]
     board, white = pos.board, pos.white
-    if pos._moves is None:
+    checked = pos.in_check()
+    if not checked and pos._moves is None and target != pos.ep and piece != "K":
+        # Not in check, the commonest case: the pieces found by their letter.
+        if piece is None:
+            m = _plain_pawn(board, white, target, pawn, promo)
+            if m is None:
+                return None
+            body = f"{pawn}x{to}" if pawn is not None else to
+            return _after_plain(pos, m, body if promo is None else f"{body}={promo}")
+        if promo is not None:
+            return None
+        found = plain_moves_to(board, white, target, piece)
+        if found is None:
+            return None
+    elif pos._moves is None:
         found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece or "P",
-                               pos.in_check())
+                               checked)
     else:
         found = pos.piece_moves_to(target, piece or "P")
     if piece is not None:
@@ -205,6 +225,49 @@ def _read_plain(pos: Position, text: str) -> tuple[int, str, Position] | None:
         body = f"{FILES[f & 7]}x{to}" if (f ^ target) & 7 else to
         if promo is not None:
             body += "=" + promo
+    return _after_plain(pos, m, body)
+
+
+def _plain_pawn(board: str, white: bool, target: int, pawn: str | None,
+                promo: str | None) -> int | None:
+    """The legal pawn move a plain SAN names (a push to ``target``, or a capture there from
+    the file ``pawn``) when the side is not in check and ``target`` is not the en-passant
+    square; None when there is none (or a promotion is missing or out of place)."""
+    rank = target >> 3
+    if rank == (0 if white else 7):
+        return None  # no pawn moves to its own first rank
+    if (rank == (7 if white else 0)) != (promo is not None):
+        return None  # a pawn reaching the last rank names its piece, and only then
+    there = board[target]
+    letter, up = ("P", 8) if white else ("p", -8)
+    if pawn is None:  # an advance
+        if there != EMPTY:
+            return None
+        f = target - up
+        c = board[f]
+        if c != letter:
+            if c != EMPTY or rank != (3 if white else 4) or board[f - up] != letter:
+                return None
+            f -= up
+    else:  # a capture from the file named
+        if there == EMPTY or there in (WHITE_PIECES if white else BLACK_PIECES):
+            return None
+        file = ord(pawn) - 97
+        if file - (target & 7) not in (1, -1):
+            return None
+        f = target - up - (target & 7) + file
+        if board[f] != letter:
+            return None
+    ksq = board.index("K" if white else "k")
+    if f in LINES[ksq] and not _unpinned(board, ksq, f, target, white):
+        return None
+    return f | target << 6 | (" NBRQ".index(promo) << 12 if promo is not None else 0)
+
+
+def _after_plain(pos: Position, m: int, body: str) -> tuple[int, str, Position]:
+    """The legal move ``m`` of ``pos``, its SAN (``body`` and the check sign) and the position
+    after it."""
+    board, white = pos.board, pos.white
     after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
     checked = gives_check(board, after_board, m, white)
     if zeroing:
@@ -505,10 +568,14 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         else:
             status = state._status
             if status is _UNSET:  # a legal move was read: the end needs no search for one
-                status = state._status = self._judge(state, True)
+                board = state.board
+                if state.end is None and state.halfmove < 8 and ("P" in board or "p" in board):
+                    status = state._status = None  # no dead position, no repetition yet
+                else:
+                    status = state._status = self._judge(state, True)
             if status is not None:
                 raise GameOver("the game is over: no more moves")
-        link(state, text, *read)
+        link(state, text, read)
         return read
 
     def _parse(self, state: Position, text: str) -> Any:

@@ -76,9 +76,9 @@ def start(key: Any, make: Callable[[], Position]) -> Position:
     return pos
 
 
-def link(pos: Position, text: str, move: int, san: str, after: Position) -> None:
-    """Remember in ``pos`` that the move ``text`` was read there as ``move`` (canonical text
-    ``san``) and led to ``after``: a record that reaches the same position by the same moves
+def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
+    """Remember in ``pos`` that the move ``text`` was read there as ``read``: the move, its
+    canonical text and the position after it. A record that reaches the same position by the same moves
     (the same opening in another game, or the record just written, validated) finds the move
     and the next position, the end judged already, without reading again.
 
@@ -89,13 +89,14 @@ def link(pos: Position, text: str, move: int, san: str, after: Position) -> None
     from a position is kept in its own fields (no object more for the garbage collector to
     walk); others in a dict."""
     if pos._after is None:
-        pos._text, pos._move, pos._san, pos._after = text, move, san, after
+        pos._text = text
+        pos._move, pos._san, pos._after = read
     else:
         more = pos._more
         if more is None:
             more = pos._more = {}
-        more[text] = more[san] = (move, san, after)
-        more[move] = after
+        more[text] = more[read[1]] = read
+        more[read[0]] = read[2]
     _LINKS[0] += 1
     if _LINKS[0] >= LINK_LIMIT:
         _LINKS[0] = 0
