@@ -78,9 +78,9 @@ def start(key: Any, make: Callable[[], Position]) -> Position:
 
 def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
     """Remember in ``pos`` that the move ``text`` was read there as ``read``: the move, its
-    canonical text and the position after it. A record that reaches the same position by the same moves
-    (the same opening in another game, or the record just written, validated) finds the move
-    and the next position, the end judged already, without reading again.
+    canonical text and the position after it. A record that reaches the same position by the
+    same moves (the same opening in another game, or the record just written, validated) finds
+    the move and the next position, the end judged already, without reading again.
 
     A position is a function of its start and the moves read since, and it never changes, so
     what is remembered is exactly what reading again would give. The positions of the shared
