@@ -156,16 +156,34 @@ full reading."""
 _SQUARES = {name: index for index, name in enumerate(SQUARE_NAMES)}
 
 
+_PLAIN_PARTS: dict[str, Any] = {}
+"""The parts of the move texts read before (a few thousand spellings make most archives)."""
+
+
+def _plain_parts(text: str) -> tuple[Any, ...] | None:
+    """The parts of a plain SAN (see _PLAIN) and its square's number, or None; remembered."""
+    match = _PLAIN.fullmatch(text)
+    parts = None
+    if match is not None:
+        piece, ff, fr, capture, pawn, _px, to, promo = match.groups()
+        parts = (piece, ff, fr, capture, pawn, to, promo, _SQUARES[to])
+    if len(_PLAIN_PARTS) >= 100_000:
+        _PLAIN_PARTS.clear()
+    _PLAIN_PARTS[text] = parts
+    return parts
+
+
 def _read_plain(pos: Position, text: str) -> tuple[int, str, Position] | None:
     """The legal move a plain SAN text names, its canonical SAN (check sign included) and the
     position after it, at once. None when the text is no plain spelling, or when it names no
     move or several (the full reading then gives the action or words the refusal): what this
     accepts, it accepts exactly as :func:`resolve` would."""
-    match = _PLAIN.fullmatch(text)
-    if match is None:
+    parts = _PLAIN_PARTS.get(text, _UNSET)
+    if parts is _UNSET:
+        parts = _plain_parts(text)
+    if parts is None:
         return None
-    piece, ff, fr, capture, pawn, _px, to, promo = match.groups()
-    target = _SQUARES[to]
+    piece, ff, fr, capture, pawn, to, promo, target = parts
     board, white = pos.board, pos.white
     checked = pos.in_check()
     if not checked and pos._moves is None and target != pos.ep and piece != "K":
