@@ -566,10 +566,12 @@ def has_legal_move(board: str, white: bool, castling: int, ep: int,
         (BLACK_PIECES, WHITE_PIECES, "k")
     if in_check(board, white) if checked is None else checked:
         ksq = board.index(king)
-        for t in KING[ksq]:  # most checks are met by a king step: tried before every evasion
+        # Most checks are met by a king step: tried before every evasion, on the board without
+        # the king (a line through its square must not shield the square behind it).
+        kboard = board[:ksq] + EMPTY + board[ksq + 1:]
+        for t in KING[ksq]:
             c = board[t]
-            if (c == EMPTY or c in enemy) and _safe(board, ksq | t << 6, white, castling, ep,
-                                                    king):
+            if (c == EMPTY or c in enemy) and not attacked(kboard, t, not white):
                 return True
         return bool(legal_moves(board, white, castling, ep))
     # Not in check, a piece off every line through its king is pinned by nothing, so any
