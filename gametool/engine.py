@@ -342,6 +342,14 @@ class Game(Generic[S, A]):
         it to skip the costly sign where it cannot matter. None: no cheaper text."""
         return None
 
+    def known_step(self, state: S, seat: int, text: str) -> S | None:
+        """The state after ``seat`` wrote ``text`` in ``state``, when the game knows it without
+        reading the text again (it read exactly that text in exactly that state before, and
+        kept what followed); None otherwise, and always by default. What it gives is what
+        ``parse_action``, ``to_move`` and ``apply`` would: checking a record may take it
+        instead."""
+        return None
+
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """The position as ``seat`` may see it (None: a spectator), as JSON-able data."""
         raise NotImplementedError

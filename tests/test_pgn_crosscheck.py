@@ -335,3 +335,25 @@ def test_every_plain_move_read_in_one_pass_is_what_the_full_reading_gives() -> N
                 compared += 1
             board.push(_pick(board, rng))
     assert compared > 10_000 and refused > 10_000, (compared, refused)
+
+
+def test_a_long_game_with_no_capture_keeps_its_repetitions_right() -> None:
+    """A position keeps the one before it until its history is asked for (most never are):
+    1,200 plies of knights going back and forth, past every automatic draw, read and checked,
+    with the repetitions counted as python-chess counts them."""
+    moves = ["Nf3", "Nf6", "Ng1", "Ng8"] * 300
+    board = chess.Board()
+    for san in moves:
+        board.push_san(san)
+    text = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(moves))
+    forget_shared()
+    report = pgn.import_games(text + " *\n", keep=True)
+    assert not report.refused, report.messages
+    session = report.games[0].session
+    assert session is not None and len(session.steps) == 1200
+    final = session.state
+    assert final.repetitions() == 301  # the start position, 300 times again, and now
+    assert final.halfmove == board.halfmove_clock == 1200
+    assert check_text(report.text())[0].ok
+    forget_shared()
+    assert check_text(report.text())[0].ok

@@ -87,13 +87,10 @@ def child(pos: Position, m: int) -> Position:
         made = shared[m] = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
     board, castling, ep, zeroing = made
     if zeroing:
-        history: tuple[Any, ...] = ()
-        halfmove = 0
-    else:
-        history = (*pos.history, pos.key)
-        halfmove = pos.halfmove + 1
-    return Position(board, not pos.white, castling, ep, halfmove,
-                    pos.fullmove + (not pos.white), history, pos.ply + 1)
+        return Position(board, not pos.white, castling, ep, 0, pos.fullmove + (not pos.white),
+                        (), pos.ply + 1)
+    return Position(board, not pos.white, castling, ep, pos.halfmove + 1,
+                    pos.fullmove + (not pos.white), None, pos.ply + 1, None, pos)
 
 
 def ended(pos: Position, end: tuple[str, int | None], after: Position | None = None) -> Position:
@@ -118,7 +115,7 @@ def claim_reason(pos: Position, dead: bool = False) -> str | None:
 def null_child(pos: Position) -> Position:
     """The position after a null move: the other side to move, no en-passant square."""
     return Position(pos.board, not pos.white, pos.castling, -1, pos.halfmove + 1,
-                    pos.fullmove + (not pos.white), (*pos.history, pos.key), pos.ply + 1)
+                    pos.fullmove + (not pos.white), None, pos.ply + 1, None, pos)
 
 
 def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
@@ -289,13 +286,11 @@ def _after_plain(pos: Position, m: int, body: str) -> tuple[int, str, Position]:
     after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
     checked = gives_check(board, after_board, m, white)
     if zeroing:
-        history: tuple[Any, ...] = ()
-        halfmove = 0
+        after = Position(after_board, not white, castling, ep, 0, pos.fullmove + (not white),
+                         (), pos.ply + 1)
     else:
-        history = (*pos.history, pos.key)
-        halfmove = pos.halfmove + 1
-    after = Position(after_board, not white, castling, ep, halfmove, pos.fullmove + (not white),
-                     history, pos.ply + 1)
+        after = Position(after_board, not white, castling, ep, pos.halfmove + 1,
+                         pos.fullmove + (not white), None, pos.ply + 1, None, pos)
     after._check = checked
     if checked:  # mate or not, told to every position with these fields (it is judged next)
         shared = after.shared
@@ -444,7 +439,9 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             return Outcome.draw(2, STALEMATE)
         if pos.halfmove >= 150:
             return Outcome.draw(2, SEVENTY_FIVE)
-        if pos.halfmove >= 8 and pos.repetitions() >= 5:  # D4
+        # D4: a position recurs 4 plies apart at the soonest, so a fifth time needs 16 plies
+        # of history, and the history is never longer than the halfmove clock.
+        if pos.halfmove >= 16 and pos.repetitions() >= 5:
             return Outcome.draw(2, FIVEFOLD)
         return None
 
@@ -587,14 +584,22 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             status = state._status
             if status is _UNSET:  # a legal move was read: the end needs no search for one
                 board = state.board
-                if state.end is None and state.halfmove < 8 and ("P" in board or "p" in board):
-                    status = state._status = None  # no dead position, no repetition yet
+                if state.end is None and state.halfmove < 16 and ("P" in board or "p" in board):
+                    status = state._status = None  # no dead position, no fifth time yet
                 else:
                     status = state._status = self._judge(state, True)
             if status is not None:
                 raise GameOver("the game is over: no more moves")
         link(state, text, read)
         return read
+
+    def known_step(self, state: Position, seat: int, text: str) -> Position | None:
+        """The position after the move ``text`` that was read in ``state`` before (see
+        position.link; a position with a move read is not over), when ``seat`` is to move."""
+        if state._after is not None and (text == state._text or text == state._san) \
+                and seat == (0 if state.white else 1):
+            return state._after
+        return None
 
     def _parse(self, state: Position, text: str) -> Any:
         """The action ``text`` names in ``state``, whose game is not over."""

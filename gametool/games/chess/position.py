@@ -108,20 +108,24 @@ class Position:
     repetition history, the ply count from the record's start, and an ending by resignation or
     claim (``end`` = (termination, winning seat or None))."""
 
-    __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "history", "ply",
-                 "end", "_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared",
-                 "_text", "_move", "_san", "_after", "_more")
+    __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "_history",
+                 "_prev", "ply", "end", "_moves", "_key", "_status", "_turns", "_memo", "_check",
+                 "_shared", "_text", "_move", "_san", "_after", "_more")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
-                 fullmove: int, history: tuple[Any, ...] = (), ply: int = 0,
-                 end: tuple[str, int | None] | None = None) -> None:
+                 fullmove: int, history: tuple[Any, ...] | None = (), ply: int = 0,
+                 end: tuple[str, int | None] | None = None, prev: Position | None = None
+                 ) -> None:
+        """``history`` None and ``prev`` given: the history is ``prev``'s and ``prev``'s key
+        (worked out on first need: most positions never need theirs)."""
         self.board = board
         self.white = white
         self.castling = castling
         self.ep = ep
         self.halfmove = halfmove
         self.fullmove = fullmove
-        self.history = history
+        self._history = history
+        self._prev = prev
         self.ply = ply
         self.end = end
         self._moves: list[int] | None = None
@@ -256,7 +260,27 @@ class Position:
 
     def repetitions(self) -> int:
         """How many times the current position has occurred, this time included."""
-        return self.history.count(self.key) + 1 if self.history else 1
+        history = self.history
+        return history.count(self.key) + 1 if history else 1
+
+    @property
+    def history(self) -> tuple[Any, ...]:
+        """The keys of the earlier positions since the last pawn move or capture (D4), oldest
+        first; the positions made after a move keep the one before instead, until asked."""
+        history = self._history
+        if history is None:
+            waiting = []
+            pos = self
+            while pos._history is None:  # the positions whose history waits, newest first
+                waiting.append(pos)
+                pos = pos._prev  # type: ignore[assignment]
+            history = pos._history
+            for pos in reversed(waiting):
+                prev = pos._prev
+                assert prev is not None
+                history = pos._history = (*history, prev.key)
+                pos._prev = None
+        return history
 
 
 def _square(text: str) -> int:
