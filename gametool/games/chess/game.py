@@ -393,6 +393,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         end and the moves read from it depend on them)."""
 
     def initial_state(self, nseats: int) -> Position:
+        if not self.plain_moves:  # a variant that remembers no move read keeps its own starts
+            return _start_position()
         return start((self._kind, None), _start_position)
 
     def encode_position(self, state: Position) -> str:
