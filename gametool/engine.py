@@ -188,6 +188,21 @@ class Outcome:
         }
 
 
+_OPTION_TABLES: dict[type, tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]] = {}
+
+
+def _option_table(cls: type[Game[Any, Any]]
+                  ) -> tuple[tuple[Option, ...], dict[str, Option], dict[str, Any]]:
+    """A game class's options: the tuple they are read from, each by name, and the value of
+    each default (made once per class, again if the class's options are replaced)."""
+    entry = _OPTION_TABLES.get(cls)
+    if entry is None or entry[0] is not cls.options:
+        options = cls.options
+        entry = _OPTION_TABLES[cls] = (options, {o.name: o for o in options},
+                                       {o.name: o.convert(o.default) for o in options})
+    return entry
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """Declared metadata of a game, shown by ``gametool list``."""
@@ -277,8 +292,8 @@ class Game(Generic[S, A]):
     @classmethod
     def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with the given options, each checked and converted."""
-        declared = {o.name: o for o in cls.options}
-        values = {o.name: o.convert(o.default) for o in cls.options}
+        _options, declared, defaults = _option_table(cls)
+        values = dict(defaults)
         for name, text in given.items():
             key = str(name).strip().lower()
             if key not in declared:
@@ -292,10 +307,11 @@ class Game(Generic[S, A]):
 
     def non_default_options(self) -> list[tuple[str, str]]:
         """The options that differ from their defaults, in declaration order, as text."""
+        defaults = _option_table(type(self))[2]
         out = []
         for opt in self.options:
             value = self.settings[opt.name]
-            if value != opt.convert(opt.default):
+            if value != defaults[opt.name]:
                 out.append((opt.name, str(value)))
         return out
 

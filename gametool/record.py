@@ -147,6 +147,20 @@ _DEFAULT_NAME = re.compile(r"p[0-9]+")
 
 def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     """Seat names: the right number, distinct, and writable in a record."""
+    key = (game_cls, tuple(names))
+    if key in _NAMES_CHECKED:
+        return
+    _check_names(game_cls, names)
+    if len(_NAMES_CHECKED) >= 256:
+        _NAMES_CHECKED.clear()
+    _NAMES_CHECKED.add(key)
+
+
+_NAMES_CHECKED: set[tuple[type[Game], tuple[str, ...]]] = set()
+"""The game classes and seat names found right (many records of one archive name the same)."""
+
+
+def _check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     n = len(names)
     if not game_cls.min_players <= n <= game_cls.max_players:
         span = (f"{game_cls.min_players}" if game_cls.min_players == game_cls.max_players
@@ -344,22 +358,22 @@ class Session:
         game = game_cls(options or {})
         initial = (game.decode_position(position, len(names)) if position is not None
                    else game.initial_state(len(names)))
-        record = gtn.Record()
-        record.set("Game", game_cls.id)
-        record.set("Players", "; ".join(names))
+        # A new record's tags, each named once: in this order.
+        tags = [gtn.Tag("Game", game_cls.id), gtn.Tag("Players", "; ".join(names))]
         extra = game.non_default_options()
         if extra:
-            record.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
+            tags.append(gtn.Tag("Options", "; ".join(f"{k}={v}" for k, v in extra)))
         contributions: list[str | None] | None = None
         if seed is not None:
-            record.set("Seed", seed)
+            tags.append(gtn.Tag("Seed", seed))
             if joint:
                 contributions = [None] * len(names)
-                record.set("Contributions", "; ".join("?" for _ in names))
+                tags.append(gtn.Tag("Contributions", "; ".join("?" for _ in names)))
         if position is not None:
-            record.set("Position", game.encode_position(initial))
-        record.set("Date", date or _dt.date.today().strftime("%Y.%m.%d"))
-        record.set("Result", "*")
+            tags.append(gtn.Tag("Position", game.encode_position(initial)))
+        tags.append(gtn.Tag("Date", date or _dt.date.today().strftime("%Y.%m.%d")))
+        tags.append(gtn.Tag("Result", "*"))
+        record = gtn.Record(tags=tags)
         session = cls(game, names, record, seed, initial, contributions=contributions)
         session.draw_chance()
         session.update_result_tags()
@@ -1137,34 +1151,41 @@ class Session:
     def canonical_record(self, shared: bool = False) -> gtn.Record:
         """The record with canonical tags, seat names and action texts, turns merged per line.
 
-        With ``shared`` the turn lines that are canonical already (one action, its text the
-        step's, its ply and seat right, nothing merged into it) are this record's own objects,
-        not copies: the result is for writing only and must not be changed."""
-        tags = [gtn.Tag(t.name, t.value) for t in self.record.tags
-                if t.name.lower() not in ("game", "players", "options", "fen")]
-        out = gtn.Record(tags=[])
-        out.set("Game", self.game.id)
-        out.set("Players", "; ".join(self.names))
-        extra = self.game.non_default_options()
+        With ``shared`` the record's tags and the turn lines that are canonical already (one
+        action, its text the step's, its ply and seat right, nothing merged into it) are this
+        record's own objects, not copies: the result is for writing only and must not be
+        changed."""
+        record, game, names = self.record, self.game, self.names
+        tags = [gtn.Tag("Game", game.id), gtn.Tag("Players", "; ".join(names))]
+        extra = game.non_default_options()
         if extra:
-            out.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
-        fen = self.record.get("FEN")
-        if fen is not None and self.record.get("Position") is None:
-            out.set("Position", fen)
-        out.tags.extend(tags)
+            tags.append(gtn.Tag("Options", "; ".join(f"{k}={v}" for k, v in extra)))
+        fen = record.get("FEN")
+        if fen is not None and record.get("Position") is None:
+            tags.append(gtn.Tag("Position", fen))
+        own_tags = _CANONICAL_OWN
+        if shared:
+            tags += [t for t in record.tags if t.name.lower() not in own_tags]
+        else:
+            tags += [gtn.Tag(t.name, t.value) for t in record.tags
+                     if t.name.lower() not in own_tags]
+        out = gtn.Record(tags=tags)
         index = 0
         own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
         steps_all, body = self.steps, out.body
-        for item in self.record.body:
-            if shared and type(item) is gtn.TurnLine and len(item.actions) == 1 \
+        turn_line = gtn.TurnLine
+        for item in record.body:
+            if shared and type(item) is turn_line and len(item.actions) == 1 \
                     and index < len(steps_all):
                 # The commonest line, one player's action alone: kept as it is when it is
                 # canonical already and nothing merges into the line before it.
                 step = steps_all[index]
+                seat = step.seat
                 last = body[-1] if body else None
-                if (item.ply == index + 1 and item.seat == self.seat_name(step.seat)
+                if (item.ply == index + 1
+                        and item.seat == (CHANCE_NAME if seat == CHANCE else names[seat])
                         and item.actions[0].text == step.text
-                        and not (step.seat != CHANCE and isinstance(last, gtn.TurnLine)
+                        and not (seat != CHANCE and isinstance(last, turn_line)
                                  and last.seat == item.seat and last.comment is None
                                  and not last.nags)):
                     index += 1
@@ -1219,6 +1240,10 @@ class Session:
             if isinstance(item, gtn.TurnLine):
                 item.actions = [gtn.Action(next(masked)) for _ in item.actions]
         return out
+
+
+_CANONICAL_OWN = frozenset(("game", "players", "options", "fen"))
+"""Tags that :meth:`Session.canonical_record` writes afresh from the session."""
 
 
 def _nothing_ahead(offset: int) -> None:

@@ -429,11 +429,14 @@ def parse_pgn(text: str, file: str | None = None) -> list[PgnGame]:
 # -- games into records -------------------------------------------------------------------------
 
 
+_NOT_SEAT = re.compile(r"[^A-Za-z0-9_\-.'+@]+")
+
+
 def _seat_name(value: str | None, fallback: str) -> str:
     """A PGN player name as a record seat name (letters, digits and _ - . ' + @)."""
     if not value or value.strip() in ("?", "-", ""):
         return fallback
-    name = re.sub(r"[^A-Za-z0-9_\-.'+@]+", "_", value.strip()).strip("_")
+    name = _NOT_SEAT.sub("_", value.strip()).strip("_")
     return name or fallback
 
 
@@ -444,8 +447,12 @@ class _Refused(Exception):
 
 
 def _uses_nulls(line: Line) -> bool:
-    return any(node.san in ("--", "Z0") or any(_uses_nulls(v) for v in node.variations)
-               for node in line.nodes)
+    for node in line.nodes:
+        if node.san in ("--", "Z0"):
+            return True
+        if node.variations and any(_uses_nulls(v) for v in node.variations):
+            return True
+    return False
 
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
@@ -468,8 +475,9 @@ def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | Non
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
                 automatic: bool, fix_results: bool = False) -> Session:
-    white = _seat_name(game.tag("White"), "white")
-    black = _seat_name(game.tag("Black"), "black")
+    tags = {name.lower(): value for name, value in game.tags}  # the last value counts
+    white = _seat_name(tags.get("white"), "white")
+    black = _seat_name(tags.get("black"), "black")
     if white.lower() == black.lower():
         white, black = f"{white}-white", f"{black}-black"
     options = {}
@@ -477,14 +485,14 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         options["automatic_draws"] = "off"
     if _uses_nulls(game.main):
         options["null_moves"] = "on"
-    variant = (game.tag("Variant") or "standard").strip().lower()
+    variant = (tags.get("variant") or "standard").strip().lower()
     if variant not in ("standard", "chess", "from position", ""):
-        raise _Refused(f"variant {game.tag('Variant')!r}: only standard chess is read",
+        raise _Refused(f"variant {tags['variant']!r}: only standard chess is read",
                        game.tag_offsets["variant"])
-    fen = game.tag("FEN")
+    fen = tags.get("fen")
     try:
         session = Session.start("chess", [white, black], options, None, fen,
-                                date=game.tag("Date") or "????.??.??")
+                                date=tags.get("date") or "????.??.??")
     except GameError as exc:
         raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
     record = session.record
@@ -529,8 +537,8 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
             record.body.append(_variation(game_obj, session, variation,
                                           session.states[:before + 1]))
     last = termination_at == len(record.tags)
-    _finish(session, game, warnings if warnings is not None else [], termination_at, last,
-            fix_results, automatic)
+    _finish(session, game, tags, warnings if warnings is not None else [], termination_at,
+            last, fix_results, automatic)
     return session
 
 
@@ -613,17 +621,19 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
     return variation
 
 
-def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int,
-            last: bool, fix: bool = False, automatic: bool = False) -> None:
+def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: list[str],
+            termination_at: int, last: bool, fix: bool = False, automatic: bool = False
+            ) -> None:
     """Carry the PGN result into the record: the moves' own result must agree with it; a
     result the moves do not reach is an ending off the board, its reason the Termination tag.
 
     A '*' stays '*' (the PGNResult tag keeps it when the moves end the game). With ``fix``
     (--fix-results) a result the moves contradict (past an automatic draw: read again without)
     becomes theirs, and a Result tag the movetext contradicts the movetext's; the OriginalResult
-    tag keeps the value replaced."""
+    tag keeps the value replaced. ``tags`` holds the game's tags by lower-case name (the last
+    value of a name given twice)."""
     stated = game.result
-    tagged = game.tag("Result")
+    tagged = tags.get("result")
     tagged = tagged.strip() if tagged is not None else None
     if stated is None:
         if game.moves or tagged is None:
@@ -639,7 +649,7 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
         original = tagged
     if stated == "*" and tagged in RESULTS[:3]:
         stated = tagged
-    termination = game.tag("Termination")
+    termination = tags.get("termination")
     outcome = session.outcome()
     kept_star = False
     if outcome is not None:
