@@ -405,18 +405,16 @@ class Session:
         values: dict[str, str] = {}
         for tag in record.tags:  # the first of a name, as Record.get gives
             values.setdefault(tag.name.lower(), tag.value)
+        get = values.get  # by lower-case name
 
-        def get(name: str) -> str | None:
-            return values.get(name.lower())
-
-        game_tag = get("Game")
+        game_tag = get("game")
         if game_tag is None:
             raise fail("Game", "the record has no Game tag")
         try:
             game_cls = games.playable_class(game_tag)
         except GameError as exc:
             raise fail("Game", exc.message) from None
-        players = get("Players")
+        players = get("players")
         if players is None:
             raise fail("Players", "the record has no Players tag")
         names = parse_players(players)
@@ -424,38 +422,41 @@ class Session:
             check_names(game_cls, names)
         except GameError as exc:
             raise fail("Players", exc.message) from None
+        options = get("options")
         try:
-            game = game_cls(parse_options(get("Options") or ""))
+            game = game_cls(parse_options(options) if options else {})
         except GameError as exc:
             raise fail("Options", exc.message) from None
-        seed = get("Seed")
-        hashed = get("SeedHash")
+        seed = get("seed")
+        hashed = get("seedhash")
         if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
             raise fail("SeedHash", "SeedHash does not match the Seed: the seed was changed")
         contributions = None
-        parts = get("Contributions")
+        parts = get("contributions")
         if parts is not None:
             try:
                 contributions = parse_contributions(parts, len(names))
             except GameError as exc:
                 raise fail("Contributions", exc.message) from None
-        position = get("Position") or get("FEN")
+        position = get("position") or get("fen")
         try:
             if position is not None:
                 initial = game.decode_position(position, len(names))
             elif starts is None:
                 initial = game.initial_state(len(names))
             else:
-                key = (game_cls, repr(sorted(game.settings.items())), len(names))
+                # The same class and Options tag make the same game: its initial state is
+                # the one made before.
+                key = (game_cls, options, len(names))
                 initial = starts.get(key)
                 if initial is None:
                     if len(starts) >= 16:
                         starts.clear()
                     initial = starts[key] = game.initial_state(len(names))
         except GameError as exc:
-            raise fail("Position" if get("Position") else "FEN", exc.message) from None
+            raise fail("Position" if get("position") else "FEN", exc.message) from None
         session = cls(game, names, record, seed, initial, file, contributions)
-        view = get("View")
+        view = get("view")
         if view is not None:
             session.player_file = True
             if view.strip().lower() != "spectator":
