@@ -143,6 +143,8 @@ def parse_contributions(value: str, seats: int) -> list[str | None]:
 
 
 _DEFAULT_NAME = re.compile(r"p[0-9]+")
+_SEAT_NAME = re.compile(f"[{re.escape(gtn.SEAT_CHARS)}]+")
+"""A seat name: one or more of the characters a record writes in one."""
 
 
 def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
@@ -168,7 +170,7 @@ def _check_names(game_cls: type[Game], names: Sequence[str]) -> None:
         raise GameError(f"{game_cls.id} is for {span} players, not {n}")
     seen: set[str] = set()
     for number, name in enumerate(names, start=1):
-        if not name or any(c not in gtn.SEAT_CHARS for c in name):
+        if not _SEAT_NAME.fullmatch(name):
             raise GameError(
                 f"seat name {name!r}: use letters, digits and _ - . ' + @ only (no spaces)"
             )
@@ -1172,27 +1174,32 @@ class Session:
                      if t.name.lower() not in own_tags]
         out = gtn.Record(tags=tags)
         index = 0
-        own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
+        # The last of this record's own lines put in ``out`` (``shared``): a line merged into
+        # is copied first when it is that one (only the last line of ``out`` is merged into).
+        own = None
         steps_all, body = self.steps, out.body
+        count_steps = len(steps_all)
         turn_line = gtn.TurnLine
         for item in record.body:
-            if shared and type(item) is turn_line and len(item.actions) == 1 \
-                    and index < len(steps_all):
+            if shared and type(item) is turn_line and index < count_steps:
                 # The commonest line, one player's action alone: kept as it is when it is
                 # canonical already and nothing merges into the line before it.
+                actions = item.actions
                 step = steps_all[index]
+                text = step._text  # the text of a step made with it, else written on need
+                if text is None:
+                    text = step.text
                 seat = step.seat
-                last = body[-1] if body else None
-                if (item.ply == index + 1
-                        and item.seat == (CHANCE_NAME if seat == CHANCE else names[seat])
-                        and item.actions[0].text == step.text
-                        and not (seat != CHANCE and isinstance(last, turn_line)
-                                 and last.seat == item.seat and last.comment is None
-                                 and not last.nags)):
-                    index += 1
-                    own.add(id(item))
-                    body.append(item)
-                    continue
+                if (len(actions) == 1 and item.ply == index + 1 and actions[0].text == text
+                        and item.seat == (CHANCE_NAME if seat == CHANCE else names[seat])):
+                    last = body[-1] if body else None
+                    if (seat == CHANCE or not isinstance(last, turn_line)
+                            or last.seat != item.seat or last.comment is not None
+                            or last.nags):
+                        index += 1
+                        own = item
+                        body.append(item)
+                        continue
             if isinstance(item, gtn.CommentLine):
                 out.body.append(gtn.CommentLine(item.text, item.style))
                 continue
@@ -1212,7 +1219,7 @@ class Session:
             seat = self.seat_name(steps[0].seat) or ""
             if (steps[0].seat != CHANCE and isinstance(last, gtn.TurnLine)
                     and last.seat == seat and last.comment is None and not last.nags):
-                if id(last) in own:  # this record's own line: merged into a copy
+                if last is own:  # this record's own line: merged into a copy
                     last = out.body[-1] = gtn.TurnLine(last.ply, last.seat, list(last.actions),
                                                        nags=list(last.nags))
                 last.actions.extend(gtn.Action(s.text) for s in steps)

@@ -158,6 +158,8 @@ class PgnGame:
     tag_offsets: dict[str, int] = field(default_factory=dict)
     mends: list[tuple[int, str]] = field(default_factory=list)
     """What was mended while reading, as (offset, warning): stray punctuation skipped."""
+    nulls: bool = True
+    """False when the game's text holds no null move: neither '--' nor 'Z0' anywhere."""
 
     def tag(self, name: str) -> str | None:
         """The value of a tag; the last one when it is given twice."""
@@ -294,7 +296,8 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     last_end = start
 
     def game(result: str | None, end: int, result_at: int) -> PgnGame:
-        return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends)
+        nulls = text.find("--", start, end) >= 0 or text.find("Z0", start, end) >= 0
+        return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends, nulls)
 
     # The game's tag lines, a match each, up to anything else.
     found = _PLAIN_TAG.match(text, pos)
@@ -483,7 +486,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     options = {}
     if not automatic:
         options["automatic_draws"] = "off"
-    if _uses_nulls(game.main):
+    if game.nulls and _uses_nulls(game.main):
         options["null_moves"] = "on"
     variant = (tags.get("variant") or "standard").strip().lower()
     if variant not in ("standard", "chess", "from position", ""):
@@ -670,7 +673,8 @@ def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: lis
     elif stated != "*":
         session.end_off_board(stated, termination.strip() if termination else "")
         outcome = session.outcome()
-    session.update_result_tags()
+    if session.ending is None:  # an ending off the board has set the result tags already
+        session.update_result_tags()
     record = session.record
     if kept_star:
         record.tags.append(gtn.Tag("PGNResult", "*"))
