@@ -396,39 +396,47 @@ class Session:
 
     @classmethod
     def _from_header(cls, record: gtn.Record, file: str | None,
-                     starts: dict[Any, Any] | None = None) -> Session:
-        """The session of a record's header, before its first action. ``starts`` keeps the
-        initial states made (by game, options and seats) to give them again."""
+                     starts: dict[Any, Any] | None = None,
+                     header: dict[str, str] | None = None) -> Session:
+        """The session of a record's header, before its first action. ``starts`` keeps what
+        was made to give it again: the games speaking the seat names (by Game, Options and
+        Players tags: a game never changes, and the records of one stream are checked one
+        after another) and the initial states (by game, options and seats). ``header`` holds
+        the record's tag values by name in lower case, when the reader has them already."""
         def fail(tag_name: str, message: str) -> RecordError:
             tag = record.find(tag_name)
             line = tag.line if tag is not None else record.line
             return RecordError(message, Where(file, line, 1))
 
-        values: dict[str, str] = {}
-        for tag in record.tags:  # the first of a name, as Record.get gives
-            values.setdefault(tag.name.lower(), tag.value)
-        get = values.get  # by lower-case name
+        if header is None:
+            header = {}
+            for tag in record.tags:  # the first of a name, as Record.get gives
+                header.setdefault(tag.name.lower(), tag.value)
+        get = header.get  # by lower-case name
 
         game_tag = get("game")
         if game_tag is None:
             raise fail("Game", "the record has no Game tag")
-        try:
-            game_cls = games.playable_class(game_tag)
-        except GameError as exc:
-            raise fail("Game", exc.message) from None
-        players = get("players")
-        if players is None:
-            raise fail("Players", "the record has no Players tag")
-        names = parse_players(players)
-        try:
-            check_names(game_cls, names)
-        except GameError as exc:
-            raise fail("Players", exc.message) from None
-        options = get("options")
-        try:
-            game = game_cls(parse_options(options) if options else {})
-        except GameError as exc:
-            raise fail("Options", exc.message) from None
+        options, players = get("options"), get("players")
+        made = None if starts is None else starts.get((game_tag, options, players))
+        if made is not None:
+            game_cls, game, names = made[0], made[1], list(made[2])
+        else:
+            try:
+                game_cls = games.playable_class(game_tag)
+            except GameError as exc:
+                raise fail("Game", exc.message) from None
+            if players is None:
+                raise fail("Players", "the record has no Players tag")
+            names = parse_players(players)
+            try:
+                check_names(game_cls, names)
+            except GameError as exc:
+                raise fail("Players", exc.message) from None
+            try:
+                game = game_cls(parse_options(options) if options else {})
+            except GameError as exc:
+                raise fail("Options", exc.message) from None
         seed = get("seed")
         hashed = get("seedhash")
         if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
@@ -458,6 +466,10 @@ class Session:
         except GameError as exc:
             raise fail("Position" if get("position") else "FEN", exc.message) from None
         session = cls(game, names, record, seed, initial, file, contributions)
+        if made is None and starts is not None:
+            if len(starts) >= 16:
+                starts.clear()
+            starts[game_tag, options, players] = (game_cls, session.game, tuple(names))
         view = get("view")
         if view is not None:
             session.player_file = True
@@ -1517,7 +1529,8 @@ class _Stream:
         """Items read ahead of the one being checked (see :meth:`ahead`)."""
         self.verdicts: list[Checked] = []
         self.starts: dict[Any, Any] = {}
-        """Initial states by game, options and seats (states are never changed in place)."""
+        """The games and initial states made for the records read (see
+        :meth:`Session._from_header`; states are never changed in place)."""
         self.record: gtn.Record | None = None
         self.session: Session | None = None
         self.errors: list[GameError] = []
@@ -1698,8 +1711,10 @@ class _Stream:
         (and the error kept) when the header is refused."""
         assert self.record is not None
         try:
-            session = self.session = Session._from_header(self.record, self.file,
-                                                          self.starts)
+            reader = self.reader
+            session = self.session = Session._from_header(
+                self.record, self.file, self.starts,
+                reader.header if reader.current is self.record else None)
         except GameError as exc:
             self.errors.append(exc.with_traceback(None))
             self.done = self.raised = True

@@ -223,9 +223,12 @@ def _plain(named: _NamedViews) -> Game:
 
 def with_names(game: Game, names: Sequence[str]) -> Game:
     """``game`` speaking the record's seat names, or ``game`` itself when its texts name no
-    seat or the names are the default ones. Names that look like default names of other seats
-    (``p2`` for the first seat) would make texts ambiguous, so then the default names stay."""
-    if isinstance(game, _NamedViews):  # named already: name it afresh
+    seat, the names are the default ones or ``game`` speaks them already. Names that look like
+    default names of other seats (``p2`` for the first seat) would make texts ambiguous, so
+    then the default names stay."""
+    if isinstance(game, _NamedViews):  # named already: itself for these names, else afresh
+        if game._seat_names.names == list(names):
+            return game
         game = _plain(game)
     if not type(game).names_seats:
         return game

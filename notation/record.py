@@ -391,7 +391,8 @@ class Reader:
         self.in_movetext = False
         self.open: list[Variation] = []
         self.target: list[Item] = []  # the body lines go to: the record's, or a variation's
-        self.names: set[str] = set()  # the current record's tag names, in lower case
+        self.header: dict[str, str] = {}
+        """The current record's tag values by name in lower case (a name is given once)."""
 
     def finish(self) -> None:
         """The end of the text: a variation left open is an error."""
@@ -412,7 +413,7 @@ class Reader:
         # followed by the next record's header), begins a new record.
         current = self.current
         key = name.lower()
-        if current is None or self.in_movetext or key in self.names:
+        if current is None or self.in_movetext or key in self.header:
             self.finish()
             current = self.current = Record(line=lineno)
             if self.keep:
@@ -420,10 +421,10 @@ class Reader:
             self.target = current.body
             self.in_movetext = False
             current.tags.append(tag)
-            self.names = {key}
+            self.header = {key: value}
             return current
         current.tags.append(tag)
-        self.names.add(key)
+        self.header[key] = value
         return tag
 
     def line(self, raw: str, lineno: int) -> Record | Tag | Item | None:
@@ -604,22 +605,23 @@ def write(record: Record) -> str:
     if record.body:
         out.append("")
     _write_body(record.body, out, "")
-    longest = max(map(len, out), default=0)
-    for number, line in enumerate(out if longest > MAX_LINE else (), start=1):
+    text = "\n".join(out)
+    for number, line in enumerate(out if len(text) > MAX_LINE else (), start=1):
         bound = MAX_TAG_LINE if line.startswith("[") else MAX_LINE
         if len(line) > bound:
             raise NotationError(f"the record would have a line of {len(line):,} characters, "
                                 f"and a line holds at most {bound:,}", number, 1)
-    return "\n".join(out) + "\n"
+    return text + "\n"
 
 
 def _write_body(body: list[Item], out: list[str], indent: str) -> None:
+    turn_line, add = TurnLine, out.append
     for item in body:
-        if type(item) is TurnLine and item.comment is None and not item.nags:
+        if type(item) is turn_line and item.comment is None and not item.nags:
             actions = item.actions  # the commonest line: a turn alone
             text = (actions[0].text if len(actions) == 1
                     else ACTION_SEPARATOR.join([a.text for a in actions]))
-            out.append(f"{indent}{item.ply}. {item.seat}: {text}")
+            add(f"{indent}{item.ply}. {item.seat}: {text}")
             continue
         if isinstance(item, CommentLine):
             out.append(indent + _comment_text(item.text, item.style))

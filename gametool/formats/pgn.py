@@ -523,8 +523,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     states = session.states
     read_move, append = game_obj.read_move, session.append_checked
     for node in game.main.nodes:
-        before = len(states) - 1
-        state = states[before]
+        state = states[-1]
         try:
             action, text, after = read_move(state, node.san)
         except GameError:  # another reading, or the refusal, as _next_move words it
@@ -536,9 +535,9 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
             line.comment = " ".join(node.comments)
         if node.nags:
             line.nags = list(node.nags)
-        for variation in node.variations:
-            record.body.append(_variation(game_obj, session, variation,
-                                          session.states[:before + 1]))
+        if node.variations:  # each in place of the move just read
+            for variation in node.variations:
+                record.body.append(_variation(game_obj, session, variation, states[:-1]))
     last = termination_at == len(record.tags)
     _finish(session, game, tags, warnings if warnings is not None else [], termination_at,
             last, fix_results, automatic)
