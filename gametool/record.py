@@ -1607,7 +1607,7 @@ class _Stream:
         # any plain turn once the record's check is over); the others, and a plain turn
         # that is not simply the next action (a wrong ply number, seat or action: the
         # general path says what), by _slow.
-        bare_tag = _BARE_TAG.fullmatch
+        bare_tag, read_tag, tag_type = _BARE_TAG.fullmatch, self.reader.tag, gtn.Tag
         bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
         prefixes = _PLY_PREFIX
         for raw in self.lines:
@@ -1616,14 +1616,14 @@ class _Stream:
                 if match is not None:
                     lineno += 1
                     self.lineno = lineno
-                    item = self.reader.tag(match[1], match[2], lineno)
-                    if type(item) is not gtn.Tag:  # a new record: the last one ends
+                    item = read_tag(match[1], match[2], lineno)
+                    if type(item) is not tag_type:  # a new record: the last one ends
                         self._take(item)
                         fast = self._fast()
                         if fast:
                             states, seats, to_move, parse, apply, max_plies = fast
                     continue
-            if fast is None and self.session is None and not self.done:
+            if fast is None and self.session is None and not self.done and raw not in _BLANK:
                 # The record's first line of movetext: a plain turn begins its check here.
                 match = bare(raw) or plain(raw)
                 if match is not None and self._start() is not None:
