@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gametool.chance import SeedRng
@@ -145,6 +146,10 @@ class Outcome:
     def from_tag(cls, tag: str, nseats: int, termination: str) -> Outcome:
         """The outcome a Result tag states: ``1-0``, ``0-1``, ``1/2-1/2`` for two seats, else
         each seat's rank joined by ``-`` (``1-2-2``). GameError if it states none."""
+        return _outcome_of_tag(cls, tag, nseats, termination)
+
+    @classmethod
+    def _from_tag(cls, tag: str, nseats: int, termination: str) -> Outcome:
         text = tag.strip()
         if nseats == 2 and text in ("1-0", "0-1"):
             return cls.win(2, 0 if text == "1-0" else 1, termination)
@@ -201,6 +206,13 @@ def _option_table(cls: type[Game[Any, Any]]
         entry = _OPTION_TABLES[cls] = (options, {o.name: o for o in options},
                                        {o.name: o.convert(o.default) for o in options})
     return entry
+
+
+@lru_cache(maxsize=64)
+def _outcome_of_tag(cls: type[Outcome], tag: str, nseats: int, termination: str) -> Outcome:
+    """:meth:`Outcome.from_tag`, made once for the few results and reasons archives repeat
+    (an outcome never changes)."""
+    return cls._from_tag(tag, nseats, termination)
 
 
 @dataclass(frozen=True)

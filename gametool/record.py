@@ -898,7 +898,6 @@ class Session:
                                                       ply)))
                 return
             for written in item.actions:
-                where = Where(self.file, item.line, written.column, len(states))
                 try:
                     state = states[-1]
                     to_move = self.game.to_move(state)
@@ -911,7 +910,8 @@ class Session:
                     if steps is not None:  # kept: the text is written back canonical
                         written.text = self.game.format_action(state, action)
                 except GameError as exc:
-                    report(exc.located(**where.__dict__))
+                    report(exc.located(file=self.file, line=item.line, column=written.column,
+                                       ply=len(states)))
                     return
                 states.append(self.game.apply(state, action))
                 if steps is not None:
