@@ -348,16 +348,20 @@ class Session:
     def start(cls, game_id: str, names: list[str] | None = None,
               options: dict[str, str] | None = None, seed: str | None = None,
               position: str | None = None, date: str | None = None,
-              joint: bool = False) -> Session:
+              joint: bool = False, game: Game | None = None) -> Session:
         """A new record, with the opening chance actions already drawn when there is a seed.
 
         With ``joint``, ``seed`` is the referee's secret and chance waits for every seat's
-        contribution (see :meth:`contribute`)."""
+        contribution (see :meth:`contribute`). ``game`` may be the game of an earlier session
+        of the same game, options and seat names, made again otherwise (a game never changes;
+        the caller keeps the sessions from sharing it at once, as a named game's views track
+        the call they are in)."""
         game_cls = games.playable_class(game_id)
         if names is None:
             names = game_cls.default_seat_names(game_cls.players_default())
         check_names(game_cls, names)
-        game = game_cls(options or {})
+        if game is None:
+            game = game_cls(options or {})
         initial = (game.decode_position(position, len(names)) if position is not None
                    else game.initial_state(len(names)))
         # A new record's tags, each named once: in this order.

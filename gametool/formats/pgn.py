@@ -459,12 +459,14 @@ def _uses_nulls(line: Line) -> bool:
 
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
-               fix_results: bool = False) -> Session:
+               fix_results: bool = False, made: dict[Any, Any] | None = None) -> Session:
     """One PGN game replayed into a chess record (a refusal names its offset in the text).
-    With ``fix_results`` a result the moves or the movetext contradict is mended, not refused."""
+    With ``fix_results`` a result the moves or the movetext contradict is mended, not refused.
+    ``made`` keeps the games made (by options and seat names) for the next games, when the
+    sessions are only written, one after another, and not kept."""
     first: list[str] = []
     try:
-        session = _to_session(game, file, first, True, fix_results)
+        session = _to_session(game, file, first, True, fix_results, made)
     except _Refused as exc:
         if not exc.automatic:
             raise
@@ -473,11 +475,12 @@ def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | Non
             warnings += first
         return session
     # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, False, fix_results)
+    return _to_session(game, file, warnings, False, fix_results, made)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
-                automatic: bool, fix_results: bool = False) -> Session:
+                automatic: bool, fix_results: bool = False,
+                made: dict[Any, Any] | None = None) -> Session:
     tags = {name.lower(): value for name, value in game.tags}  # the last value counts
     white = _seat_name(tags.get("white"), "white")
     black = _seat_name(tags.get("black"), "black")
@@ -493,11 +496,17 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         raise _Refused(f"variant {tags['variant']!r}: only standard chess is read",
                        game.tag_offsets["variant"])
     fen = tags.get("fen")
+    key = (white, black, tuple(options.items()))
     try:
         session = Session.start("chess", [white, black], options, None, fen,
-                                date=tags.get("date") or "????.??.??")
+                                date=tags.get("date") or "????.??.??",
+                                game=made.get(key) if made is not None else None)
     except GameError as exc:
         raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
+    if made is not None and key not in made:
+        if len(made) >= 16:
+            made.clear()
+        made[key] = session.game
     record = session.record
     termination_at = len(record.tags)
     seen: dict[str, gtn.Tag] = {}
@@ -704,6 +713,7 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
         line, column = _position(text, offset)
         return line + first_line - 1, column
 
+    made: dict[Any, Any] | None = None if keep else {}
     for item in read_games(text):
         if isinstance(item, Refusal):
             refusal = replace(item, index=item.index + base, line=item.line + first_line - 1)
@@ -712,7 +722,7 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
         index = item.index + base
         warnings: list[str] = []
         try:
-            session = to_session(item, file, warnings, fix_results=fix_results)
+            session = to_session(item, file, warnings, fix_results, made)
             if eco is not None:
                 eco.classify(session)
             try:
