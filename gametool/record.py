@@ -381,8 +381,8 @@ class Session:
         tags.append(gtn.Tag("Result", "*"))
         record = gtn.Record(tags=tags)
         session = cls(game, names, record, seed, initial, contributions=contributions)
-        session.draw_chance()
-        session.update_result_tags()
+        if session.draw_chance() or session.outcome() is not None:
+            session.update_result_tags()  # else they stand as made: '*' and no Termination
         return session
 
     @classmethod
