@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gametool.chance import SeedRng
@@ -145,6 +146,10 @@ class Outcome:
     def from_tag(cls, tag: str, nseats: int, termination: str) -> Outcome:
         """The outcome a Result tag states: ``1-0``, ``0-1``, ``1/2-1/2`` for two seats, else
         each seat's rank joined by ``-`` (``1-2-2``). GameError if it states none."""
+        return _outcome_of_tag(cls, tag, nseats, termination)
+
+    @classmethod
+    def _from_tag(cls, tag: str, nseats: int, termination: str) -> Outcome:
         text = tag.strip()
         if nseats == 2 and text in ("1-0", "0-1"):
             return cls.win(2, 0 if text == "1-0" else 1, termination)
@@ -186,6 +191,28 @@ class Outcome:
                 for i, r in enumerate(self.results)
             },
         }
+
+
+_OPTION_TABLES: dict[type, tuple[tuple[Any, ...], dict[str, Any], dict[str, Any]]] = {}
+
+
+def _option_table(cls: type[Game[Any, Any]]
+                  ) -> tuple[tuple[Option, ...], dict[str, Option], dict[str, Any]]:
+    """A game class's options: the tuple they are read from, each by name, and the value of
+    each default (made once per class, again if the class's options are replaced)."""
+    entry = _OPTION_TABLES.get(cls)
+    if entry is None or entry[0] is not cls.options:
+        options = cls.options
+        entry = _OPTION_TABLES[cls] = (options, {o.name: o for o in options},
+                                       {o.name: o.convert(o.default) for o in options})
+    return entry
+
+
+@lru_cache(maxsize=64)
+def _outcome_of_tag(cls: type[Outcome], tag: str, nseats: int, termination: str) -> Outcome:
+    """:meth:`Outcome.from_tag`, made once for the few results and reasons archives repeat
+    (an outcome never changes)."""
+    return cls._from_tag(tag, nseats, termination)
 
 
 @dataclass(frozen=True)
@@ -277,8 +304,8 @@ class Game(Generic[S, A]):
     @classmethod
     def resolve_options(cls, given: Mapping[str, Any]) -> dict[str, Any]:
         """Defaults overlaid with the given options, each checked and converted."""
-        declared = {o.name: o for o in cls.options}
-        values = {o.name: o.convert(o.default) for o in cls.options}
+        _options, declared, defaults = _option_table(cls)
+        values = dict(defaults)
         for name, text in given.items():
             key = str(name).strip().lower()
             if key not in declared:
@@ -292,10 +319,11 @@ class Game(Generic[S, A]):
 
     def non_default_options(self) -> list[tuple[str, str]]:
         """The options that differ from their defaults, in declaration order, as text."""
+        defaults = _option_table(type(self))[2]
         out = []
         for opt in self.options:
             value = self.settings[opt.name]
-            if value != opt.convert(opt.default):
+            if value != defaults[opt.name]:
                 out.append((opt.name, str(value)))
         return out
 

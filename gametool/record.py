@@ -143,10 +143,26 @@ def parse_contributions(value: str, seats: int) -> list[str | None]:
 
 
 _DEFAULT_NAME = re.compile(r"p[0-9]+")
+_SEAT_NAME = re.compile(f"[{re.escape(gtn.SEAT_CHARS)}]+")
+"""A seat name: one or more of the characters a record writes in one."""
 
 
 def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     """Seat names: the right number, distinct, and writable in a record."""
+    key = (game_cls, tuple(names))
+    if key in _NAMES_CHECKED:
+        return
+    _check_names(game_cls, names)
+    if len(_NAMES_CHECKED) >= 256:
+        _NAMES_CHECKED.clear()
+    _NAMES_CHECKED.add(key)
+
+
+_NAMES_CHECKED: set[tuple[type[Game], tuple[str, ...]]] = set()
+"""The game classes and seat names found right (many records of one archive name the same)."""
+
+
+def _check_names(game_cls: type[Game], names: Sequence[str]) -> None:
     n = len(names)
     if not game_cls.min_players <= n <= game_cls.max_players:
         span = (f"{game_cls.min_players}" if game_cls.min_players == game_cls.max_players
@@ -154,7 +170,7 @@ def check_names(game_cls: type[Game], names: Sequence[str]) -> None:
         raise GameError(f"{game_cls.id} is for {span} players, not {n}")
     seen: set[str] = set()
     for number, name in enumerate(names, start=1):
-        if not name or any(c not in gtn.SEAT_CHARS for c in name):
+        if not _SEAT_NAME.fullmatch(name):
             raise GameError(
                 f"seat name {name!r}: use letters, digits and _ - . ' + @ only (no spaces)"
             )
@@ -332,37 +348,41 @@ class Session:
     def start(cls, game_id: str, names: list[str] | None = None,
               options: dict[str, str] | None = None, seed: str | None = None,
               position: str | None = None, date: str | None = None,
-              joint: bool = False) -> Session:
+              joint: bool = False, game: Game | None = None) -> Session:
         """A new record, with the opening chance actions already drawn when there is a seed.
 
         With ``joint``, ``seed`` is the referee's secret and chance waits for every seat's
-        contribution (see :meth:`contribute`)."""
+        contribution (see :meth:`contribute`). ``game`` may be the game of an earlier session
+        of the same game, options and seat names, made again otherwise (a game never changes;
+        the caller keeps the sessions from sharing it at once, as a named game's views track
+        the call they are in)."""
         game_cls = games.playable_class(game_id)
         if names is None:
             names = game_cls.default_seat_names(game_cls.players_default())
         check_names(game_cls, names)
-        game = game_cls(options or {})
+        if game is None:
+            game = game_cls(options or {})
         initial = (game.decode_position(position, len(names)) if position is not None
                    else game.initial_state(len(names)))
-        record = gtn.Record()
-        record.set("Game", game_cls.id)
-        record.set("Players", "; ".join(names))
+        # A new record's tags, each named once: in this order.
+        tags = [gtn.Tag("Game", game_cls.id), gtn.Tag("Players", "; ".join(names))]
         extra = game.non_default_options()
         if extra:
-            record.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
+            tags.append(gtn.Tag("Options", "; ".join(f"{k}={v}" for k, v in extra)))
         contributions: list[str | None] | None = None
         if seed is not None:
-            record.set("Seed", seed)
+            tags.append(gtn.Tag("Seed", seed))
             if joint:
                 contributions = [None] * len(names)
-                record.set("Contributions", "; ".join("?" for _ in names))
+                tags.append(gtn.Tag("Contributions", "; ".join("?" for _ in names)))
         if position is not None:
-            record.set("Position", game.encode_position(initial))
-        record.set("Date", date or _dt.date.today().strftime("%Y.%m.%d"))
-        record.set("Result", "*")
+            tags.append(gtn.Tag("Position", game.encode_position(initial)))
+        tags.append(gtn.Tag("Date", date or _dt.date.today().strftime("%Y.%m.%d")))
+        tags.append(gtn.Tag("Result", "*"))
+        record = gtn.Record(tags=tags)
         session = cls(game, names, record, seed, initial, contributions=contributions)
-        session.draw_chance()
-        session.update_result_tags()
+        if session.draw_chance() or session.outcome() is not None:
+            session.update_result_tags()  # else they stand as made: '*' and no Termination
         return session
 
     @classmethod
@@ -380,68 +400,81 @@ class Session:
 
     @classmethod
     def _from_header(cls, record: gtn.Record, file: str | None,
-                     starts: dict[Any, Any] | None = None) -> Session:
-        """The session of a record's header, before its first action. ``starts`` keeps the
-        initial states made (by game, options and seats) to give them again."""
+                     starts: dict[Any, Any] | None = None,
+                     header: dict[str, str] | None = None) -> Session:
+        """The session of a record's header, before its first action. ``starts`` keeps what
+        was made to give it again: the games speaking the seat names (by Game, Options and
+        Players tags: a game never changes, and the records of one stream are checked one
+        after another) and the initial states (by game, options and seats). ``header`` holds
+        the record's tag values by name in lower case, when the reader has them already."""
         def fail(tag_name: str, message: str) -> RecordError:
             tag = record.find(tag_name)
             line = tag.line if tag is not None else record.line
             return RecordError(message, Where(file, line, 1))
 
-        values: dict[str, str] = {}
-        for tag in record.tags:  # the first of a name, as Record.get gives
-            values.setdefault(tag.name.lower(), tag.value)
+        if header is None:
+            header = {}
+            for tag in record.tags:  # the first of a name, as Record.get gives
+                header.setdefault(tag.name.lower(), tag.value)
+        get = header.get  # by lower-case name
 
-        def get(name: str) -> str | None:
-            return values.get(name.lower())
-
-        game_tag = get("Game")
+        game_tag = get("game")
         if game_tag is None:
             raise fail("Game", "the record has no Game tag")
-        try:
-            game_cls = games.playable_class(game_tag)
-        except GameError as exc:
-            raise fail("Game", exc.message) from None
-        players = get("Players")
-        if players is None:
-            raise fail("Players", "the record has no Players tag")
-        names = parse_players(players)
-        try:
-            check_names(game_cls, names)
-        except GameError as exc:
-            raise fail("Players", exc.message) from None
-        try:
-            game = game_cls(parse_options(get("Options") or ""))
-        except GameError as exc:
-            raise fail("Options", exc.message) from None
-        seed = get("Seed")
-        hashed = get("SeedHash")
+        options, players = get("options"), get("players")
+        made = None if starts is None else starts.get((game_tag, options, players))
+        if made is not None:
+            game_cls, game, names = made[0], made[1], list(made[2])
+        else:
+            try:
+                game_cls = games.playable_class(game_tag)
+            except GameError as exc:
+                raise fail("Game", exc.message) from None
+            if players is None:
+                raise fail("Players", "the record has no Players tag")
+            names = parse_players(players)
+            try:
+                check_names(game_cls, names)
+            except GameError as exc:
+                raise fail("Players", exc.message) from None
+            try:
+                game = game_cls(parse_options(options) if options else {})
+            except GameError as exc:
+                raise fail("Options", exc.message) from None
+        seed = get("seed")
+        hashed = get("seedhash")
         if seed is not None and hashed is not None and seed_hash(seed) != hashed.lower():
             raise fail("SeedHash", "SeedHash does not match the Seed: the seed was changed")
         contributions = None
-        parts = get("Contributions")
+        parts = get("contributions")
         if parts is not None:
             try:
                 contributions = parse_contributions(parts, len(names))
             except GameError as exc:
                 raise fail("Contributions", exc.message) from None
-        position = get("Position") or get("FEN")
+        position = get("position") or get("fen")
         try:
             if position is not None:
                 initial = game.decode_position(position, len(names))
             elif starts is None:
                 initial = game.initial_state(len(names))
             else:
-                key = (game_cls, repr(sorted(game.settings.items())), len(names))
+                # The same class and Options tag make the same game: its initial state is
+                # the one made before.
+                key = (game_cls, options, len(names))
                 initial = starts.get(key)
                 if initial is None:
                     if len(starts) >= 16:
                         starts.clear()
                     initial = starts[key] = game.initial_state(len(names))
         except GameError as exc:
-            raise fail("Position" if get("Position") else "FEN", exc.message) from None
+            raise fail("Position" if get("position") else "FEN", exc.message) from None
         session = cls(game, names, record, seed, initial, file, contributions)
-        view = get("View")
+        if made is None and starts is not None:
+            if len(starts) >= 16:
+                starts.clear()
+            starts[game_tag, options, players] = (game_cls, session.game, tuple(names))
+        view = get("view")
         if view is not None:
             session.player_file = True
             if view.strip().lower() != "spectator":
@@ -869,7 +902,6 @@ class Session:
                                                       ply)))
                 return
             for written in item.actions:
-                where = Where(self.file, item.line, written.column, len(states))
                 try:
                     state = states[-1]
                     to_move = self.game.to_move(state)
@@ -882,7 +914,8 @@ class Session:
                     if steps is not None:  # kept: the text is written back canonical
                         written.text = self.game.format_action(state, action)
                 except GameError as exc:
-                    report(exc.located(**where.__dict__))
+                    report(exc.located(file=self.file, line=item.line, column=written.column,
+                                       ply=len(states)))
                     return
                 states.append(self.game.apply(state, action))
                 if steps is not None:
@@ -1137,40 +1170,52 @@ class Session:
     def canonical_record(self, shared: bool = False) -> gtn.Record:
         """The record with canonical tags, seat names and action texts, turns merged per line.
 
-        With ``shared`` the turn lines that are canonical already (one action, its text the
-        step's, its ply and seat right, nothing merged into it) are this record's own objects,
-        not copies: the result is for writing only and must not be changed."""
-        tags = [gtn.Tag(t.name, t.value) for t in self.record.tags
-                if t.name.lower() not in ("game", "players", "options", "fen")]
-        out = gtn.Record(tags=[])
-        out.set("Game", self.game.id)
-        out.set("Players", "; ".join(self.names))
-        extra = self.game.non_default_options()
+        With ``shared`` the record's tags and the turn lines that are canonical already (one
+        action, its text the step's, its ply and seat right, nothing merged into it) are this
+        record's own objects, not copies: the result is for writing only and must not be
+        changed."""
+        record, game, names = self.record, self.game, self.names
+        tags = [gtn.Tag("Game", game.id), gtn.Tag("Players", "; ".join(names))]
+        extra = game.non_default_options()
         if extra:
-            out.set("Options", "; ".join(f"{k}={v}" for k, v in extra))
-        fen = self.record.get("FEN")
-        if fen is not None and self.record.get("Position") is None:
-            out.set("Position", fen)
-        out.tags.extend(tags)
+            tags.append(gtn.Tag("Options", "; ".join(f"{k}={v}" for k, v in extra)))
+        fen = record.get("FEN")
+        if fen is not None and record.get("Position") is None:
+            tags.append(gtn.Tag("Position", fen))
+        own_tags = _CANONICAL_OWN
+        if shared:
+            tags += [t for t in record.tags if t.name.lower() not in own_tags]
+        else:
+            tags += [gtn.Tag(t.name, t.value) for t in record.tags
+                     if t.name.lower() not in own_tags]
+        out = gtn.Record(tags=tags)
         index = 0
-        own: set[int] = set()  # the ids of this record's own lines in ``out`` (``shared``)
+        # The last of this record's own lines put in ``out`` (``shared``): a line merged into
+        # is copied first when it is that one (only the last line of ``out`` is merged into).
+        own = None
         steps_all, body = self.steps, out.body
-        for item in self.record.body:
-            if shared and type(item) is gtn.TurnLine and len(item.actions) == 1 \
-                    and index < len(steps_all):
+        count_steps = len(steps_all)
+        turn_line = gtn.TurnLine
+        for item in record.body:
+            if shared and type(item) is turn_line and index < count_steps:
                 # The commonest line, one player's action alone: kept as it is when it is
                 # canonical already and nothing merges into the line before it.
+                actions = item.actions
                 step = steps_all[index]
-                last = body[-1] if body else None
-                if (item.ply == index + 1 and item.seat == self.seat_name(step.seat)
-                        and item.actions[0].text == step.text
-                        and not (step.seat != CHANCE and isinstance(last, gtn.TurnLine)
-                                 and last.seat == item.seat and last.comment is None
-                                 and not last.nags)):
-                    index += 1
-                    own.add(id(item))
-                    body.append(item)
-                    continue
+                text = step._text  # the text of a step made with it, else written on need
+                if text is None:
+                    text = step.text
+                seat = step.seat
+                if (len(actions) == 1 and item.ply == index + 1 and actions[0].text == text
+                        and item.seat == (CHANCE_NAME if seat == CHANCE else names[seat])):
+                    last = body[-1] if body else None
+                    if (seat == CHANCE or not isinstance(last, turn_line)
+                            or last.seat != item.seat or last.comment is not None
+                            or last.nags):
+                        index += 1
+                        own = item
+                        body.append(item)
+                        continue
             if isinstance(item, gtn.CommentLine):
                 out.body.append(gtn.CommentLine(item.text, item.style))
                 continue
@@ -1190,7 +1235,7 @@ class Session:
             seat = self.seat_name(steps[0].seat) or ""
             if (steps[0].seat != CHANCE and isinstance(last, gtn.TurnLine)
                     and last.seat == seat and last.comment is None and not last.nags):
-                if id(last) in own:  # this record's own line: merged into a copy
+                if last is own:  # this record's own line: merged into a copy
                     last = out.body[-1] = gtn.TurnLine(last.ply, last.seat, list(last.actions),
                                                        nags=list(last.nags))
                 last.actions.extend(gtn.Action(s.text) for s in steps)
@@ -1219,6 +1264,10 @@ class Session:
             if isinstance(item, gtn.TurnLine):
                 item.actions = [gtn.Action(next(masked)) for _ in item.actions]
         return out
+
+
+_CANONICAL_OWN = frozenset(("game", "players", "options", "fen"))
+"""Tags that :meth:`Session.canonical_record` writes afresh from the session."""
 
 
 def _nothing_ahead(offset: int) -> None:
@@ -1484,7 +1533,8 @@ class _Stream:
         """Items read ahead of the one being checked (see :meth:`ahead`)."""
         self.verdicts: list[Checked] = []
         self.starts: dict[Any, Any] = {}
-        """Initial states by game, options and seats (states are never changed in place)."""
+        """The games and initial states made for the records read (see
+        :meth:`Session._from_header`; states are never changed in place)."""
         self.record: gtn.Record | None = None
         self.session: Session | None = None
         self.errors: list[GameError] = []
@@ -1561,7 +1611,7 @@ class _Stream:
         # any plain turn once the record's check is over); the others, and a plain turn
         # that is not simply the next action (a wrong ply number, seat or action: the
         # general path says what), by _slow.
-        bare_tag = _BARE_TAG.fullmatch
+        bare_tag, read_tag, tag_type = _BARE_TAG.fullmatch, self.reader.tag, gtn.Tag
         bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
         prefixes = _PLY_PREFIX
         for raw in self.lines:
@@ -1570,14 +1620,14 @@ class _Stream:
                 if match is not None:
                     lineno += 1
                     self.lineno = lineno
-                    item = self.reader.tag(match[1], match[2], lineno)
-                    if type(item) is not gtn.Tag:  # a new record: the last one ends
+                    item = read_tag(match[1], match[2], lineno)
+                    if type(item) is not tag_type:  # a new record: the last one ends
                         self._take(item)
                         fast = self._fast()
                         if fast:
                             states, seats, to_move, parse, apply, max_plies = fast
                     continue
-            if fast is None and self.session is None and not self.done:
+            if fast is None and self.session is None and not self.done and raw not in _BLANK:
                 # The record's first line of movetext: a plain turn begins its check here.
                 match = bare(raw) or plain(raw)
                 if match is not None and self._start() is not None:
@@ -1665,8 +1715,10 @@ class _Stream:
         (and the error kept) when the header is refused."""
         assert self.record is not None
         try:
-            session = self.session = Session._from_header(self.record, self.file,
-                                                          self.starts)
+            reader = self.reader
+            session = self.session = Session._from_header(
+                self.record, self.file, self.starts,
+                reader.header if reader.current is self.record else None)
         except GameError as exc:
             self.errors.append(exc.with_traceback(None))
             self.done = self.raised = True

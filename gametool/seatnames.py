@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, TypeVar
 
@@ -223,15 +223,29 @@ def _plain(named: _NamedViews) -> Game:
 
 def with_names(game: Game, names: Sequence[str]) -> Game:
     """``game`` speaking the record's seat names, or ``game`` itself when its texts name no
-    seat or the names are the default ones. Names that look like default names of other seats
-    (``p2`` for the first seat) would make texts ambiguous, so then the default names stay."""
-    if isinstance(game, _NamedViews):  # named already: name it afresh
+    seat, the names are the default ones or ``game`` speaks them already. Names that look like
+    default names of other seats (``p2`` for the first seat) would make texts ambiguous, so
+    then the default names stay."""
+    if isinstance(game, _NamedViews):  # named already: itself for these names, else afresh
+        if game._seat_names.names == list(names):
+            return game
         game = _plain(game)
-    defaults = [f"p{i + 1}" for i in range(len(names))]
-    if (not type(game).names_seats or [n.lower() for n in names] == defaults
-            or any(_DEFAULT.fullmatch(n) for n in names)):
+    if not type(game).names_seats:
+        return game
+    seat_names = _seat_names(tuple(names))
+    if seat_names is None:
         return game
     named = object.__new__(_named_class(type(game)))
     named.__dict__.update(game.__dict__)
-    named._seat_names = SeatNames(names)  # type: ignore[attr-defined]
+    named._seat_names = seat_names  # type: ignore[attr-defined]
     return named
+
+
+@lru_cache(maxsize=256)
+def _seat_names(names: tuple[str, ...]) -> SeatNames | None:
+    """The translation for these names (one for every game that uses them: it never changes
+    once made), or None for the default names and names that look like default ones."""
+    defaults = [f"p{i + 1}" for i in range(len(names))]
+    if [n.lower() for n in names] == defaults or any(_DEFAULT.fullmatch(n) for n in names):
+        return None
+    return SeatNames(names)

@@ -217,6 +217,10 @@ def unescape(body: str) -> str:
 
 def escape(value: str) -> str:
     """The quoted body of a tag value; :func:`unescape` gives the value back exactly."""
+    # Every character _UNSAFE names but the quote and the backslash is unprintable: a printable
+    # value with neither is written as it is.
+    if value.isprintable() and '"' not in value and "\\" not in value:
+        return value
 
     def one(match: re.Match[str]) -> str:
         char = match.group(0)
@@ -387,7 +391,8 @@ class Reader:
         self.in_movetext = False
         self.open: list[Variation] = []
         self.target: list[Item] = []  # the body lines go to: the record's, or a variation's
-        self.names: set[str] = set()  # the current record's tag names, in lower case
+        self.header: dict[str, str] = {}
+        """The current record's tag values by name in lower case (a name is given once)."""
 
     def finish(self) -> None:
         """The end of the text: a variation left open is an error."""
@@ -408,7 +413,7 @@ class Reader:
         # followed by the next record's header), begins a new record.
         current = self.current
         key = name.lower()
-        if current is None or self.in_movetext or key in self.names:
+        if current is None or self.in_movetext or key in self.header:
             self.finish()
             current = self.current = Record(line=lineno)
             if self.keep:
@@ -416,10 +421,10 @@ class Reader:
             self.target = current.body
             self.in_movetext = False
             current.tags.append(tag)
-            self.names = {key}
+            self.header = {key: value}
             return current
         current.tags.append(tag)
-        self.names.add(key)
+        self.header[key] = value
         return tag
 
     def line(self, raw: str, lineno: int) -> Record | Tag | Item | None:
@@ -540,10 +545,6 @@ class Reader:
 # -- writer ------------------------------------------------------------------------------------
 
 
-def _quote(value: str) -> str:
-    return '"' + escape(value) + '"'
-
-
 _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -559,43 +560,68 @@ def _comment_text(text: str, style: str) -> str:
     return f"{{ {text} }}" if text else "{ }"
 
 
-def ordered_tags(tags: list[Tag]) -> list[Tag]:
+def _ranked(tags: list[Tag]) -> list[tuple[int, str, Tag]]:
+    """The tags in writing order, each with its name as written: the tags of TAG_ORDER first
+    in that order (and in their spelling), the others in the order they were read in."""
     rank = _TAG_RANK
-    known = sorted((t for t in tags if t.name.lower() in rank), key=lambda t: rank[t.name.lower()])
-    return known + [t for t in tags if t.name.lower() not in rank]
+    known: list[tuple[int, str, Tag]] = []
+    other: list[tuple[int, str, Tag]] = []
+    ordered = True  # whether the known tags come in their order so far
+    for tag in tags:
+        name = tag.name
+        key = name.lower()
+        place = rank.get(key)
+        if place is None:
+            other.append((0, name, tag))
+        else:
+            if known and known[-1][0] > place:
+                ordered = False
+            known.append((place, _TAG_NAME[key], tag))
+    if not ordered:
+        known.sort(key=_first)
+    return known + other
+
+
+def _first(item: tuple[int, str, Tag]) -> int:
+    return item[0]
+
+
+def ordered_tags(tags: list[Tag]) -> list[Tag]:
+    return [tag for _rank, _name, tag in _ranked(tags)]
 
 
 def write(record: Record) -> str:
     """The canonical text of one record; parsing it and writing again gives the same text."""
     out = []
-    for tag in ordered_tags(record.tags):
-        if len(tag.value) > MAX_TAG_VALUE or len(tag.name) > MAX_TAG_NAME:
-            raise NotationError(f"the tag {tag.name[:40]} would have a value of "
-                                f"{len(tag.value):,} characters, and a tag value holds at most "
-                                f"{MAX_TAG_VALUE:,}" if len(tag.value) > MAX_TAG_VALUE else
-                                f"a tag name of {len(tag.name):,} characters, and a tag name "
+    for _rank, name, tag in _ranked(record.tags):
+        value = tag.value
+        if len(value) > MAX_TAG_VALUE or len(name) > MAX_TAG_NAME:
+            raise NotationError(f"the tag {name[:40]} would have a value of "
+                                f"{len(value):,} characters, and a tag value holds at most "
+                                f"{MAX_TAG_VALUE:,}" if len(value) > MAX_TAG_VALUE else
+                                f"a tag name of {len(name):,} characters, and a tag name "
                                 f"holds at most {MAX_TAG_NAME:,}")
-        canonical = _TAG_NAME.get(tag.name.lower(), tag.name)
-        out.append(f"[{canonical} {_quote(tag.value)}]")
+        out.append(f'[{name} "{escape(value)}"]')
     if record.body:
         out.append("")
     _write_body(record.body, out, "")
-    longest = max(map(len, out), default=0)
-    for number, line in enumerate(out if longest > MAX_LINE else (), start=1):
+    text = "\n".join(out)
+    for number, line in enumerate(out if len(text) > MAX_LINE else (), start=1):
         bound = MAX_TAG_LINE if line.startswith("[") else MAX_LINE
         if len(line) > bound:
             raise NotationError(f"the record would have a line of {len(line):,} characters, "
                                 f"and a line holds at most {bound:,}", number, 1)
-    return "\n".join(out) + "\n"
+    return text + "\n"
 
 
 def _write_body(body: list[Item], out: list[str], indent: str) -> None:
+    turn_line, add = TurnLine, out.append
     for item in body:
-        if type(item) is TurnLine and item.comment is None and not item.nags:
+        if type(item) is turn_line and item.comment is None and not item.nags:
             actions = item.actions  # the commonest line: a turn alone
             text = (actions[0].text if len(actions) == 1
                     else ACTION_SEPARATOR.join([a.text for a in actions]))
-            out.append(f"{indent}{item.ply}. {item.seat}: {text}")
+            add(f"{indent}{item.ply}. {item.seat}: {text}")
             continue
         if isinstance(item, CommentLine):
             out.append(indent + _comment_text(item.text, item.style))

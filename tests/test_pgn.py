@@ -671,3 +671,18 @@ def test_export_json_of_one_record_needs_no_seat(tmp_path: Path) -> None:
     data = json.loads(result.stdout)
     assert data["tags"]["View"] == "spectator" and data["tags"]["Result"] == "1-0"
     assert CliRunner().invoke(cli, ["export", str(path)]).exit_code == 2
+
+
+def test_an_import_writes_the_records_it_keeps() -> None:
+    """An import that only writes its records (and makes the game of many records once)
+    writes those of an import that keeps every session."""
+    text = "\n".join((DATA / name).read_text(encoding="utf-8")
+                     for name in ("archive.pgn", "famous.pgn"))
+    written = pgn_module.import_games(text, "a.pgn")
+    kept = pgn_module.import_games(text, "a.pgn", keep=True)
+    assert len(written.games) > 10
+    assert written.text() == kept.text() == "\n".join(g.session.text() for g in kept.games
+                                                      if g.session is not None)
+    assert written.messages == kept.messages
+    assert [r.where("a.pgn") for r in written.refused] == [r.where("a.pgn")
+                                                          for r in kept.refused]

@@ -134,6 +134,8 @@ def test_default_names_need_no_translation_and_the_named_game_pickles() -> None:
     assert named.format_action(named.initial_state(3), ("leader", 2)) == "leader cy"
     renamed = with_names(named, ["dee", "eve", "fay"])  # a named game named afresh
     assert renamed.format_action(renamed.initial_state(3), ("leader", 2)) == "leader fay"
+    assert with_names(renamed, ["dee", "eve", "fay"]) is renamed  # it speaks them already
+    assert named.format_action(named.initial_state(3), ("leader", 2)) == "leader cy"
     salvo = with_names(games.playable_class("special-salvo")({"referee": "off"}), ["ann", "ben"])
     assert salvo.view(salvo.initial_state(2), None)["commits"] == {"ann": None, "ben": None}
     belemmer = with_names(games.playable_class("belemmer")(), ["ann", "ben"])

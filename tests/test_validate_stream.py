@@ -182,3 +182,22 @@ def test_stream_reads_as_the_parsed_records(all_errors: bool) -> None:
         lines = io.StringIO(crlf, newline="")
         assert [(v.line, v.plies, [str(e) for e in v.errors])
                 for v in check_lines(lines, "f.gtn", all_errors)] == expected
+
+
+@pytest.mark.parametrize("all_errors", [False, True], ids=["first", "all"])
+def test_stream_reads_records_of_one_header_each_as_alone(all_errors: bool) -> None:
+    """Many records of each game in one text, whole and damaged, with the same header (the
+    stream makes their game once): each verdict is the one of the records parsed whole."""
+    from gametool.record import check_text
+
+    rng = random.Random(11)
+    parts = []
+    for folder in sorted(Path(__file__).parent.parent.glob("sample_games/*")):
+        text = min((path.read_text(encoding="utf-8") for path in folder.glob("*.gtn")),
+                   key=len)
+        parts += [text, *damaged(text, rng)[1:3], text]
+    joined = "\n".join(parts)
+    expected = parsed_verdicts(joined, all_errors)
+    assert len(expected) == len(parts)
+    assert [(v.line, v.plies, [str(e) for e in v.errors])
+            for v in check_text(joined, "f.gtn", all_errors)] == expected

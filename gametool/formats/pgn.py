@@ -158,6 +158,8 @@ class PgnGame:
     tag_offsets: dict[str, int] = field(default_factory=dict)
     mends: list[tuple[int, str]] = field(default_factory=list)
     """What was mended while reading, as (offset, warning): stray punctuation skipped."""
+    nulls: bool = True
+    """False when the game's text holds no null move: neither '--' nor 'Z0' anywhere."""
 
     def tag(self, name: str) -> str | None:
         """The value of a tag; the last one when it is given twice."""
@@ -294,7 +296,8 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     last_end = start
 
     def game(result: str | None, end: int, result_at: int) -> PgnGame:
-        return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends)
+        nulls = text.find("--", start, end) >= 0 or text.find("Z0", start, end) >= 0
+        return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends, nulls)
 
     # The game's tag lines, a match each, up to anything else.
     found = _PLAIN_TAG.match(text, pos)
@@ -429,11 +432,14 @@ def parse_pgn(text: str, file: str | None = None) -> list[PgnGame]:
 # -- games into records -------------------------------------------------------------------------
 
 
+_NOT_SEAT = re.compile(r"[^A-Za-z0-9_\-.'+@]+")
+
+
 def _seat_name(value: str | None, fallback: str) -> str:
     """A PGN player name as a record seat name (letters, digits and _ - . ' + @)."""
     if not value or value.strip() in ("?", "-", ""):
         return fallback
-    name = re.sub(r"[^A-Za-z0-9_\-.'+@]+", "_", value.strip()).strip("_")
+    name = _NOT_SEAT.sub("_", value.strip()).strip("_")
     return name or fallback
 
 
@@ -444,17 +450,23 @@ class _Refused(Exception):
 
 
 def _uses_nulls(line: Line) -> bool:
-    return any(node.san in ("--", "Z0") or any(_uses_nulls(v) for v in node.variations)
-               for node in line.nodes)
+    for node in line.nodes:
+        if node.san in ("--", "Z0"):
+            return True
+        if node.variations and any(_uses_nulls(v) for v in node.variations):
+            return True
+    return False
 
 
 def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | None = None,
-               fix_results: bool = False) -> Session:
+               fix_results: bool = False, made: dict[Any, Any] | None = None) -> Session:
     """One PGN game replayed into a chess record (a refusal names its offset in the text).
-    With ``fix_results`` a result the moves or the movetext contradict is mended, not refused."""
+    With ``fix_results`` a result the moves or the movetext contradict is mended, not refused.
+    ``made`` keeps the games made (by options and seat names) for the next games, when the
+    sessions are only written, one after another, and not kept."""
     first: list[str] = []
     try:
-        session = _to_session(game, file, first, True, fix_results)
+        session = _to_session(game, file, first, True, fix_results, made)
     except _Refused as exc:
         if not exc.automatic:
             raise
@@ -463,30 +475,38 @@ def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | Non
             warnings += first
         return session
     # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, False, fix_results)
+    return _to_session(game, file, warnings, False, fix_results, made)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
-                automatic: bool, fix_results: bool = False) -> Session:
-    white = _seat_name(game.tag("White"), "white")
-    black = _seat_name(game.tag("Black"), "black")
+                automatic: bool, fix_results: bool = False,
+                made: dict[Any, Any] | None = None) -> Session:
+    tags = {name.lower(): value for name, value in game.tags}  # the last value counts
+    white = _seat_name(tags.get("white"), "white")
+    black = _seat_name(tags.get("black"), "black")
     if white.lower() == black.lower():
         white, black = f"{white}-white", f"{black}-black"
     options = {}
     if not automatic:
         options["automatic_draws"] = "off"
-    if _uses_nulls(game.main):
+    if game.nulls and _uses_nulls(game.main):
         options["null_moves"] = "on"
-    variant = (game.tag("Variant") or "standard").strip().lower()
+    variant = (tags.get("variant") or "standard").strip().lower()
     if variant not in ("standard", "chess", "from position", ""):
-        raise _Refused(f"variant {game.tag('Variant')!r}: only standard chess is read",
+        raise _Refused(f"variant {tags['variant']!r}: only standard chess is read",
                        game.tag_offsets["variant"])
-    fen = game.tag("FEN")
+    fen = tags.get("fen")
+    key = (white, black, tuple(options.items()))
     try:
         session = Session.start("chess", [white, black], options, None, fen,
-                                date=game.tag("Date") or "????.??.??")
+                                date=tags.get("date") or "????.??.??",
+                                game=made.get(key) if made is not None else None)
     except GameError as exc:
         raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
+    if made is not None and key not in made:
+        if len(made) >= 16:
+            made.clear()
+        made[key] = session.game
     record = session.record
     termination_at = len(record.tags)
     seen: dict[str, gtn.Tag] = {}
@@ -512,8 +532,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     states = session.states
     read_move, append = game_obj.read_move, session.append_checked
     for node in game.main.nodes:
-        before = len(states) - 1
-        state = states[before]
+        state = states[-1]
         try:
             action, text, after = read_move(state, node.san)
         except GameError:  # another reading, or the refusal, as _next_move words it
@@ -525,12 +544,12 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
             line.comment = " ".join(node.comments)
         if node.nags:
             line.nags = list(node.nags)
-        for variation in node.variations:
-            record.body.append(_variation(game_obj, session, variation,
-                                          session.states[:before + 1]))
+        if node.variations:  # each in place of the move just read
+            for variation in node.variations:
+                record.body.append(_variation(game_obj, session, variation, states[:-1]))
     last = termination_at == len(record.tags)
-    _finish(session, game, warnings if warnings is not None else [], termination_at, last,
-            fix_results, automatic)
+    _finish(session, game, tags, warnings if warnings is not None else [], termination_at,
+            last, fix_results, automatic)
     return session
 
 
@@ -613,17 +632,19 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
     return variation
 
 
-def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at: int,
-            last: bool, fix: bool = False, automatic: bool = False) -> None:
+def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: list[str],
+            termination_at: int, last: bool, fix: bool = False, automatic: bool = False
+            ) -> None:
     """Carry the PGN result into the record: the moves' own result must agree with it; a
     result the moves do not reach is an ending off the board, its reason the Termination tag.
 
     A '*' stays '*' (the PGNResult tag keeps it when the moves end the game). With ``fix``
     (--fix-results) a result the moves contradict (past an automatic draw: read again without)
     becomes theirs, and a Result tag the movetext contradicts the movetext's; the OriginalResult
-    tag keeps the value replaced."""
+    tag keeps the value replaced. ``tags`` holds the game's tags by lower-case name (the last
+    value of a name given twice)."""
     stated = game.result
-    tagged = game.tag("Result")
+    tagged = tags.get("result")
     tagged = tagged.strip() if tagged is not None else None
     if stated is None:
         if game.moves or tagged is None:
@@ -639,7 +660,7 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
         original = tagged
     if stated == "*" and tagged in RESULTS[:3]:
         stated = tagged
-    termination = game.tag("Termination")
+    termination = tags.get("termination")
     outcome = session.outcome()
     kept_star = False
     if outcome is not None:
@@ -660,7 +681,8 @@ def _finish(session: Session, game: PgnGame, warnings: list[str], termination_at
     elif stated != "*":
         session.end_off_board(stated, termination.strip() if termination else "")
         outcome = session.outcome()
-    session.update_result_tags()
+    if session.ending is None:  # an ending off the board has set the result tags already
+        session.update_result_tags()
     record = session.record
     if kept_star:
         record.tags.append(gtn.Tag("PGNResult", "*"))
@@ -691,6 +713,7 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
         line, column = _position(text, offset)
         return line + first_line - 1, column
 
+    made: dict[Any, Any] | None = None if keep else {}
     for item in read_games(text):
         if isinstance(item, Refusal):
             refusal = replace(item, index=item.index + base, line=item.line + first_line - 1)
@@ -699,7 +722,7 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
         index = item.index + base
         warnings: list[str] = []
         try:
-            session = to_session(item, file, warnings, fix_results=fix_results)
+            session = to_session(item, file, warnings, fix_results, made)
             if eco is not None:
                 eco.classify(session)
             try:

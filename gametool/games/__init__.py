@@ -6,6 +6,7 @@ Adding a game means adding one line to ``GAMES``.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
 from gametool.engine import Game
@@ -67,7 +68,13 @@ def aliases_of(game_id: str) -> list[str]:
 
 def game_class(name: str) -> type[Game]:
     """The class of a registered game, playable or not."""
-    module, _, attr = GAMES[canonical_id(name)].partition(":")
+    return _class_at(GAMES[canonical_id(name)])
+
+
+@cache
+def _class_at(where: str) -> type[Game]:
+    """The class that a registry entry (``module:Class``) names, its module imported."""
+    module, _, attr = where.partition(":")
     return getattr(import_module(module), attr)
 
 
