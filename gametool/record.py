@@ -1513,7 +1513,7 @@ _BARE_TAG = re.compile(
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _NOT_READ = object()
 _BLANK = frozenset(("", "\n", "\r\n"))
-_NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0)
+_NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0, None)
 
 
 class _Stream:
@@ -1600,12 +1600,12 @@ class _Stream:
             return None
         game = session.game
         return (session.states, session._seats, game.to_move, game.parse_action, game.apply,
-                game.max_plies)
+                game.max_plies, game.known_step)
 
     def _read(self) -> None:
         bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
         fast: tuple[Any, ...] | None = None
-        states, seats, to_move, parse, apply, max_plies = _NO_FAST
+        states, seats, to_move, parse, apply, max_plies, known = _NO_FAST
         lineno = self.lineno
         # The common lines are read in this loop (the next action, a tag pair, a blank line,
         # any plain turn once the record's check is over); the others, and a plain turn
@@ -1625,7 +1625,7 @@ class _Stream:
                         self._take(item)
                         fast = self._fast()
                         if fast:
-                            states, seats, to_move, parse, apply, max_plies = fast
+                            states, seats, to_move, parse, apply, max_plies, known = fast
                     continue
             if fast is None and self.session is None and not self.done and raw not in _BLANK:
                 # The record's first line of movetext: a plain turn begins its check here.
@@ -1634,7 +1634,7 @@ class _Stream:
                     self.reader.in_movetext = True
                     fast = self._fast()
                     if fast:
-                        states, seats, to_move, parse, apply, max_plies = fast
+                        states, seats, to_move, parse, apply, max_plies, known = fast
             if fast:
                 ply = len(states)
                 try:
@@ -1649,6 +1649,11 @@ class _Stream:
                         seat = seats.get(seat_text)
                         if seat is not None:
                             state = states[-1]
+                            after = known(state, seat, text)
+                            if after is not None:  # read there before (see Game.known_step)
+                                states.append(after)
+                                lineno += 1
+                                continue
                             # Read first, then whose turn it is: a game may judge whether it
                             # is over faster once a legal action is known (chess). Whatever
                             # goes wrong is read again the general way, which says what.
@@ -1671,7 +1676,7 @@ class _Stream:
             lineno = self.lineno
             fast = self._fast()
             if fast:
-                states, seats, to_move, parse, apply, max_plies = fast
+                states, seats, to_move, parse, apply, max_plies, known = fast
         self.lineno = lineno
 
     def _slow(self, raw: str) -> None:

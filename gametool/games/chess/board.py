@@ -480,19 +480,31 @@ def _legal_of(board: str, white: bool, castling: int, ep: int, target: int, foun
     """``castle`` (legal already) and the moves of ``found`` (pseudo-legal, to ``target``)
     that leave the mover's king unattacked."""
     king, pawn = ("K", "P") if white else ("k", "p")
+    # A king's step (castling is in ``castle``) is legal when its square is not attacked with
+    # the king taken off the board (a line through its square must not shield the one behind).
     # A move that cannot uncover or leave a check needs no test: the king not in check, and
     # neither the king nor a piece on a line with it moving, nor an en-passant capture.
-    if attacked(board, ksq, not white) if checked is None else checked:
-        return castle + [m for m in found if _safe(board, m, white, castling, ep, king)]
-    lined = LINES[ksq]
     out = castle
+    if attacked(board, ksq, not white) if checked is None else checked:
+        for m in found:
+            if m & 63 == ksq:
+                if not attacked(board[:ksq] + EMPTY + board[ksq + 1:], target, not white):
+                    out.append(m)
+            elif _safe(board, m, white, castling, ep, king):
+                out.append(m)
+        return out
+    lined = LINES[ksq]
     for m in found:
         f = m & 63
         if f not in lined:
             if target != ep or board[f] != pawn:
                 out.append(m)
                 continue
-        elif f != ksq and (target != ep or board[f] != pawn):
+        elif f == ksq:
+            if not attacked(board[:ksq] + EMPTY + board[ksq + 1:], target, not white):
+                out.append(m)
+            continue
+        elif target != ep or board[f] != pawn:
             if _unpinned(board, ksq, f, target, white):
                 out.append(m)
             continue
