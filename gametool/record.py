@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any
 
-from gametool import games
+from gametool import collector, games
 from gametool.chance import SeedRng, check_contribution, joint_seed, seed_hash
 from gametool.engine import CHANCE, HIDDEN_VALUE, Game, Outcome
 from gametool.errors import (
@@ -1544,6 +1544,10 @@ class _Stream:
         """Whether an error stopped the check of the current record (nothing more is said)."""
 
     def run(self) -> list[Checked]:
+        with collector.fewer_collections():
+            return self._run()
+
+    def _run(self) -> list[Checked]:
         try:
             self._read()
             self.reader.finish()

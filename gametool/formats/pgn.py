@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from gametool import collector
 from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
@@ -706,7 +707,13 @@ def imports(text: str, file: str | None = None, keep: bool = False, first_line: 
     """Each game of a PGN text (a piece of a file that starts at line ``first_line``, after
     ``base`` games) as it is read: the record or the refusal, and the lines to report.
     With ``keep``, each record's session too; with ``eco`` (an opening table), ECO and
-    Opening tags."""
+    Opening tags. The garbage collector runs less often meanwhile (see gametool.collector)."""
+    with collector.fewer_collections():
+        yield from _imports(text, file, keep, first_line, base, fix_results, eco)
+
+
+def _imports(text: str, file: str | None, keep: bool, first_line: int, base: int,
+             fix_results: bool, eco: Any) -> Iterator[tuple[Imported | Refusal, list[str]]]:
     where = file or "<stdin>"
 
     def at(offset: int) -> tuple[int, int]:
