@@ -357,3 +357,33 @@ def test_a_long_game_with_no_capture_keeps_its_repetitions_right() -> None:
     assert check_text(report.text())[0].ok
     forget_shared()
     assert check_text(report.text())[0].ok
+
+
+def test_a_check_past_the_moves_it_may_remember_judges_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check remembers the moves it reads while there is room (LINK_LIMIT), then reads on
+    without remembering and without forgetting what an import remembered: the verdicts are the
+    same as in a fresh process, on records whole and damaged, and the positions kept stay
+    bounded."""
+    import gc
+
+    from gametool.games.chess import position
+
+    rng = random.Random(17)
+    text = "\n\n".join(_random_game(rng, n) for n in range(30))
+    forget_shared()
+    records = pgn.import_games(text).text()
+    damaged = records.replace("\n5. ", "\n5. x", 7).replace("+\n", "\n", 5)
+    expected = [_verdicts(records, False), _verdicts(damaged, True)]
+    monkeypatch.setattr(position, "LINK_LIMIT", 150)
+    for _ in range(2):
+        forget_shared()
+        assert pgn.import_games(text).text() == records
+        starts = dict(position._STARTS)
+        assert [_verdicts(records, False), _verdicts(damaged, True)] == expected
+        assert all(position._STARTS.get(key) is pos for key, pos in starts.items())
+        assert position._LINKS[0] <= 150
+    gc.collect()
+    alive = sum(1 for o in gc.get_objects() if type(o) is position.Position)
+    assert alive < 1_500, alive
+    forget_shared()

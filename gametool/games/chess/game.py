@@ -388,6 +388,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         super().__init__(options)
         self.automatic = self.settings.get("automatic_draws", "on") == "on"
         self.nulls = self.settings.get("null_moves", "off") == "on"
+        self._last: tuple[Position, int, Position] | None = None
+        """The last plain move read and not remembered: (position, move, position after)."""
         self._kind = (type(self), tuple(sorted(self.settings.items())))
         """The game and options, which the shared start positions are kept by (a position's
         end and the moves read from it depend on them)."""
@@ -468,6 +470,9 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         return out
 
     def apply(self, state: Position, action: Any) -> Position:
+        last = self._last
+        if last is not None and last[0] is state and last[1] == action:
+            return last[2]  # the move just read there, not remembered (see _keep)
         if action == RESIGN:
             return ended(state, (RESIGNATION, 0 if not state.white else 1))
         if action == NULL:
@@ -540,6 +545,11 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
                 known = state._more.get(text)
                 if known is not None:
                     return known[0]
+        if self.plain_moves and state.end is None and state._status in (_UNSET, None):
+            read = _read_plain(state, text)
+            if read is not None:  # a plain move, read in one pass and remembered
+                self._keep(state, text, read, evict=False)
+                return read[0]
         if state._status is not _UNSET or state.end is not None:
             if self.outcome(state) is not None:
                 raise GameOver("the game is over: no more moves")
@@ -582,18 +592,26 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             read = (action, self.format_action(state, action), self.apply(state, action))
             if not (type(action) is int and 0 < action <= MOVE_MASK and self.plain_moves):
                 return read
+            link(state, text, read)
         else:
-            status = state._status
-            if status is _UNSET:  # a legal move was read: the end needs no search for one
-                board = state.board
-                if state.end is None and state.halfmove < 16 and ("P" in board or "p" in board):
-                    status = state._status = None  # no dead position, no fifth time yet
-                else:
-                    status = state._status = self._judge(state, True)
-            if status is not None:
-                raise GameOver("the game is over: no more moves")
-        link(state, text, read)
+            self._keep(state, text, read)
         return read
+
+    def _keep(self, state: Position, text: str, read: tuple[int, str, Position],
+              evict: bool = True) -> None:
+        """A plain move read in ``state``: GameOver if the game is over there, else the move
+        remembered in ``state`` (see position.link)."""
+        status = state._status
+        if status is _UNSET:  # a legal move was read: the end needs no search for one
+            board = state.board
+            if state.end is None and state.halfmove < 16 and ("P" in board or "p" in board):
+                status = state._status = None  # no dead position, no fifth time yet
+            else:
+                status = state._status = self._judge(state, True)
+        if status is not None:
+            raise GameOver("the game is over: no more moves")
+        if not link(state, text, read, evict):
+            self._last = (state, read[0], read[2])  # for the apply that follows the parse
 
     def known_step(self, state: Position, seat: int, text: str) -> Position | None:
         """The position after the move ``text`` that was read in ``state`` before (see

@@ -30,7 +30,7 @@ from gametool.games.chess.board import (
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _UNSET: Any = object()
-SHARED_LIMIT = 200_000
+SHARED_LIMIT = 50_000
 """Positions whose shared memo is kept (a few hundred bytes each); then memory starts again."""
 _SHARED: dict[tuple[str, bool, int, int], dict[Any, Any]] = {}
 
@@ -54,9 +54,11 @@ def forget_shared() -> None:
     _LINKS[0] = 0
 
 
-LINK_LIMIT = 60_000
+LINK_LIMIT = 100_000
 """Moves remembered from the shared starts (see :func:`link`) before memory starts again: the
 positions of a few hundred games, some tens of MB."""
+STARTS_LIMIT = 1_000
+"""Start positions kept (their moves count in LINK_LIMIT)."""
 _STARTS: dict[Any, Position] = {}
 _LINKS = [0]
 
@@ -68,15 +70,13 @@ def start(key: Any, make: Callable[[], Position]) -> Position:
     pos = _STARTS.get(key)
     if pos is None:
         pos = make()
-        _LINKS[0] += 1  # a start counts as a move remembered: a file of set-up positions
-        if _LINKS[0] >= LINK_LIMIT:
-            _LINKS[0] = 0
+        if len(_STARTS) >= STARTS_LIMIT:  # a file of set-up positions
             _STARTS.clear()
         _STARTS[key] = pos
     return pos
 
 
-def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
+def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool = True) -> bool:
     """Remember in ``pos`` that the move ``text`` was read there as ``read``: the move, its
     canonical text and the position after it. A record that reaches the same position by the
     same moves (the same opening in another game, or the record just written, validated) finds
@@ -84,10 +84,16 @@ def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
 
     A position is a function of its start and the moves read since, and it never changes, so
     what is remembered is exactly what reading again would give. The positions of the shared
-    starts' moves stay in memory until LINK_LIMIT moves are remembered; then the starts are
-    forgotten and what hangs from them is freed once no record holds it. The first move read
-    from a position is kept in its own fields (no object more for the garbage collector to
-    walk); others in a dict."""
+    starts' moves stay in memory until LINK_LIMIT moves are remembered; then, with ``evict``
+    (an import), the starts are forgotten and what hangs from them is freed once no record
+    holds it; without (a check, which may hold its start to the end), nothing more is
+    remembered (False). The first move read from a position is kept in its own fields (no
+    object more for the garbage collector to walk); others in a dict."""
+    if _LINKS[0] >= LINK_LIMIT:
+        if not evict:
+            return False
+        _LINKS[0] = 0
+        _STARTS.clear()
     if pos._after is None:
         pos._text = text
         pos._move, pos._san, pos._after = read
@@ -98,9 +104,7 @@ def link(pos: Position, text: str, read: tuple[int, str, Position]) -> None:
         more[text] = more[read[1]] = read
         more[read[0]] = read[2]
     _LINKS[0] += 1
-    if _LINKS[0] >= LINK_LIMIT:
-        _LINKS[0] = 0
-        _STARTS.clear()
+    return True
 
 
 class Position:
