@@ -616,9 +616,14 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def known_step(self, state: Position, seat: int, text: str) -> Position | None:
         """The position after the move ``text`` that was read in ``state`` before (see
         position.link; a position with a move read is not over), when ``seat`` is to move."""
-        if state._after is not None and (text == state._text or text == state._san) \
-                and seat == (0 if state.white else 1):
+        if state._after is None or seat != (0 if state.white else 1):
+            return None
+        if text == state._text or text == state._san:
             return state._after
+        if state._more is not None:
+            known = state._more.get(text)
+            if known is not None:
+                return known[2]  # type: ignore[no-any-return]
         return None
 
     def _parse(self, state: Position, text: str) -> Any:
