@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from sys import intern
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
@@ -298,8 +299,8 @@ def _after_plain(pos: Position, m: int, body: str) -> tuple[int, str, Position]:
         if moving is None:
             moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
                                                          checked=True)
-        return m, body + ("+" if moving else "#"), after
-    return m, body, after
+        return m, intern(body + ("+" if moving else "#")), after
+    return m, intern(body), after  # one string for each SAN, however many positions keep it
 
 
 @lru_cache(maxsize=1 << 14)

@@ -95,8 +95,8 @@ def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool 
         _LINKS[0] = 0
         _STARTS.clear()
     if pos._after is None:
-        pos._text = text
         pos._move, pos._san, pos._after = read
+        pos._text = read[1] if text == read[1] else text  # the SAN's string when the same
     else:
         more = pos._more
         if more is None:
