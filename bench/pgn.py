@@ -165,14 +165,30 @@ def _gametool() -> list[str]:
     return [found] if found else [sys.executable, "-m", "gametool"]
 
 
+_LAUNCH = """\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_pid, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+"""A small process that starts the command and says its peak: the kernel counts in a child's
+peak the memory of the process it was forked from, so the command is not forked from this one
+(which holds the collection)."""
+
+
 def peak(command: list[str]) -> tuple[float, float, int]:
-    """(peak resident memory in MB, seconds, exit status) of one child process, from the
-    kernel's account of that child (wait4's ru_maxrss, in KB on Linux)."""
+    """(peak resident memory in MB, seconds, exit status) of one command, from the kernel's
+    account of it (wait4's ru_maxrss, in KB on Linux), taken by a small launcher."""
     began = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _pid, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return usage.ru_maxrss / 1024, time.perf_counter() - began, child.returncode
+    done = subprocess.run([sys.executable, "-S", "-c", _LAUNCH, *command], capture_output=True,
+                          text=True, check=True)
+    kilobytes, status = done.stdout.split()
+    return int(kilobytes) / 1024, time.perf_counter() - began, int(status)
 
 
 COMMANDS = ("import", "export", "filter", "stats", "validate", "import-jobs", "stats-jobs",
