@@ -4,10 +4,10 @@ Reading a game makes a few small objects a move (positions, turn lines, steps), 
 until the game is written and form no cycle. With Python's first threshold of 700 the collector
 walks them several times over before they are freed; an import of random archives spent about
 a tenth of its time there. While :func:`fewer_collections` is in force the first threshold is
-10,000 (Python 3.13 raised its default from 700 to 2,000 for the same reason): the collector
-still runs, every game's worth of objects or so, and whatever cycles a game leaves (an error's
-traceback) are still freed. Nested or concurrent uses (threads) keep the raised threshold until
-the last one ends, and then the threshold before the first is put back.
+10,000: the collector still runs, every game's worth of objects or so, and whatever cycles a
+game leaves (an error's traceback) are still freed. Nested or concurrent uses (threads) keep
+the raised threshold until the last one ends, and then the threshold before the first is put
+back.
 """
 
 from __future__ import annotations

@@ -361,10 +361,10 @@ def test_a_long_game_with_no_capture_keeps_its_repetitions_right() -> None:
 
 def test_a_check_past_the_moves_it_may_remember_judges_the_same(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A check remembers the moves it reads while there is room (LINK_LIMIT), then reads on
-    without remembering and without forgetting what an import remembered: the verdicts are the
-    same as in a fresh process, on records whole and damaged, and the positions kept stay
-    bounded."""
+    """A check remembers the moves it reads while there is room (LINK_LIMIT, and CHECK_LIMIT
+    of its own), then reads on without remembering and without forgetting what an import
+    remembered: the verdicts are the same as in a fresh process, on records whole and damaged,
+    and the positions kept stay bounded."""
     import gc
 
     from gametool.games.chess import position
@@ -376,13 +376,14 @@ def test_a_check_past_the_moves_it_may_remember_judges_the_same(
     damaged = records.replace("\n5. ", "\n5. x", 7).replace("+\n", "\n", 5)
     expected = [_verdicts(records, False), _verdicts(damaged, True)]
     monkeypatch.setattr(position, "LINK_LIMIT", 150)
+    monkeypatch.setattr(position, "CHECK_LIMIT", 40)
     for _ in range(2):
         forget_shared()
         assert pgn.import_games(text).text() == records
         starts = dict(position._STARTS)
         assert [_verdicts(records, False), _verdicts(damaged, True)] == expected
         assert all(position._STARTS.get(key) is pos for key, pos in starts.items())
-        assert position._LINKS[0] <= 150
+        assert position._LINKS[0] <= 150 and position._LINKS[1] <= 40
     gc.collect()
     alive = sum(1 for o in gc.get_objects() if type(o) is position.Position)
     assert alive < 1_500, alive

@@ -51,16 +51,20 @@ def forget_shared() -> None:
     moves read from it (see :func:`start`), as a new process starts."""
     _SHARED.clear()
     _STARTS.clear()
-    _LINKS[0] = 0
+    _LINKS[0] = _LINKS[1] = 0
 
 
 LINK_LIMIT = 100_000
 """Moves remembered from the shared starts (see :func:`link`) before memory starts again: the
-positions of a few hundred games, some tens of MB."""
+positions of about a thousand games, about 50 MB."""
 STARTS_LIMIT = 1_000
 """Start positions kept (their moves count in LINK_LIMIT)."""
 _STARTS: dict[Any, Position] = {}
-_LINKS = [0]
+CHECK_LIMIT = 20_000
+"""Of those, the moves a check may remember (it rarely meets a position again, and a command
+that only checks keeps less in memory)."""
+_LINKS = [0, 0]
+"""Moves remembered since the starts were last forgotten: in all, and by checks."""
 
 
 def start(key: Any, make: Callable[[], Position]) -> Position:
@@ -89,10 +93,12 @@ def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool 
     holds it; without (a check, which may hold its start to the end), nothing more is
     remembered (False). The first move read from a position is kept in its own fields (no
     object more for the garbage collector to walk); others in a dict."""
-    if _LINKS[0] >= LINK_LIMIT:
-        if not evict:
+    if not evict:
+        if _LINKS[0] >= LINK_LIMIT or _LINKS[1] >= CHECK_LIMIT:
             return False
-        _LINKS[0] = 0
+        _LINKS[1] += 1
+    elif _LINKS[0] >= LINK_LIMIT:
+        _LINKS[0] = _LINKS[1] = 0
         _STARTS.clear()
     if pos._after is None:
         pos._move, pos._san, pos._after = read
