@@ -54,9 +54,10 @@ def forget_shared() -> None:
     _LINKS[0] = _LINKS[1] = 0
 
 
-LINK_LIMIT = 100_000
+LINK_LIMIT = 50_000
 """Moves remembered from the shared starts (see :func:`link`) before memory starts again: the
-positions of about a thousand games, about 50 MB."""
+positions of about 600 games, some 25 MB of objects (more in resident memory, as they keep the
+allocator's blocks around them)."""
 STARTS_LIMIT = 1_000
 """Start positions kept (their moves count in LINK_LIMIT)."""
 _STARTS: dict[Any, Position] = {}
