@@ -30,7 +30,7 @@ from gametool.games.chess.board import (
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _UNSET: Any = object()
-SHARED_LIMIT = 50_000
+SHARED_LIMIT = 10_000
 """Positions whose shared memo is kept (a few hundred bytes each); then memory starts again."""
 _SHARED: dict[tuple[str, bool, int, int], dict[Any, Any]] = {}
 
@@ -54,10 +54,11 @@ def forget_shared() -> None:
     _LINKS[0] = _LINKS[1] = 0
 
 
-LINK_LIMIT = 50_000
+LINK_LIMIT = 30_000
 """Moves remembered from the shared starts (see :func:`link`) before memory starts again: the
-positions of about 600 games, some 25 MB of objects (more in resident memory, as they keep the
-allocator's blocks around them)."""
+positions of about 350 games, some 15 MB of objects (several times that in resident memory, as
+they keep the allocator's blocks around them: an import of distinct games peaks near 140 MB
+with 30,000, 206 with 50,000)."""
 STARTS_LIMIT = 1_000
 """Start positions kept (their moves count in LINK_LIMIT)."""
 _STARTS: dict[Any, Position] = {}
