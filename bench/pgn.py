@@ -14,12 +14,13 @@ pgn-extract's own file of ECO openings (short lines, many of them) is added. pyt
 each game (``read_game``) and replays its main line on a board; pgn-extract (C) reads and checks
 every game and writes nothing. Rates are main-line plies per second of CPU time (this
 process's for gametool and python-chess, the child's for pgn-extract), so that other work on a
-shared machine counts against no side. gametool's import and validate run in one process, as
-one command would run them: every position an import reaches from the standard start (or a FEN)
-remembers the moves read from it and the positions they lead to, so validate of the records just
-imported follows the same positions, every move looked up in the position it is written in and
-every end judged, without reading the moves again; an opening that several games share is read
-once.
+shared machine counts against no side. gametool's import and validate run in one process, as a
+program using the library would run them: every position an import reaches from the standard
+start (or a FEN) remembers the moves read from it and the positions they lead to (up to 30,000
+moves), so validate of the records just imported follows the same positions, every move looked
+up in the position it is written in and every end judged, without reading the moves again; an
+opening that several games share is read once. (The command line remembers only openings: one
+command reads each record once.)
 """
 
 from __future__ import annotations

@@ -1505,9 +1505,11 @@ def stopped(code: int) -> None:
 
 def main() -> None:
     """Entry point: run the CLI; any unexpected failure is still one line, never a traceback."""
+    from gametool import engine
     from gametool.interrupt import Interrupted, install
 
     install()
+    engine.REMEMBER_ALL = False  # each record is read once by a command (see engine)
     try:
         cli.main(prog_name="gametool", standalone_mode=True)
     except SystemExit:

@@ -29,6 +29,11 @@ RESIGN = "resign"
 HIDDEN_VALUE = "?"
 """How a record exported for one seat writes a value that seat cannot see."""
 
+REMEMBER_ALL = True
+"""Whether a game may remember all it reads for what this process reads later (a program that
+imports records, then checks them). The command line sets it False: one command reads each
+record once, so a game remembers only what the next records may meet again (openings)."""
+
 GUESSES = 200
 """How many positions or chance actions :meth:`Game.assume_action` tries before giving up."""
 

@@ -388,3 +388,29 @@ def test_a_check_past_the_moves_it_may_remember_judges_the_same(
     alive = sum(1 for o in gc.get_objects() if type(o) is position.Position)
     assert alive < 1_500, alive
     forget_shared()
+
+
+def test_the_command_line_remembers_only_openings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command reads each record once (engine.REMEMBER_ALL off, as the command line sets
+    it): moves are remembered only before OPENING_PLIES and at most OPENING_LIMIT of them, and
+    the records and verdicts are the same."""
+    import gc
+
+    from gametool import engine
+    from gametool.games.chess import position
+
+    rng = random.Random(23)
+    text = "\n\n".join(_random_game(rng, n) for n in range(30))
+    forget_shared()
+    records = pgn.import_games(text).text()
+    expected = _verdicts(records, True)
+    monkeypatch.setattr(engine, "REMEMBER_ALL", False)
+    monkeypatch.setattr(position, "OPENING_LIMIT", 100)
+    forget_shared()
+    assert pgn.import_games(text).text() == records
+    assert _verdicts(records, True) == expected
+    gc.collect()
+    kept = [o for o in gc.get_objects() if type(o) is position.Position and o._after is not None]
+    assert kept and all(p.ply < position.OPENING_PLIES for p in kept)
+    assert position._LINKS[0] <= 100
+    forget_shared()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from gametool import engine
 from gametool.errors import GameError
 from gametool.games.chess.board import (
     BK,
@@ -62,6 +63,10 @@ with 30,000, 206 with 50,000)."""
 STARTS_LIMIT = 1_000
 """Start positions kept (their moves count in LINK_LIMIT)."""
 _STARTS: dict[Any, Position] = {}
+OPENING_PLIES = 24
+OPENING_LIMIT = 5_000
+"""With engine.REMEMBER_ALL off, moves are remembered only in positions before OPENING_PLIES,
+and at most OPENING_LIMIT of them (the positions kept pin the allocator's pages around them)."""
 CHECK_LIMIT = 20_000
 """Of those, the moves a check may remember (it rarely meets a position again, and a command
 that only checks keeps less in memory)."""
@@ -95,11 +100,16 @@ def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool 
     holds it; without (a check, which may hold its start to the end), nothing more is
     remembered (False). The first move read from a position is kept in its own fields (no
     object more for the garbage collector to walk); others in a dict."""
+    limit = LINK_LIMIT
+    if not engine.REMEMBER_ALL:
+        if pos.ply >= OPENING_PLIES:
+            return False
+        limit = OPENING_LIMIT
     if not evict:
-        if _LINKS[0] >= LINK_LIMIT or _LINKS[1] >= CHECK_LIMIT:
+        if _LINKS[0] >= limit or _LINKS[1] >= CHECK_LIMIT:
             return False
         _LINKS[1] += 1
-    elif _LINKS[0] >= LINK_LIMIT:
+    elif _LINKS[0] >= limit:
         _LINKS[0] = _LINKS[1] = 0
         _STARTS.clear()
     if pos._after is None:
