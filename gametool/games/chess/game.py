@@ -86,12 +86,7 @@ def child(pos: Position, m: int) -> Position:
     made = shared.get(m)
     if made is None:
         made = shared[m] = make_move(pos.board, m, pos.white, pos.castling, pos.ep)
-    board, castling, ep, zeroing = made
-    if zeroing:
-        return Position(board, not pos.white, castling, ep, 0, pos.fullmove + (not pos.white),
-                        (), pos.ply + 1)
-    return Position(board, not pos.white, castling, ep, pos.halfmove + 1,
-                    pos.fullmove + (not pos.white), None, pos.ply + 1, None, pos)
+    return pos.after_move(*made)
 
 
 def ended(pos: Position, end: tuple[str, int | None], after: Position | None = None) -> Position:
@@ -286,12 +281,7 @@ def _after_plain(pos: Position, m: int, body: str) -> tuple[int, str, Position]:
     board, white = pos.board, pos.white
     after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
     checked = gives_check(board, after_board, m, white)
-    if zeroing:
-        after = Position(after_board, not white, castling, ep, 0, pos.fullmove + (not white),
-                         (), pos.ply + 1)
-    else:
-        after = Position(after_board, not white, castling, ep, pos.halfmove + 1,
-                         pos.fullmove + (not white), None, pos.ply + 1, None, pos)
+    after = pos.after_move(after_board, castling, ep, zeroing)
     after._check = checked
     if checked:  # mate or not, told to every position with these fields (it is judged next)
         shared = after.shared
@@ -539,13 +529,9 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         return f"claim-draw {text}" if action & CLAIM else text
 
     def parse_action(self, state: Position, text: str) -> Any:
-        if state._after is not None:  # read here before, the end judged (see position.link)
-            if text == state._text or text == state._san:
-                return state._move
-            if state._more is not None:
-                known = state._more.get(text)
-                if known is not None:
-                    return known[0]
+        known = state.recall(text)
+        if known is not None:  # read here before, the end judged (see position.link)
+            return known[0]
         if self.plain_moves and state.end is None and state._status in (_UNSET, None):
             read = _read_plain(state, text)
             if read is not None:  # a plain move, read in one pass and remembered
@@ -580,13 +566,9 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         the position after it, at once. The move is remembered in ``state`` (see
         :func:`~gametool.games.chess.position.link`): reading it there again, or parsing it
         and applying it, finds it."""
-        if state._after is not None:
-            if text == state._text:
-                return state._move, state._san, state._after
-            if state._more is not None:
-                known = state._more.get(text)
-                if known is not None:
-                    return known  # type: ignore[no-any-return]
+        known = state.recall(text)
+        if known is not None:
+            return known
         read = _read_plain(state, text) if self.plain_moves else None
         if read is None:
             action = self.parse_action(state, text)
@@ -617,15 +599,10 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def known_step(self, state: Position, seat: int, text: str) -> Position | None:
         """The position after the move ``text`` that was read in ``state`` before (see
         position.link; a position with a move read is not over), when ``seat`` is to move."""
-        if state._after is None or seat != (0 if state.white else 1):
+        if seat != (0 if state.white else 1):
             return None
-        if text == state._text or text == state._san:
-            return state._after
-        if state._more is not None:
-            known = state._more.get(text)
-            if known is not None:
-                return known[2]  # type: ignore[no-any-return]
-        return None
+        known = state.recall(text)
+        return None if known is None else known[2]
 
     def _parse(self, state: Position, text: str) -> Any:
         """The action ``text`` names in ``state``, whose game is not over."""

@@ -164,6 +164,26 @@ class Position:
         self._after: Position | None = None
         self._more: dict[Any, Any] | None = None
 
+    def recall(self, text: str) -> tuple[int, str, Position] | None:
+        """The move ``text`` read here before, its canonical text and the position after it
+        (see :func:`link`), or None."""
+        if self._after is None:
+            return None
+        if text == self._text or text == self._san:
+            return self._move, self._san, self._after  # type: ignore[return-value]
+        more = self._more
+        return None if more is None else more.get(text)
+
+    def after_move(self, board: str, castling: int, ep: int, zeroing: bool) -> Position:
+        """The position after a move of this one that left ``board``, ``castling`` and ``ep``
+        (``zeroing``: a pawn move or a capture, which clears the clock and the history)."""
+        white = self.white
+        if zeroing:
+            return Position(board, not white, castling, ep, 0, self.fullmove + (not white), (),
+                            self.ply + 1)
+        return Position(board, not white, castling, ep, self.halfmove + 1,
+                        self.fullmove + (not white), None, self.ply + 1, None, self)
+
     @property
     def shared(self) -> dict[Any, Any]:
         """What the placement, side to move, castling rights and en-passant square alone decide
