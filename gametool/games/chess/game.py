@@ -601,6 +601,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         position.link; a position with a move read is not over), when ``seat`` is to move."""
         if seat != (0 if state.white else 1):
             return None
+        if text == state._text or text == state._san:  # the first read here (the commonest)
+            return state._after
         known = state.recall(text)
         return None if known is None else known[2]
 
