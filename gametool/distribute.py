@@ -18,7 +18,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from gametool import sources
 from gametool.errors import GameError
+from gametool.sources import is_pgn, lines
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -50,13 +52,7 @@ class Part:
             return self.text
         if self.offset >= 0:
             return self._read_range()
-        if self.path.lower().endswith(".pgn"):
-            from gametool.corpus import read_file
-
-            return read_file(self.path)
-        from gametool import storage
-
-        return storage.read(self.path)
+        return sources.read_file(self.path)
 
     def _read_range(self) -> str:
         """The piece's bytes of its file, decoded as the whole file would be."""
@@ -66,12 +62,11 @@ class Part:
                 data = handle.read(self.length)
         except OSError as exc:
             raise GameError(f"{self.path}: cannot read: {exc.strerror or exc}") from None
-        if self.path.lower().endswith(".pgn"):
-            from gametool.corpus import pgn_line
-
+        if sources.is_pgn(self.path):
             pieces = data.split(b"\n")
             last = pieces.pop()
-            text = "".join(pgn_line(raw + b"\n") for raw in pieces) + pgn_line(last)
+            text = "".join(sources.pgn_line(raw + b"\n") for raw in pieces) + \
+                sources.pgn_line(last)
         else:
             from gametool import storage
 
@@ -84,9 +79,104 @@ def parts(path: str, size: int | None = None) -> list[Part]:
     :data:`PART_BYTES`), as pieces of whole records (or PGN games) of about ``size`` bytes
     each. A piece of a file is its place in the file, read where the work runs, so that the
     list stays small whatever the file's size; standard input's pieces carry their text."""
-    from gametool import corpus
+    return list(stream_parts(path, size, ranges=path != "-"))
 
-    return list(corpus.stream_parts(path, size, ranges=path != "-"))
+
+class Starts:
+    """Finds, line by line, where a record (or a PGN game) surely starts: a tag line after a
+    line of moves, outside a comment in braces; in PGN also a tag line after an empty line that
+    follows tags (the game before has tags and no moves)."""
+
+    def __init__(self, pgn: bool) -> None:
+        self.pgn = pgn
+        self.movetext = False
+        self.depth = 0
+        self.after = ""
+        """What the last lines were: "tag", "blank" (after a tag line) or ""."""
+
+    def starts(self, line: str) -> bool:
+        stripped = line.strip()
+        if not stripped:
+            if self.after == "tag":
+                self.after = "blank"
+            return False
+        if self.depth == 0 and stripped.startswith("["):
+            start = self.movetext or (self.pgn and self.after == "blank")
+            moves = stripped[stripped.rfind('"]') + 2:].strip() if self.pgn else ""
+            # Tags and moves on one line: the next tag line starts another game.
+            self.movetext = bool(moves)
+            self.after = "" if moves else "tag"
+            self._braces(moves)
+            return start
+        self.movetext = True
+        self.after = ""
+        self._braces(stripped)
+        return False
+
+    def _braces(self, text: str) -> None:
+        if "{" in text or "}" in text:
+            for char in text.split(";", 1)[0] if self.depth == 0 else text:
+                if char == "{":
+                    self.depth += 1
+                elif char == "}" and self.depth:
+                    self.depth -= 1
+
+
+def stream_parts(path: str, size: int | None = None, ranges: bool = False) -> Iterator[Part]:
+    """A file as parts of whole records (or PGN games) of about ``size`` bytes, read as they
+    are needed: a file of any size is worked through in little memory. A small file is one
+    part, read where the work runs. With ``ranges`` (a file, not standard input) each part is
+    its place in the file, read where the work runs too: the parts of a file of any size
+    take little memory even all together."""
+    size = PART_BYTES if size is None else size
+    if path != "-" and not sources.is_compressed(path):  # a compressed file is a stream
+        try:
+            if os.path.getsize(path) <= size:
+                yield Part(path)
+                return
+        except OSError:
+            yield Part(path)  # the work reports why it cannot be read
+            return
+        if ranges:
+            yield from _ranges(path, size)
+            return
+    starts = Starts(is_pgn(path))
+    buffer: list[str] = []
+    taken = number = 0
+    first = 1
+    for line_number, line in enumerate(lines(path), start=1):
+        if starts.starts(line) and taken >= size:
+            yield Part(path, "".join(buffer), first, number)
+            number += 1
+            buffer, taken, first = [], 0, line_number
+        buffer.append(line)
+        taken += len(line)
+    if buffer or number == 0:
+        yield Part(path, "".join(buffer), first, number)
+
+
+def _ranges(path: str, size: int) -> Iterator[Part]:
+    """The parts of a file as places in it (see :func:`stream_parts`): its lines are read
+    one by one only to find where records start (what is structure is ASCII, so each line is
+    read as Latin-1, which never fails; the work decodes its part as the file)."""
+    starts = Starts(is_pgn(path))
+    try:
+        handle = open(path, "rb")  # noqa: SIM115
+    except OSError:
+        yield Part(path)  # the work reports why it cannot be read
+        return
+    with handle:
+        offset = begin = taken = number = 0
+        first = 1
+        for line_number, raw in enumerate(handle, start=1):
+            line = raw[3:] if line_number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
+            if starts.starts(line.decode("latin-1")) and taken >= size:
+                yield Part(path, None, first, number, begin, offset - begin)
+                number += 1
+                begin, taken, first = offset, 0, line_number
+            offset += len(raw)
+            taken += len(raw)
+        yield Part(path, None, first, number, begin, offset - begin)
 
 
 def _progress(results: Iterator[R], count: int, label: str | None) -> Iterator[R]:

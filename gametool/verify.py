@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gametool import storage
+from gametool import sources
 from gametool.chance import check_contribution, seed_hash
 from gametool.distribute import Part
 from gametool.engine import CHANCE
@@ -177,7 +177,7 @@ def check_part(part: Part, all_errors: bool = False, expected_hash: str | None =
             extra = _commitment_check(expected_hash, exported, contributions, referee_only)
         if lines is not None:
             return check_lines(lines, part.path, all_errors, extra, part.first_line)
-        if part.path.lower().endswith(".pgn"):
+        if sources.is_pgn(part.path):
             return _check_pgn(part, extra)
         return check_text(part.read(), part.path, all_errors, extra, part.first_line)
     except GameError as exc:
@@ -190,9 +190,7 @@ class _Lines:
     """The lines of a record file read one by one, with the error that stopped the reading."""
 
     def __init__(self, path: str, shown: Callable[[int], None] | None = None) -> None:
-        from gametool import corpus
-
-        self.lines = corpus.lines(path)
+        self.lines = sources.lines(path)
         self.shown = shown
         self.failed: GameError | None = None
 
@@ -221,10 +219,11 @@ def streamed(files: list[str], check: Callable[..., list[Checked] | GameError],
 
     for path in files:
         try:
-            large = path == "-" or os.path.getsize(path) > distribute.PART_BYTES
+            large = (path == "-" or sources.is_compressed(path)
+                     or os.path.getsize(path) > distribute.PART_BYTES)
         except OSError:
             large = False
-        if corpus.is_pgn(path) or not large:
+        if sources.is_pgn(path) or not large:
             yield from corpus.streamed([path], check, label)
             continue
         if label is None or not sys.stderr.isatty() or path == "-":
@@ -289,7 +288,7 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
 def _commitment_check(expected_hash: str | None, exported: str | None,
                       contributions: tuple[tuple[str, str], ...] = (),
                       referee_only: bool = False) -> Callable[[Session], list[GameError]]:
-    exported_text = storage.read(exported) if exported is not None else None
+    exported_text = sources.read_file(exported) if exported is not None else None
 
     def check(session: Session) -> list[GameError]:
         errors = []

@@ -1,0 +1,364 @@
+"""The one door for every input: a path, a folder, standard input or a compressed stream, read
+as record text or as lines, with `.gtn` or PGN chosen by what the text holds.
+
+Every command that reads records or games comes through here:
+
+- :func:`expand` turns folders into the record and PGN files they hold (compressed ones too);
+- :func:`open_input` opens a file or standard input as bytes, unpacking gzip, bzip2, xz or
+  zstd as it reads (chosen by the first bytes, never by the name, and never unpacked to disk);
+- :func:`is_pgn` tells a PGN file from a record file by its first tags;
+- :func:`lines`, :func:`read_file` and :func:`read_records` give the text.
+
+Standard input can be read only once: its first bytes are kept, so that it is looked at (is
+it compressed? PGN?) and then read whole, as a file is.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO
+
+from gametool.errors import GameError
+
+PLAIN_SUFFIXES = (".gtn", ".pgn")
+PACKED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
+SUFFIXES = PLAIN_SUFFIXES + tuple(plain + packed for plain in PLAIN_SUFFIXES
+                                  for packed in PACKED_SUFFIXES)
+"""The files a folder given as input contributes (searched recursively)."""
+
+MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"),
+         (b"\x28\xb5\x2f\xfd", "zstd"))
+"""The first bytes of each compressed format read."""
+
+SNIFF_BYTES = 1 << 16
+"""How much of a file's (unpacked) beginning is looked at to tell PGN from a record."""
+
+_TAG = re.compile(r"\[\s*([A-Za-z0-9_]+)\s")
+_SEAT_TURN = re.compile(r"[0-9]{1,9}\.\s*[A-Za-z0-9_.'+@-]+:\s")
+
+
+def expand(inputs: Iterable[str]) -> list[str]:
+    """Files as given; each folder replaced by its record and PGN files (``.gtn``, ``.pgn``,
+    and those compressed), recursively, in sorted order."""
+    out: list[str] = []
+    for name in inputs:
+        if name != "-" and os.path.isdir(name):
+            found = []
+            for folder, subfolders, files in os.walk(name):
+                subfolders.sort()
+                found += [os.path.join(folder, f) for f in files
+                          if f.lower().endswith(SUFFIXES)]
+            if not found:
+                raise GameError(f"{name}: no .gtn or .pgn file in this folder")
+            out += sorted(found)
+        else:
+            out.append(name)
+    return out
+
+
+def compression(head: bytes) -> str | None:
+    """The compressed format whose first bytes ``head`` are, or None for plain text."""
+    for magic, name in MAGIC:
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def _name(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+class _Joined(io.RawIOBase):
+    """The bytes already read from a stream, then the rest of the stream."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self.head = head
+        self.rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.head:
+            size = min(len(buffer), len(self.head))
+            buffer[:size] = self.head[:size]
+            self.head = self.head[size:]
+            return size
+        data = self.rest.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
+_stdin: IO[bytes] | None = None
+"""Standard input as it is read by every caller: unpacked, its first bytes kept to look at."""
+_stdin_head = b""
+
+
+def _unpacked(raw: IO[bytes], kind: str | None, path: str) -> IO[bytes]:
+    if kind is None:
+        return raw
+    if kind == "gzip":
+        import gzip
+
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    if kind == "bzip2":
+        import bz2
+
+        return bz2.BZ2File(raw, "rb")  # type: ignore[return-value]
+    if kind == "xz":
+        import lzma
+
+        return lzma.LZMAFile(raw, "rb")  # type: ignore[return-value]
+    try:
+        import zstandard
+    except ImportError:
+        raise GameError(f"{_name(path)}: a zstd-compressed file: reading it needs the "
+                        "zstandard package (pip install 'gametool[zstd]')") from None
+    return zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+
+
+def _standard_input() -> IO[bytes]:
+    global _stdin, _stdin_head
+    if _stdin is None:
+        raw = sys.stdin.buffer
+        first = raw.read(6)
+        stream = _unpacked(io.BufferedReader(_Joined(first, raw)), compression(first), "-")
+        _stdin_head = _read_some(stream, SNIFF_BYTES, "-")
+        _stdin = io.BufferedReader(_Joined(_stdin_head, stream), buffer_size=1 << 16)
+    return _stdin
+
+
+def _read_some(stream: IO[bytes], size: int, path: str) -> bytes:
+    try:
+        return stream.read(size)
+    except (OSError, EOFError, ValueError) as exc:
+        raise _unreadable(path, exc) from None
+    except Exception as exc:  # zstandard's and the decompressors' own errors
+        if type(exc).__module__.startswith(("zstandard", "zlib", "_lzma", "_bz2", "gzip")):
+            raise _unreadable(path, exc) from None
+        raise
+
+
+def _unreadable(path: str, exc: BaseException) -> GameError:
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return GameError(f"{_name(path)}: cannot read: {reason}")
+
+
+def open_input(path: str) -> IO[bytes]:
+    """A file (or standard input for ``-``) as a stream of bytes, unpacked as it is read when
+    it is compressed. The caller closes it (closing standard input's stream does nothing)."""
+    if path == "-":
+        return _Unclosed(_standard_input())
+    try:
+        raw = open(path, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        kind = compression(raw.peek(6)[:6])
+        return _Checked(_unpacked(raw, kind, path), path) if kind else raw
+    except BaseException:
+        raw.close()
+        raise
+
+
+class _Unclosed(io.BufferedIOBase):
+    """Standard input's stream, which every reader shares and none closes."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self.stream.read(size)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self.stream.readline(size)
+
+    def close(self) -> None:
+        pass
+
+
+class _Checked(io.BufferedIOBase):
+    """A compressed file's unpacked stream whose damage is a one-line error naming the file."""
+
+    def __init__(self, stream: IO[bytes], path: str) -> None:
+        self.stream = stream
+        self.path = path
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        return _read_some(self.stream, -1 if size is None else size, self.path)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        try:
+            return self.stream.readline(-1 if size is None else size)
+        except Exception as exc:
+            if isinstance(exc, GameError):
+                raise
+            raise _unreadable(self.path, exc) from None
+
+    def close(self) -> None:
+        self.stream.close()
+        super().close()
+
+
+def is_compressed(path: str) -> bool:
+    """Whether the file is compressed (read as a stream: it is not cut by byte ranges)."""
+    if path == "-":
+        return True  # standard input is a stream whatever it holds
+    try:
+        with open(path, "rb") as handle:
+            return compression(handle.read(6)) is not None
+    except OSError:
+        return False
+
+
+_kinds: dict[tuple[str, int, int], bool] = {}
+
+
+def is_pgn(path: str) -> bool:
+    """Whether a file (or standard input) holds PGN games rather than gametool records: by its
+    first tags (a record has a ``Game`` tag, PGN has not) or, with no tag, by its first turn
+    (a record's turn names its seat: ``1. p1: d4=R``); an empty or unreadable file by its
+    name."""
+    if path == "-":
+        _standard_input()
+        return sniff(_stdin_head, path)
+    try:
+        status = os.stat(path)
+    except OSError:
+        return _by_name(path)
+    key = (path, status.st_mtime_ns, status.st_size)
+    if key not in _kinds:
+        try:
+            with open_input(path) as stream:
+                head = stream.read(SNIFF_BYTES)
+        except GameError:
+            return _by_name(path)
+        if len(_kinds) > 4096:
+            _kinds.clear()
+        _kinds[key] = sniff(head, path)
+    return _kinds[key]
+
+
+def _by_name(path: str) -> bool:
+    name = path.lower()
+    for packed in PACKED_SUFFIXES:
+        name = name.removesuffix(packed)
+    return name.endswith(".pgn")
+
+
+def sniff(head: bytes, path: str) -> bool:
+    """Whether the first bytes of a file are PGN (see :func:`is_pgn`)."""
+    text = head.decode("latin-1")
+    for line in text.lstrip("\ufeff").replace("\xef\xbb\xbf", "", 1).splitlines():
+        line = line.strip()
+        if not line or line.startswith(("%", ";")):
+            continue
+        tag = _TAG.match(line)
+        if tag is not None:
+            if tag.group(1).lower() == "game":
+                return False
+            continue
+        if line.startswith("{"):
+            continue
+        if _SEAT_TURN.match(line):
+            return False
+        # Movetext after tags that named no game, or movetext with no seats: PGN.
+        return True if line[0].isdigit() or text.lstrip().startswith("[") else _by_name(path)
+    return True if _TAG.search(text) else _by_name(path)
+
+
+def pgn_line(raw: bytes) -> str:
+    """One line of a PGN file as text: UTF-8 when it is UTF-8, else Latin-1 (as other tools
+    read files that mix them), with a Windows line end made a newline."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        line = raw.decode("latin-1")
+    return line.replace("\r\n", "\n")
+
+
+def lines(path: str) -> Iterator[str]:
+    """The lines of a file (or stdin) read one by one: a PGN file's line by line as UTF-8 or
+    else Latin-1, a record file's as UTF-8."""
+    pgn = is_pgn(path)
+    handle = open_input(path)
+    try:
+        for number, raw in enumerate(handle, start=1):
+            if pgn:
+                line = pgn_line(raw)
+            else:
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise GameError(f"{path}: not UTF-8 text (line {number}, byte "
+                                    f"{exc.start + 1} of the line)") from None
+            yield line.lstrip("\ufeff") if number == 1 else line
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+    finally:
+        handle.close()
+
+
+def read_bytes(path: str) -> bytes:
+    """The bytes of a record file (or of standard input), unpacked, at most the largest record
+    file the tool reads."""
+    from gametool import storage
+
+    if path != "-" and not is_compressed(path):
+        return storage.read_bytes(path)
+    with open_input(path) as stream:
+        data = stream.read(storage.MAX_FILE_BYTES + 1)
+    if len(data) > storage.MAX_FILE_BYTES:
+        raise GameError(f"{_name(path)}: more than {storage.MAX_FILE_BYTES:,} bytes: a record "
+                        f"file holds at most {storage.MAX_FILE_BYTES:,} bytes")
+    return data
+
+
+def read_file(path: str) -> str:
+    """The text of a record file (UTF-8), or of a PGN file (UTF-8 or else Latin-1)."""
+    if not is_pgn(path):
+        from gametool import storage
+
+        return storage.decode(read_bytes(path), _name(path))
+    return "".join(lines(path))  # line by line, as the parts of a large file are read
+
+
+def read_records(path: str) -> str:
+    """The record text of ``path`` for a command that reads records: a PGN file is read as
+    'validate' reads it, its games turned into chess records."""
+    if not is_pgn(path):
+        return read_file(path)
+    from gametool.formats import pgn
+
+    return pgn.import_text(read_file(path), path)
+
+
+def refuse_record_for_import(path: str) -> None:
+    """'import' reads PGN: a gametool record given to it is refused with that reason."""
+    if path != "-" and not os.path.isfile(path):
+        return  # the import says why it cannot read the file
+    if not is_pgn(path):
+        raise GameError(f"{path}: a gametool record, not PGN: import reads PGN files; every "
+                        "command reads the record as it is (gametool validate, show, "
+                        "export --pgn)")
+
+
+def refuse_change(path: str) -> None:
+    """A PGN file or a compressed file is read, never changed."""
+    if path == "-":
+        return
+    if _by_name(path) or (os.path.isfile(path) and is_pgn(path)):
+        raise GameError(f"{path}: a PGN file is read, never changed: make a record of it first "
+                        f"(gametool import {path} -o GAME.gtn)")
+    if is_compressed(path):
+        raise GameError(f"{path}: a compressed file is read, never changed: unpack it first")
