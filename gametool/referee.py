@@ -58,7 +58,7 @@ from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.mail.message import addresses as checked_addresses
 from gametool.record import Session, load_one
 from gametool.season import INVITED_TAG, Season, is_invited
-from gametool.suggest import typed_action, with_hint
+from gametool.hints import typed_action, with_hint
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
