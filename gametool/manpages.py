@@ -1,8 +1,9 @@
 """Manual pages generated from one source: the Click help and each game's own text.
 
-``python -m gametool.manpages [DIR]`` writes ``gametool.1``, one ``gametool-COMMAND.1`` per
-command and one ``gametool-GAME.6`` per game into DIR (default ``man``). A test regenerates them
-and fails when a page on disk is out of date.
+``gametool man --write DIR`` writes ``gametool.1``, one ``gametool-COMMAND.1`` per command and
+one ``gametool-GAME.6`` per game into DIR (the project keeps them in ``man``). A test
+regenerates them and fails when a page on disk is out of date. The pages are made from the
+root command given to each function, so this module knows no command of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from pathlib import Path
 import click
 
 from gametool import __version__, games, storage
-from gametool.cli import cli
 from gametool.engine import OPTION_MAXIMUM, Game
 from gametool.render import without_decisions
 from notation import record as gtn
@@ -83,9 +83,10 @@ def _split_examples(text: str) -> tuple[str, str | None]:
     return head, "\n".join(line[indent:] for line in lines)
 
 
-def command_page(name: str, command: click.Command, group: click.Group | None = None,
-                 group_name: str | None = None) -> str:
-    """The page of ``gametool NAME`` (``NAME`` may be ``referee new`` under a group)."""
+def command_page(cli: click.Group, name: str, command: click.Command,
+                 group: click.Group | None = None, group_name: str | None = None) -> str:
+    """The page of ``gametool NAME`` (``NAME`` may be ``referee new`` under a group), a command
+    of the root command ``cli``."""
     # Under the group's context, as when the command runs (it gives the -h, --help names).
     parent = cli.make_context("gametool", [], resilient_parsing=True)
     if group is not None:
@@ -116,7 +117,8 @@ def command_page(name: str, command: click.Command, group: click.Group | None = 
     return "\n".join(lines) + "\n"
 
 
-def main_page() -> str:
+def main_page(cli: click.Group) -> str:
+    """The page of the root command ``cli``."""
     ctx = cli.make_context("gametool", [], resilient_parsing=True)
     lines = _header("gametool", 1, "play, check and replay games stored as text records")
     lines += [".SH SYNOPSIS", "\\fBgametool\\fR \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGS\\fR]",
@@ -195,21 +197,21 @@ def game_page(cls: type[Game]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def pages() -> dict[str, str]:
-    """Every page by file name."""
-    out = {"gametool.1": main_page()}
+def pages(cli: click.Group) -> dict[str, str]:
+    """Every page of the root command ``cli`` and of the games, by file name."""
+    out = {"gametool.1": main_page(cli)}
     for name, command in cli.commands.items():
-        out[f"gametool-{name}.1"] = command_page(name, command)
+        out[f"gametool-{name}.1"] = command_page(cli, name, command)
         if isinstance(command, click.Group):
             for sub, subcommand in command.commands.items():
-                out[f"gametool-{name}-{sub}.1"] = command_page(f"{name} {sub}", subcommand,
+                out[f"gametool-{name}-{sub}.1"] = command_page(cli, f"{name} {sub}", subcommand,
                                                                command, name)
     for cls in games.all_classes():
         out[f"gametool-{cls.id}.6"] = game_page(cls)
     return out
 
 
-def page_name(page: str | None) -> str:
+def page_name(cli: click.Group, page: str | None) -> str:
     """The file name of the page PAGE names: a command ('play', 'referee-new', 'referee new'),
     a game id or alias, or a page's own name ('gametool-play', 'gametool-belemmer.6')."""
     from gametool.errors import GameError
@@ -251,7 +253,7 @@ def plain(page: str) -> str:
     return "\n".join(out).strip("\n") + "\n"
 
 
-def open_page(page: str | None) -> None:
+def open_page(cli: click.Group, page: str | None) -> None:
     """Show the page PAGE names: through ``man -l`` (its pager, its width), or as plain text
     through the pager where there is no man."""
     import os
@@ -261,13 +263,13 @@ def open_page(page: str | None) -> None:
 
     from gametool.interrupt import pager_owns_ctrl_c
 
-    name = page_name(page)
+    name = page_name(cli, page)
     if name.endswith(".6"):
         text = game_page(games.game_class(name[len("gametool-"):-2]))
     elif name == "gametool.1":
-        text = main_page()
+        text = main_page(cli)
     else:
-        text = pages()[name]
+        text = pages(cli)[name]
     program = shutil.which("man")
     if program is not None:
         with tempfile.TemporaryDirectory(prefix="gametool-man-") as folder:
@@ -282,14 +284,14 @@ def open_page(page: str | None) -> None:
         click.echo_via_pager(plain(text))
 
 
-def install(prefix: str | None = None) -> str:
+def install(cli: click.Group, prefix: str | None = None) -> str:
     """Write every page into PREFIX/share/man/man1 and man6 (default: this environment's
     prefix), as 'pip install .' does; return the folder."""
     from gametool.errors import GameError
 
     root = Path(sys.prefix if prefix is None else prefix) / "share" / "man"
     try:
-        for name, text in pages().items():
+        for name, text in pages(cli).items():
             folder = root / f"man{name.rsplit('.', 1)[1]}"
             folder.mkdir(parents=True, exist_ok=True)
             storage.write_atomic(str(folder / name), text)
@@ -298,18 +300,14 @@ def install(prefix: str | None = None) -> str:
     return str(root)
 
 
-def write(folder: Path) -> list[str]:
+def write(cli: click.Group, folder: Path) -> list[str]:
+    """Write the pages that differ from those in ``folder``; return their names."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in pages().items():
+    for name, text in pages(cli).items():
         path = folder / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
             written.append(name)
     return written
 
-
-if __name__ == "__main__":
-    target = Path(sys.argv[1] if len(sys.argv) > 1 else "man")
-    for name in write(target):
-        print(f"wrote {target / name}")

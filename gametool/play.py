@@ -150,7 +150,7 @@ class Table:
 
     def announce(self, first: int) -> None:
         """Print the plies from ``first`` on, as the person at the table may read them."""
-        from gametool.cli import ply_lines
+        from gametool.commands.common import ply_lines
 
         for item in ply_lines(self.session, first, self.viewer()):
             self.write(f"{item['ply']}. {item['seat']}: {item['action']}")

@@ -302,7 +302,7 @@ DECISION = re.compile(r"\(D\d+[),;:]|\bD\d+:\s|[,;]\s*D\d+\)")
 def test_every_command_page_has_examples_and_no_empty_entries() -> None:
     from gametool.manpages import pages
 
-    written = pages()
+    written = pages(cli)
     for name, command in cli.commands.items():
         assert f"gametool-{name}.1" in written
         for sub in getattr(command, "commands", {}):
@@ -319,7 +319,7 @@ def test_no_decision_numbers_in_pages_rules_or_help() -> None:
     from gametool import games
     from gametool.manpages import pages
 
-    for name, text in pages().items():
+    for name, text in pages(cli).items():
         assert not DECISION.search(text), (name, DECISION.search(text))
     for gid in games.GAMES:
         assert not DECISION.search(run("rules", gid)[1]), gid

@@ -19,22 +19,22 @@ MAN = Path(__file__).resolve().parent.parent / "man"
 
 
 def test_every_command_and_every_game_has_a_page() -> None:
-    names = set(pages())
+    names = set(pages(cli))
     assert "gametool.1" in names
     assert {f"gametool-{c}.1" for c in cli.commands} <= names
     assert {f"gametool-{g}.6" for g in games.GAMES} <= names
 
 
 def test_the_pages_on_disk_are_up_to_date() -> None:
-    stale = [name for name, text in pages().items()
+    stale = [name for name, text in pages(cli).items()
              if not (MAN / name).exists() or (MAN / name).read_text(encoding="utf-8") != text]
-    assert not stale, f"out of date: {stale}; run: python -m gametool.manpages"
-    extra = {p.name for p in MAN.iterdir()} - set(pages())
+    assert not stale, f"out of date: {stale}; run: gametool man --write man"
+    extra = {p.name for p in MAN.iterdir()} - set(pages(cli))
     assert not extra, f"pages of nothing: {sorted(extra)}"
 
 
 def test_a_game_page_holds_rules_notation_and_options() -> None:
-    text = pages()["gametool-belemmer.6"]
+    text = pages(cli)["gametool-belemmer.6"]
     for section in (".SH RULES", ".SH NOTATION", ".SH OPTIONS"):
         assert section in text
 
@@ -42,7 +42,7 @@ def test_a_game_page_holds_rules_notation_and_options() -> None:
 def test_every_subcommand_of_a_group_has_a_page_with_examples() -> None:
     import click
 
-    written = pages()
+    written = pages(cli)
     for name, command in cli.commands.items():
         if isinstance(command, click.Group):
             for sub in command.commands:

@@ -367,7 +367,7 @@ def test_elo_of_a_three_seat_game_is_pairwise_with_k_shared() -> None:
 
 
 def test_every_mail_command_is_in_help_by_mail_and_in_the_manual() -> None:
-    page = pages()["gametool-referee-inbox.1"]
+    page = pages(cli)["gametool-referee-inbox.1"]
     for word in commands.COMMANDS:
         assert f"#{word}" in commands.HELP, word
         assert f"#{word}" in page, word

@@ -16,20 +16,9 @@ from typing import Any
 import click
 
 from gametool import params
+from gametool.commands.common import fail as _fail
+from gametool.commands.common import jobs_option, scheduler_option
 from gametool.errors import GameError
-
-
-def _fail(exc: GameError) -> click.ClickException:
-    from gametool.cli import fail
-
-    return fail(exc)
-
-
-jobs_option = click.option("--jobs", type=params.Whole(1, 1024), default=1, show_default=True,
-                           metavar="N", help="Work in N processes (same results, faster).")
-scheduler_option = click.option(
-    "--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler address "
-    "(tcp://host:8786) or local:N for a local cluster of N workers (same results).")
 
 
 def _options(function: Any) -> Any:
@@ -86,19 +75,19 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
       gametool split collection.gtn -o games/
       gametool split open.pgn -o games/ --force
     """
-    from gametool import corpus, storage
+    from gametool import corpus, sources, storage
 
     if folder == "-":
         raise click.UsageError("-o -: split writes one file per record into a folder; "
                                "'gametool filter FILE' prints the records")
     try:
         stem, suffix = os.path.splitext(os.path.basename(file if file != "-" else "stdin.gtn"))
-        if file != "-" and corpus.is_pgn(file):
+        if file != "-" and sources.is_pgn(file):
             # A PGN file is read twice, game by game: to count and check the names, to write.
-            count = sum(1 for _piece in corpus.split_lines(corpus.lines(file), file))
-            pieces: Any = corpus.split_lines(corpus.lines(file), file)
+            count = sum(1 for _piece in corpus.split_lines(sources.lines(file), file))
+            pieces: Any = corpus.split_lines(sources.lines(file), file)
         else:
-            pieces = corpus.split_text(storage.read(file), None if file == "-" else file)
+            pieces = corpus.split_text(sources.read_file(file), None if file == "-" else file)
             count = len(pieces)
         width = max(4, len(str(count)))
         names = [os.path.join(folder, f"{stem}-{n:0{width}d}{suffix or '.gtn'}")

@@ -1,4 +1,6 @@
-"""One error shape for the command line: every refusal is one line on stderr.
+"""What the command groups share: the error shape, the common options, loading and output.
+
+One error shape for the command line: every refusal is one line on stderr.
 
 Click prints a usage error as three lines (the usage, a hint, then ``Error: ...``); here it is
 one line, ``gametool: usage: WHAT (see 'gametool CMD --help')``, with Click's exit status 2.
@@ -9,9 +11,27 @@ are here too, so that every command says the same thing.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import click
+
+from gametool import (
+    completion,
+    params,
+    players,
+    render,
+    sources,
+    storage,
+)
+from gametool.chance import weak_seed_reason
+from gametool.engine import CHANCE
+from gametool.errors import GameError
+from gametool.record import (
+    Session,
+    load_one,
+)
 
 
 def _sentence(text: str) -> str:
@@ -86,31 +106,140 @@ class ToolGroup(click.Group):
             raise system_failure(exc) from None
 
 
-def read_records(path: str) -> str:
-    """The record text of ``path`` for a command that reads records: a PGN file (by its name)
-    is read as 'validate' reads it, its games turned into chess records."""
-    from gametool import corpus, storage
+class Rejected(click.ClickException):
+    """Input that was read but rejected: exit status 1, one line on stderr."""
 
-    if not corpus.is_pgn(path):
-        return storage.read(path)
-    from gametool.formats import pgn
+    exit_code = 1
 
-    return pgn.import_text(corpus.read_file(path), path)
+    def show(self, file: Any = None) -> None:
+        # Decision numbers ("(D7)") are for the rules files' readers, not for players.
+        click.echo(f"gametool: {render.without_decisions(self.format_message())}", err=True)
 
 
-def refuse_record_for_import(path: str) -> None:
-    """'import' reads PGN: a gametool record given to it is refused with that reason."""
-    from gametool.errors import GameError
+def fail(exc: GameError) -> Rejected:
+    return Rejected(str(exc))
 
-    head = ""
-    if path != "-":
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(4096).decode("utf-8", "replace")
-        except OSError:
-            return  # the import says why it cannot read the file
-    first = head.lstrip("\ufeff \t\r\n")[:64].lower()
-    if path.lower().endswith(".gtn") or first.replace(" ", "").startswith('[game"'):
-        raise GameError(f"{path}: a gametool record, not PGN: import reads PGN files; every "
-                        "command reads the record as it is (gametool validate, show, "
-                        "export --pgn)")
+
+def as_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--as", "as_seat", metavar="SEAT", help=help_text,
+                        shell_complete=completion.seats)
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+weak_seed_option = click.option(
+    "--weak-seed-ok", is_flag=True,
+    help="Hand out a seat's view or the SeedHash even though the record's Seed can be guessed "
+         "(a short or hand-chosen seed: fine for tests, not for a game with stakes).")
+
+
+def refuse_weak_seed(session: Session, as_seat: str | None, weak_seed_ok: bool) -> None:
+    """A seat's view of a record whose seed can be guessed gives the seed away (from the
+    SeedHash, or from the cards it deals); refuse it unless the user says it is fine."""
+    if as_seat is None or weak_seed_ok or session.secret is None:
+        return
+    reason = weak_seed_reason(session.secret)
+    if reason is not None:
+        raise Rejected(f"the record's Seed can be guessed ({reason}), and a seat's view or "
+                       "SeedHash would give it away: start with a generated seed, or add "
+                       "--weak-seed-ok")
+
+
+DEFAULT_THINK = players.DEFAULT_THINK
+
+
+RECORD_FILE = click.Path(dir_okay=False, allow_dash=True)
+
+
+"""A record file argument ('-' is stdin): completes file names in the shell."""
+
+
+def output_option(what: str = "the record") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("-o", "--output", metavar="FILE", type=RECORD_FILE,
+                        help=f"Write {what} to FILE ('-' or no -o: stdout).")
+
+
+force_option = click.option("--force", is_flag=True, help="With -o: overwrite an existing file.")
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def rewrite(file: str, change: Callable[[str], str]) -> None:
+    """Replace the record ``file`` by ``change`` of its text, under its lock; with '-', read
+    stdin and write the new record to stdout."""
+    try:
+        sources.refuse_change(file)
+        if file == "-":
+            click.echo(change(sources.read_file("-")), nl=False)
+        else:
+            storage.update(file, change)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def deliver(text: str, output: str | None, force: bool = False) -> None:
+    """Write ``text`` to the file ``output``, or to stdout when it is None or '-'."""
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+    else:
+        storage.create(output, text, force)
+
+
+record_option = params.record_option
+
+
+def load(path: str, number: int | None = None) -> Session:
+    try:
+        return load_one(sources.read_records(path), None if path == "-" else path, number)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def load_all(path: str) -> list[Session]:
+    """Every record of a file, each read strictly."""
+    from gametool.record import read_text
+
+    name = None if path == "-" else path
+    try:
+        return [Session.load(record, name)
+                for record in read_text(sources.read_records(path), name)]
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def ply_lines(session: Session, first: int, as_seat: str | None) -> list[dict[str, Any]]:
+    """The plies from ``first`` on, as the seat that played them (or ``as_seat``) may read them."""
+    seat: int | None = None
+    if as_seat is not None:
+        seat = session.seat_index(as_seat)
+    else:
+        movers = [s.seat for s in session.steps[first:] if s.seat != CHANCE]
+        seat = movers[0] if movers else None
+    # Chance typed in at a real table (no seed, no player acting) is printed as it was typed.
+    typed = as_seat is None and seat is None and session.seed is None
+    if seat == CHANCE:
+        seat = None
+    final = session.state
+    out = []
+    for ply in range(first, session.ply):
+        step = session.steps[ply]
+        text = (step.text if typed else
+                session.game.mask_action(session.states[ply], step.action, final, seat))
+        out.append({"ply": ply + 1, "seat": session.seat_name(step.seat), "action": text})
+    return out
+
+
+flip_option = click.option("--flip/--no-flip", default=None,
+                           help="Turn the board half round, or not (default: chess-like boards "
+                           "are seen from the side of the seat given by --as).")
+
+
+
+jobs_option = click.option("--jobs", type=params.Whole(1, 1024), default=1, show_default=True,
+                           metavar="N", help="Work in N processes (same results, faster).")
+scheduler_option = click.option(
+    "--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler address "
+    "(tcp://host:8786) or local:N for a local cluster of N workers (same results).")

@@ -53,8 +53,8 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
       gametool import games.pgn -o /dev/null       # only check: the refusals and warnings
       curl -s https://example.org/games.pgn | gametool import - -o -
     """
-    from gametool.cli import Rejected, fail
-    from gametool.clierrors import refuse_record_for_import
+    from gametool.commands.common import Rejected, fail
+    from gametool.sources import refuse_record_for_import
     from gametool.errors import GameError
     from gametool.sink import exists
 
@@ -214,7 +214,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
     style = _style(values)
     table = _table(values)
     if number is not None:
-        from gametool.cli import load
+        from gametool.commands.common import load
 
         session = load(file, number)
         if table is not None:

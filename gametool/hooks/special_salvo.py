@@ -123,7 +123,7 @@ record_option = params.record_option
 
 def _ply_lines(session: Session, first: int, as_seat: str) -> list[dict[str, Any]]:
     """The plies added from ``first`` on, as SEAT may read them."""
-    from gametool.cli import ply_lines
+    from gametool.commands.common import ply_lines
 
     return ply_lines(session, first, as_seat)
 
@@ -145,7 +145,7 @@ json_option = click.option("--json", "as_json", is_flag=True,
 
 def _update(file: str, change: Any) -> None:
     from gametool import storage
-    from gametool.cli import fail
+    from gametool.commands.common import fail
     from gametool.errors import GameError
 
     try:

@@ -1,0 +1,1 @@
+"""The command groups of the command line, one module each (see :mod:`gametool.cli`)."""
