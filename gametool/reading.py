@@ -1,0 +1,374 @@
+"""Reading records: the records of a text, one record of a file, and the checks of whole files
+(``validate``), a file read as a stream of lines in bounded memory."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from gametool import collector
+from gametool.errors import GameError, RecordError, Where
+from gametool.replaying import RESYNC_WINDOW, Session
+from notation import record as gtn
+from notation.errors import NotationError
+
+
+def read_text(text: str, file: str | None = None, first_line: int = 1) -> list[gtn.Record]:
+    """Parse the records of a file (or of its part from ``first_line`` on), turning syntax
+    errors into located RecordErrors."""
+    try:
+        records = gtn.parse(text, first_line)
+    except NotationError as exc:
+        raise RecordError(exc.message, Where(file, exc.line, exc.column)) from None
+    if not records:
+        raise RecordError("no record found (a record starts with [Game \"...\"])",
+                          Where(file, 1, 1))
+    return records
+
+
+def pick(records: list[gtn.Record], file: str | None, number: int | None) -> gtn.Record:
+    """Record ``number`` (1-based) of a file; without a number the file must hold one."""
+    count = len(records)
+    if number is None:
+        if count > 1:
+            raise RecordError(f"the file holds {count} records: choose one with --record N "
+                              f"(1 to {count})", Where(file, records[1].line, 1))
+        return records[0]
+    if not 1 <= number <= count:
+        raise RecordError(f"--record {number}: the file holds {count} "
+                          f"record{'s' * (count != 1)}", Where(file))
+    return records[number - 1]
+
+
+def load_one(text: str, file: str | None = None, number: int | None = None) -> Session:
+    """The session of record ``number`` of a file, or of its only record."""
+    return Session.load(pick(read_text(text, file), file, number), file)
+
+
+@dataclass
+class Checked:
+    """The verdict on one record of a file."""
+
+    index: int
+    line: int
+    game: str | None
+    plies: int
+    """The plies read and found valid (up to the first error, or all of them with --all)."""
+    errors: list[GameError]
+    unread: bool = False
+    """The text could not be split into records (a syntax error): nothing else was checked."""
+    unchecked: list[str] = field(default_factory=list)
+    """What could not be checked (in a record exported for one seat)."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def check_text(text: str, file: str | None = None, all_errors: bool = False,
+               extra: Callable[[Session], list[GameError]] | None = None,
+               first_line: int = 1) -> list[Checked]:
+    """Validate every record in ``text``: the first error of each, or all of them.
+
+    ``extra`` adds checks of a record that read cleanly (for example against a seed hash).
+    ``first_line`` is the line number of the text's start when it is a part of a file.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return check_lines(text.splitlines(), file, all_errors, extra, first_line)
+
+
+def check_lines(lines: Iterable[str], file: str | None = None, all_errors: bool = False,
+                extra: Callable[[Session], list[GameError]] | None = None,
+                first_line: int = 1) -> list[Checked]:
+    """:func:`check_text` of a text given line by line (with or without line ends), read as
+    a stream: what is held is the line being read, the few lines after a rejected action
+    that tell how to read on (RESYNC_WINDOW), a variation until its end, and the positions
+    of the record's line, never the text. A syntax error anywhere stands for the whole text,
+    as when it is read at once."""
+    return _Stream(lines, file, all_errors, extra, first_line).run()
+
+
+# A turn line of the most common shape: one action of a named seat, with no indentation, and
+# perhaps glyphs and a short comment in braces, as written by the tool. Such a line is read
+# here without the reader of the notation (which reads it the same way), and its action
+# applied without the general path when it is the turn of that seat and nothing else is due.
+_SEAT_ACTION = r"([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+"
+_AFTER = (r"(?:[ \t]+[^\s{};|$]+)*)(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
+          r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
+_PLAIN_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
+_BARE_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
+"""The plainest of them, tried first (one word, nothing after it)."""
+_PLAIN_REST = re.compile(_SEAT_ACTION + _AFTER)
+_BARE_REST = re.compile(_SEAT_ACTION + r")\r?\n?")
+"""The same after the ply number expected (``12. ``), which is checked first."""
+_PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
+
+
+def _ply_prefix(ply: int) -> str:
+    """``"12. "`` for ply 12 (a table grown as far as the records go)."""
+    while len(_PLY_PREFIX) <= ply:
+        _PLY_PREFIX.append(f"{len(_PLY_PREFIX)}. ")
+    return _PLY_PREFIX[ply]
+
+
+_BARE_TAG = re.compile(
+    r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
+"""A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
+_NOT_READ = object()
+_BLANK = frozenset(("", "\n", "\r\n"))
+_NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0, None)
+
+
+class _Stream:
+    """The verdicts on the records of a text read line by line (see :func:`check_lines`)."""
+
+    def __init__(self, lines: Iterable[str], file: str | None, all_errors: bool,
+                 extra: Callable[[Session], list[GameError]] | None, first_line: int) -> None:
+        self.lines = iter(lines)
+        self.file = file
+        self.all_errors = all_errors
+        self.extra = extra
+        self.lineno = first_line - 1
+        self.reader = gtn.Reader(keep=False)
+        self.pieces: deque[str] = deque()
+        """Lines of one line of input that holds other line breaks (a form feed, ...)."""
+        self.pending: deque[Any] = deque()
+        """Items read ahead of the one being checked (see :meth:`ahead`)."""
+        self.verdicts: list[Checked] = []
+        self.starts: dict[Any, Any] = {}
+        """The games and initial states made for the records read (see
+        :meth:`Session._from_header`; states are never changed in place)."""
+        self.record: gtn.Record | None = None
+        self.session: Session | None = None
+        self.errors: list[GameError] = []
+        self.done = True
+        """Whether the current record's body is only read (an error ended its check)."""
+        self.raised = False
+        """Whether an error stopped the check of the current record (nothing more is said)."""
+
+    def run(self) -> list[Checked]:
+        with collector.fewer_collections():
+            return self._run()
+
+    def _run(self) -> list[Checked]:
+        try:
+            self._read()
+            self.reader.finish()
+        except NotationError as exc:
+            error = RecordError(exc.message, Where(self.file, exc.line, exc.column))
+            return [Checked(1, exc.line or 1, None, 0, [error], unread=True)]
+        if self.record is None:
+            return [Checked(1, 1, None, 0, [RecordError(
+                "no record found (a record starts with [Game \"...\"])",
+                Where(self.file, 1, 1))], unread=True)]
+        self._close()
+        return self.verdicts
+
+    def _next(self) -> Any:
+        """The next item read (a record, a tag, a line of the body), or None at the end."""
+        reader, pieces = self.reader, self.pieces
+        while True:
+            if not pieces:
+                raw = next(self.lines, None)
+                if raw is None:
+                    return None
+                pieces.extend(raw.splitlines() or ("",))
+            self.lineno += 1
+            item = reader.line(pieces.popleft(), self.lineno)
+            if item is not None:
+                return item
+
+    def ahead(self, offset: int) -> gtn.Item | None:
+        """The item ``offset`` places after the one being checked in its record's body."""
+        if offset >= RESYNC_WINDOW:
+            return None
+        pending = self.pending
+        while len(pending) <= offset:
+            if pending and isinstance(pending[-1], gtn.Record):
+                return None
+            item = self._next()
+            if item is None:
+                return None
+            pending.append(item)
+        item = pending[offset]
+        return None if isinstance(item, gtn.Record | gtn.Tag) else item
+
+    def _fast(self) -> tuple[Any, ...] | None:
+        """What the loop needs to read a plain turn line by itself, when it may: an empty
+        tuple when the line is only to be read (the record's check is over)."""
+        session = self.session
+        if (self.done and self.record is not None and self.reader.in_movetext
+                and not self.reader.open and not self.pending and not self.pieces):
+            return ()
+        if (self.done or session is None or self.pending or self.pieces or session.keep
+                or session.ending is not None or session._resync
+                or session.player_file or session._offset or session._implied
+                or self.reader.open):
+            return None
+        game = session.game
+        return (session.states, session._seats, game.to_move, game.parse_action, game.apply,
+                game.max_plies, game.known_step)
+
+    def _read(self) -> None:
+        bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
+        fast: tuple[Any, ...] | None = None
+        states, seats, to_move, parse, apply, max_plies, known = _NO_FAST
+        lineno = self.lineno
+        # The common lines are read in this loop (the next action, a tag pair, a blank line,
+        # any plain turn once the record's check is over); the others, and a plain turn
+        # that is not simply the next action (a wrong ply number, seat or action: the
+        # general path says what), by _slow.
+        bare_tag, read_tag, tag_type = _BARE_TAG.fullmatch, self.reader.tag, gtn.Tag
+        bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
+        prefixes = _PLY_PREFIX
+        for raw in self.lines:
+            if raw[:1] == "[":
+                match = bare_tag(raw)
+                if match is not None:
+                    lineno += 1
+                    self.lineno = lineno
+                    item = read_tag(match[1], match[2], lineno)
+                    if type(item) is not tag_type:  # a new record: the last one ends
+                        self._take(item)
+                        fast = self._fast()
+                        if fast:
+                            states, seats, to_move, parse, apply, max_plies, known = fast
+                    continue
+            if fast is None and self.session is None and not self.done and raw not in _BLANK:
+                # The record's first line of movetext: a plain turn begins its check here.
+                match = bare(raw) or plain(raw)
+                if match is not None and self._start() is not None:
+                    self.reader.in_movetext = True
+                    fast = self._fast()
+                    if fast:
+                        states, seats, to_move, parse, apply, max_plies, known = fast
+            if fast:
+                ply = len(states)
+                try:
+                    prefix = prefixes[ply]
+                except IndexError:
+                    prefix = _ply_prefix(ply)
+                if raw.startswith(prefix) and ply <= max_plies:
+                    at = len(prefix)
+                    match = bare_rest(raw, at) or plain_rest(raw, at)
+                    if match is not None:
+                        seat_text, text = match.groups()
+                        seat = seats.get(seat_text)
+                        if seat is not None:
+                            state = states[-1]
+                            after = known(state, seat, text)
+                            if after is not None:  # read there before (see Game.known_step)
+                                states.append(after)
+                                lineno += 1
+                                continue
+                            # Read first, then whose turn it is: a game may judge whether it
+                            # is over faster once a legal action is known (chess). Whatever
+                            # goes wrong is read again the general way, which says what.
+                            try:
+                                action = parse(state, text)
+                            except Exception:  # noqa: BLE001
+                                action = _NOT_READ
+                            if action is not _NOT_READ and to_move(state) == seat:
+                                states.append(apply(state, action))
+                                lineno += 1
+                                continue
+            elif fast is not None and (bare(raw) or plain(raw)):
+                lineno += 1  # the record's check is over, and the line is well formed
+                continue
+            if raw in _BLANK:
+                lineno += 1
+                continue
+            self.lineno = lineno
+            self._slow(raw)
+            lineno = self.lineno
+            fast = self._fast()
+            if fast:
+                states, seats, to_move, parse, apply, max_plies, known = fast
+        self.lineno = lineno
+
+    def _slow(self, raw: str) -> None:
+        """Read and check a line of input (which may hold other line breaks), then the items
+        read ahead meanwhile."""
+        pending, pieces = self.pending, self.pieces
+        pieces.extend(raw.splitlines() or ("",))
+        while pending or pieces:
+            if pending:
+                self._take(pending.popleft())
+                continue
+            self.lineno += 1
+            item = self.reader.line(pieces.popleft(), self.lineno)
+            if item is not None:
+                self._take(item)
+
+    def _take(self, item: Any) -> None:
+        """Check one item read (the records' own lines, not read ahead)."""
+        if isinstance(item, gtn.Record):
+            self._close()
+            self.record, self.session, self.errors = item, None, []
+            self.done = self.raised = False
+            return
+        if isinstance(item, gtn.Tag):
+            return
+        if self.done:
+            return
+        session = self.session or self._start()
+        if session is None:
+            return
+        try:
+            session._replay_item(item)
+            if session._stopped:
+                self.done = True
+        except GameError as exc:
+            self.errors.append(exc.with_traceback(None))  # not the frames it was raised in
+            self.done = self.raised = True
+
+    def _start(self) -> Session | None:
+        """The session of the current record, from its header, as its movetext begins; None
+        (and the error kept) when the header is refused."""
+        assert self.record is not None
+        try:
+            reader = self.reader
+            session = self.session = Session._from_header(
+                self.record, self.file, self.starts,
+                reader.header if reader.current is self.record else None)
+        except GameError as exc:
+            self.errors.append(exc.with_traceback(None))
+            self.done = self.raised = True
+            return None
+        session.keep = self.extra is not None
+        session._begin_replay(self.errors if self.all_errors else None, self.ahead)
+        return session
+
+    def _close(self) -> None:
+        """The verdict on the record read so far, at its end."""
+        record = self.record
+        if record is None:
+            return
+        errors = self.errors
+        session = self.session
+        plies = 0
+        unchecked: list[str] = []
+        try:
+            if session is None and not self.raised:
+                session = self.session = Session._from_header(record, self.file)
+                session.keep = self.extra is not None
+                session._begin_replay(errors if self.all_errors else None, self.ahead)
+            if session is not None:
+                try:
+                    if not self.raised:
+                        session._end_replay()
+                        session._check_result_tags(errors if self.all_errors else None)
+                        if self.extra is not None and not errors:
+                            errors += self.extra(session)
+                finally:
+                    plies = session.ply - session.guessed
+                    unchecked = session.unchecked()
+        except GameError as exc:
+            errors.append(exc.with_traceback(None))  # not the frames it was raised in
+        self.verdicts.append(Checked(len(self.verdicts) + 1, record.line, record.get("Game"),
+                                     plies, errors, unchecked=unchecked))
+        self.record = self.session = None
