@@ -118,7 +118,8 @@ def _unpacked(raw: IO[bytes], kind: str | None, path: str) -> IO[bytes]:
     except ImportError:
         raise GameError(f"{_name(path)}: a zstd-compressed file: reading it needs the "
                         "zstandard package (pip install 'gametool[zstd]')") from None
-    return zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    return io.BufferedReader(reader, buffer_size=1 << 16)  # type: ignore[arg-type]
 
 
 def _standard_input() -> IO[bytes]:
