@@ -9,6 +9,7 @@ path that is not a regular file (``/dev/null``, a named pipe, a terminal) is wri
 from __future__ import annotations
 
 import fcntl
+import io
 import os
 import stat
 import sys
@@ -43,6 +44,8 @@ class Sink:
         """The number of pieces written."""
         self._temp: str | None = None
         self._held: int | None = None
+        self._raw: IO[bytes] | None = None
+        """The file under a compressing stream (``-o games.pgn.gz``)."""
         self._handle: IO[str]
         if path in (None, "-"):
             self._handle = sys.stdout
@@ -62,7 +65,13 @@ class Sink:
                 try:
                     self._held = os.dup(fd)
                     fcntl.flock(self._held, fcntl.LOCK_EX)
-                    self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+                    kind = storage.packing(path)
+                    if kind is None:
+                        self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+                    else:
+                        self._raw = os.fdopen(fd, "wb")
+                        self._handle = io.TextIOWrapper(storage.packer(self._raw, kind),
+                                                        encoding="utf-8", newline="\n")
                 except OSError:
                     os.close(fd)
                     raise
@@ -95,8 +104,14 @@ class Sink:
             if self._temp is None:
                 self._handle.close()
                 return
-            os.fsync(self._handle.fileno())
-            self._handle.close()
+            if self._raw is not None:
+                self._handle.close()  # ends the compressed stream; the file stays open
+                self._raw.flush()
+                os.fsync(self._raw.fileno())
+                self._raw.close()
+            else:
+                os.fsync(self._handle.fileno())
+                self._handle.close()
             target = os.path.realpath(self.path)
             try:
                 mode = os.stat(target).st_mode & 0o777
@@ -117,10 +132,12 @@ class Sink:
         """Give up: a file being made is removed, the old one left as it was."""
         if self.path in (None, "-"):
             return
-        try:
-            self._handle.close()
-        except OSError:
-            pass
+        for handle in (self._handle, self._raw):
+            try:
+                if handle is not None:
+                    handle.close()
+            except (OSError, ValueError):
+                pass
         self._forget()
 
     def _forget(self) -> None:

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from typing import IO
 from contextlib import contextmanager
 
 from gametool import interrupt
@@ -212,6 +213,37 @@ def disk_failures(where: str | os.PathLike[str], doing: str = "write") -> Iterat
         raise _os_failure(os.fspath(exc.filename or where), doing, exc) from None
 
 
+PACKED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
+"""The compressed formats written for a file whose name ends so (``-o games.pgn.gz``)."""
+
+
+def packing(path: str) -> str | None:
+    """The compressed format a file named ``path`` is written in, or None for plain text."""
+    return PACKED.get(os.path.splitext(path.lower())[1])
+
+
+def packer(raw: IO[bytes], kind: str) -> IO[bytes]:
+    """A stream that writes ``kind``-compressed bytes to ``raw`` (left open when it closes)."""
+    if kind == "gzip":
+        import gzip
+
+        return gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore
+    if kind == "bzip2":
+        import bz2
+
+        return bz2.BZ2File(raw, "wb")  # type: ignore[return-value]
+    if kind == "xz":
+        import lzma
+
+        return lzma.LZMAFile(raw, "wb")  # type: ignore[return-value]
+    try:
+        import zstandard
+    except ImportError:
+        raise GameError("writing a .zst file needs the zstandard package "
+                        "(pip install 'gametool[zstd]')") from None
+    return zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore
+
+
 def _umask() -> int:
     mask = os.umask(0o077)
     os.umask(mask)
@@ -233,8 +265,13 @@ def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
             # that no other writer takes it for a stale one.
             held = os.dup(fd)
         fcntl.flock(held, fcntl.LOCK_EX)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        kind = packing(path)
+        with os.fdopen(fd, "wb") as handle:
+            if kind is None:
+                handle.write(text.encode("utf-8"))
+            else:
+                with packer(handle, kind) as packed:
+                    packed.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
         if forced is not None:

@@ -133,3 +133,18 @@ def test_a_large_compressed_record_file_is_checked_as_a_stream(tmp_path: Path) -
     done = run("validate", str(broken))
     assert done.returncode == 1
     assert f"{broken}:" in done.stderr
+
+
+@pytest.mark.parametrize("suffix", sorted(PACKERS))
+def test_output_named_so_is_written_compressed(tmp_path: Path, suffix: str) -> None:
+    unpack = {"gz": gzip.decompress, "bz2": bz2.decompress, "xz": lzma.decompress}
+    if suffix == "zst":
+        unpack["zst"] = lambda data: zstandard.ZstdDecompressor().decompressobj().decompress(data)
+    plain = run("import", str(PGN), "-o", "-").stdout
+    out = tmp_path / f"games.gtn.{suffix}"
+    assert run("import", str(PGN), "-o", str(out)).returncode == 0
+    assert unpack[suffix](out.read_bytes()).decode("utf-8") == plain
+    started = tmp_path / f"new.gtn.{suffix}"
+    assert run("start", "colors", "-o", str(started)).returncode == 0
+    assert run("validate", str(started)).returncode == 0
+    assert unpack[suffix](started.read_bytes()).startswith(b'[Game "colors"]')
