@@ -75,7 +75,7 @@ def games_or_files(ctx: click.Context, param: click.Parameter, incomplete: str
 
 def _session(ctx: click.Context) -> Any:
     """The record named by the command's FILE argument, or None if it cannot be read."""
-    from gametool import storage
+    from gametool import sources
     from gametool.errors import GameError
     from gametool.record import load_one
 
@@ -87,7 +87,7 @@ def _session(ctx: click.Context) -> Any:
     if not path or path == "-" or not os.path.isfile(path):
         return None
     try:
-        return load_one(storage.read(path), path)
+        return load_one(sources.read_records(path), path)
     except (GameError, OSError):
         return None
 
