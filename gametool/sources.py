@@ -250,32 +250,53 @@ def is_pgn(path: str) -> bool:
     return _kinds[key]
 
 
-def _by_name(path: str) -> bool:
+def _plain_name(path: str) -> str:
+    """The name of a file, in lower case, without the suffix of its compression."""
     name = path.lower()
     for packed in PACKED_SUFFIXES:
         name = name.removesuffix(packed)
-    return name.endswith(".pgn")
+    return name
+
+
+def _by_name(path: str) -> bool:
+    return _plain_name(path).endswith(".pgn")
 
 
 def sniff(head: bytes, path: str) -> bool:
-    """Whether the first bytes of a file are PGN (see :func:`is_pgn`)."""
-    text = head.decode("latin-1")
-    for line in text.lstrip("\ufeff").replace("\xef\xbb\xbf", "", 1).splitlines():
+    """Whether the first bytes of a file are PGN (see :func:`is_pgn`).
+
+    A ``Game`` tag in the first header makes a record, and a turn that names its seat
+    (``1. p1: d4=R``). Otherwise a file named ``.gtn`` is a record (its errors are a record's),
+    and any other holding tags or numbered moves is PGN."""
+    record_name = _plain_name(path).endswith(".gtn")
+    tags = False
+    for line in head.decode("latin-1").replace("\xef\xbb\xbf", "", 1).splitlines():
         line = line.strip()
-        if not line or line.startswith(("%", ";")):
+        if not line:
+            if tags:
+                break  # the end of the first header
+            continue
+        if line.startswith(("%", ";", "{")):
             continue
         tag = _TAG.match(line)
         if tag is not None:
             if tag.group(1).lower() == "game":
                 return False
-            continue
-        if line.startswith("{"):
+            tags = True
             continue
         if _SEAT_TURN.match(line):
             return False
-        # Movetext after tags that named no game, or movetext with no seats: PGN.
-        return True if line[0].isdigit() or text.lstrip().startswith("[") else _by_name(path)
-    return True if _TAG.search(text) else _by_name(path)
+        if not tags and not line[0].isdigit():
+            return _by_name(path)
+        break  # the moves of a game whose header named no game
+    if record_name:
+        return False
+    return tags or _by_name(path) or (bool(head.strip()) and _starts_with_moves(head))
+
+
+def _starts_with_moves(head: bytes) -> bool:
+    return any(line.strip()[:1].isdigit() for line in head.decode("latin-1").splitlines()
+               if line.strip() and not line.lstrip().startswith(("%", ";", "{")))
 
 
 def pgn_line(raw: bytes) -> str:
