@@ -96,6 +96,8 @@ class _Joined(io.RawIOBase):
 _stdin: IO[bytes] | None = None
 """Standard input as it is read by every caller: unpacked, its first bytes kept to look at."""
 _stdin_head = b""
+_stdin_source: object = None
+"""The stream ``_stdin`` reads (a new one, as a test runner gives each command, starts over)."""
 
 
 def _unpacked(raw: IO[bytes], kind: str | None, path: str) -> IO[bytes]:
@@ -123,9 +125,9 @@ def _unpacked(raw: IO[bytes], kind: str | None, path: str) -> IO[bytes]:
 
 
 def _standard_input() -> IO[bytes]:
-    global _stdin, _stdin_head
-    if _stdin is None:
-        raw = sys.stdin.buffer
+    global _stdin, _stdin_head, _stdin_source
+    if _stdin is None or _stdin_source is not sys.stdin.buffer:
+        raw = _stdin_source = sys.stdin.buffer
         first = raw.read(6)
         stream = _unpacked(io.BufferedReader(_Joined(first, raw)), compression(first), "-")
         _stdin_head = _read_some(stream, SNIFF_BYTES, "-")
