@@ -1276,8 +1276,7 @@ def referee_allow(addresses: tuple[str, ...], game_dir: str, outbox: str, addres
 
     ref = Referee(game_dir, outbox, address)
     with referee_failures(game_dir):
-        messages = ref.allow(list(addresses))
-        ref.write(messages)
+        ref.allow(list(addresses), deliver=True)
     send_outbox(outbox, sendmail, smtp)
 
 

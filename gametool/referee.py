@@ -36,18 +36,19 @@ mail by the players the referee allows.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from gametool import render, storage
+from gametool import clock, render, storage
 from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
@@ -56,6 +57,7 @@ from gametool.mail.body import find_instructions, find_join, find_key, has_guard
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.mail.message import addresses as checked_addresses
+from gametool.mail.outgoing import OUTBOX_NAME, Outgoing, Unkept
 from gametool.record import Session, load_one
 from gametool.season import INVITED_TAG, Season, is_invited
 from gametool.suggest import typed_action, with_hint
@@ -63,17 +65,8 @@ from gametool.suggest import typed_action, with_hint
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 MAX_REASON = 1000
-OUTBOX_NAME = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,200}\.eml")
-
-
-@dataclass
-class Outgoing:
-    """One message for the outbox."""
-
-    to: str
-    subject: str
-    body: str
-    in_reply_to: str | None = None
+REFUSALS = "refusals.json"
+REFUSAL_SPACING = timedelta(hours=1)
 
 
 class _Stranger(MailDropped):
@@ -86,6 +79,9 @@ class _Unkept(Exception):
     def __init__(self, failure: GameError) -> None:
         super().__init__(str(failure))
         self.failure = failure
+
+
+__all__ = ["OUTBOX_NAME", "Outgoing", "Receipt", "Referee", "Unkept"]
 
 
 DRAWN_REFUSAL = ("this mail completed the draw, so the reason is not given (it could tell what "
@@ -111,6 +107,7 @@ class Referee(Season):
         self.outbox = Path(outbox)
         self.address = address
         self.max_bytes = max_bytes
+        self.held = 0  # refusals not sent in this run (at most one an hour to a seat)
 
     def master(self, match: str) -> Path:
         return self.game_dir / f"{match}.gtn"
@@ -169,14 +166,14 @@ class Referee(Season):
                 path = self._outbox_file(name)
                 storage.write_atomic(str(path), text, storage.PRIVATE_FILE)
                 written.append(path)
-        except GameError:
+        except GameError as exc:
             for path in reversed(written):
                 try:
                     os.unlink(path)
                 except OSError:
                     pass
             storage.undo_folders(made)
-            raise
+            raise Unkept(str(exc)) from None
         return match, messages
 
     def rekey(self, match: str, seat: str, deliver: bool = False) -> list[Outgoing]:
@@ -213,7 +210,8 @@ class Referee(Season):
             holder.append(message)
             return text
 
-        storage.update(str(path), change)
+        with self._sending(deliver):
+            storage.update(str(path), change)
         return holder
 
     # -- receiving ------------------------------------------------------------------------------
@@ -276,8 +274,12 @@ class Referee(Season):
         except _Stranger:
             return stranger
         except _Unkept as exc:  # the journal could not be written: the referee's failure
-            raise exc.failure from None
+            raise Unkept(str(exc.failure)) from None
+        except Unkept:
+            raise
         except GameError as exc:
+            if holder:  # the outcome is known, but the record could not be replaced
+                raise Unkept(str(exc)) from None
             reason = _short(str(exc))
             if not seat:  # the record could not be read: nobody known to answer
                 return Receipt(False, [], f"dropped: {reason}")
@@ -369,6 +371,8 @@ class Referee(Season):
             replies, wanted = answered
             if wanted is not None:
                 replies = self._start_by_mail(sender, wanted, replies, on_commit)
+        except Unkept:
+            raise
         except GameError as exc:
             reason = _short(str(exc))
             return Receipt(False, [self._rejection(sender, None, reason, letter.message_id())],
@@ -469,7 +473,45 @@ class Referee(Season):
         subject = (f"[gametool {match}] your mail was not applied" if match
                    else "gametool: your mail was not applied")
         return Outgoing(to, subject, "Your message was not applied; nothing has changed.\n\n"
-                                     f"Reason: {reason}\n", in_reply_to)
+                                     f"Reason: {reason}\n", in_reply_to, refusal=True)
+
+    def bounded(self, messages: list[Outgoing]) -> list[Outgoing]:
+        """The messages with at most one refusal an hour to each address: the others are
+        counted (``self.held``), and the next refusal sent says how many there were. Called
+        under the journal's lock (the counts are kept in it)."""
+        if not any(m.refusal for m in messages):
+            return messages
+        path = self.outbox / ".journal" / REFUSALS
+        try:
+            state = json.loads(storage.read(str(path))) if path.exists() else {}
+        except (GameError, ValueError):
+            state = {}
+        if not isinstance(state, dict):
+            state = {}
+        moment = self.now()
+        out = []
+        for message in messages:
+            if not message.refusal:
+                out.append(message)
+                continue
+            seat = message.to.lower()
+            last, held = _refused(state.get(seat))
+            if last is not None and last <= moment < last + REFUSAL_SPACING:
+                state[seat] = [clock.write_time(last), held + 1]
+                self.held += 1
+                continue
+            if held:
+                message = Outgoing(message.to, message.subject, message.body
+                                   + f"\n{held} more mail{'s' * (held != 1)} of yours "
+                                   f"{'were' if held != 1 else 'was'} refused since "
+                                   f"{clock.write_time(last or moment)} (UTC) without a reply: "
+                                   "the referee answers at most one refused mail an hour.\n",
+                                   message.in_reply_to, refusal=True)
+            state[seat] = [clock.write_time(moment), 0]
+            out.append(message)
+        storage.private_folder(path.parent)
+        storage.write_atomic(str(path), json.dumps(state), storage.PRIVATE_FILE)
+        return out
 
     # -- writing ----------------------------------------------------------------------------------
 
@@ -536,6 +578,8 @@ class Referee(Season):
         paths = [self._outbox_file(name) for name, _text in files]
         storage.private_folder(self.outbox)
         for path, (_name, text) in zip(paths, files, strict=True):
+            if (self.outbox / "sent" / path.name).exists():
+                continue  # written by a run that was cut short, and sent since
             storage.write_atomic(str(path), text, storage.PRIVATE_FILE)
         return paths
 
@@ -550,6 +594,17 @@ class Referee(Season):
         """Each message as an .eml file name and text. Names sort in the order written."""
         return [(f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.eml",
                  self.render(item)) for item in messages]
+
+
+def _refused(value: object) -> tuple[datetime | None, int]:
+    """The last refusal sent to a seat and the count held since, as kept in the journal."""
+    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], int)):
+        try:
+            return clock.parse_time(value[0]), max(0, value[1])
+        except GameError:
+            pass
+    return None, 0
 
 
 def _draws_chance(cls: type) -> bool:

@@ -25,11 +25,12 @@ moves to ``GAME_DIR/lapsed/``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gametool import clock, render, standings, storage
 from gametool.clock import Clock
@@ -37,11 +38,10 @@ from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
 from gametool.mail import MailRejected, commands
 from gametool.mail.body import PLY_LINE, _ply_number, find_instructions, find_join, find_key
+from gametool.mail.journal import SEND_LOCK, Journal, digest, finish, settle
 from gametool.mail.keys import Keyring
+from gametool.mail.outgoing import Outgoing, Unkept
 from gametool.record import Session, load_one
-
-if TYPE_CHECKING:
-    from gametool.referee import Outgoing
 
 DRAW_TAG = "DrawOffer"
 UNDO_TAG = "UndoRequest"
@@ -51,9 +51,17 @@ LAPSED = "lapsed"
 
 
 def _outgoing(to: str, subject: str, body: str) -> Outgoing:
-    from gametool.referee import Outgoing
-
     return Outgoing(to, subject, body)
+
+
+def _allowed(name: str, key: str) -> Outgoing:
+    return Outgoing(name, "[gametool] you may start games",
+                    f"Your player key: {key}\n"
+                    "Keep it to yourself. With it you may start games and ask for your games "
+                    "and the standings:\nmail the referee with the word 'gametool' in brackets "
+                    "in the subject, and in the text\nyour key line ('#key' and this key), then, "
+                    "for example, the line\n'#new chess vs ben@example.net'.\n\n"
+                    + commands.HELP)
 
 
 def invited(session: Session) -> list[str]:
@@ -100,11 +108,20 @@ class TickReport:
     messages: int = 0
     errors: list[str] = field(default_factory=list)
 
+    def add(self, kept: TickReport, messages: int) -> None:
+        """Count what one game's change did, once it is kept."""
+        self.reminded += kept.reminded
+        self.forfeited += kept.forfeited
+        self.left += kept.left
+        self.lapsed += kept.lapsed
+        self.messages += messages
+
 
 class Season:
     """Clock, commands and games by mail, for :class:`~gametool.referee.Referee`."""
 
     game_dir: Path
+    outbox: Path
     clock_now: str | None = None
 
     # Provided by Referee.
@@ -121,8 +138,20 @@ class Season:
     def write(self, messages: list[Outgoing]) -> list[Path]:
         raise NotImplementedError
 
+    def write_files(self, files: list[tuple[str, str]]) -> list[Path]:
+        raise NotImplementedError
+
+    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
     def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]:
         raise NotImplementedError
+
+    def _sending(self, deliver: bool = True) -> contextlib.AbstractContextManager[None]:
+        """The send lock while messages that carry keys are written (none sent meanwhile)."""
+        if not deliver:
+            return contextlib.nullcontext()
+        return Journal(self.outbox).locked(SEND_LOCK)
 
     # -- the clock ------------------------------------------------------------------------------
 
@@ -150,40 +179,80 @@ class Season:
 
     def tick(self) -> TickReport:
         """Remind the seats past half their time, forfeit those out of time, let invitations
-        lapse; write the messages to the outbox."""
+        lapse; write the messages to the outbox.
+
+        Under the journal's lock (``gametool.mail.journal``), as ``inbox`` runs: the work a
+        run left unfinished is finished first; then each game's change is journaled, the
+        record replaced (or its files moved, for a lapse), and only then are its messages
+        written. A game whose change cannot be kept gets one line in the report and no
+        message, and stops no other game; the next run finishes it, once."""
         report = TickReport()
         moment = self.now()
-        for path in sorted(self.game_dir.glob("*.gtn")):
-            match = path.stem
-            lapse: list[bool] = []
-
-            def change(text: str, match: str = match, path: Path = path,
-                       lapse: list[bool] = lapse) -> str:
+        journal = Journal(self.outbox)
+        with journal.locked():
+            stuck = settle(self.game_dir, journal, self.write_files)
+            report.errors.extend(stuck.values())
+            held = {Path(record).name for record in stuck}
+            for path in sorted(self.game_dir.glob("*.gtn")):
+                if path.name in held:
+                    continue
                 try:
-                    session = load_one(text, str(path))
-                except GameError:
-                    return text  # a record that does not read is left to the referee
-                out = self._tick_one(match, session, moment, report, lapse)
-                if out:
-                    # Written before the record: a crash between the two sends a reminder
-                    # twice, never none.
-                    self.write(out)
-                    report.messages += len(out)
-                    return session.text()
-                return text
-
-            try:
-                storage.update(str(path), change, storage.PRIVATE_FILE)
-            except GameError as exc:  # one game's trouble stops no other game's clock
-                report.errors.append(str(exc))
-                continue
-            if lapse:
-                folder = self.game_dir / LAPSED
-                storage.private_folder(folder)
-                for name in (f"{match}.gtn", f"{match}.keys"):
-                    if (self.game_dir / name).exists():
-                        os.replace(self.game_dir / name, folder / name)
+                    self._tick_game(path, journal, moment, report)
+                except GameError as exc:  # one game's trouble stops no other game's clock
+                    report.errors.append(str(exc))
         return report
+
+    def _tick_game(self, path: Path, journal: Journal, moment: datetime,
+                   report: TickReport) -> None:
+        match = path.stem
+        draft = TickReport()  # counted once kept
+        pending: list[tuple[str, dict]] = []
+
+        def change(text: str) -> str:
+            try:
+                session = load_one(text, str(path))
+            except GameError:
+                return text  # a record that does not read is left to the referee
+            lapse: list[bool] = []
+            try:
+                out = self._tick_one(match, session, moment, draft, lapse)
+            except OverflowError:
+                raise GameError(f"{path}: its clock cannot be read (a time beyond the year "
+                                "9999)") from None
+            if not out:
+                return text
+            new = text if lapse else session.text()
+            entry: dict[str, Any] = {
+                "tick": True, "record": str(path), "before": digest(text.encode()),
+                "after": digest(new.encode()), "text": new, "applied": True, "reason": None,
+                "files": self.render_files(out)}
+            if lapse:
+                entry["moves"] = [[str(self.game_dir / f"{match}{ext}"),
+                                   str(self.game_dir / LAPSED / f"{match}{ext}")]
+                                  for ext in (".gtn", ".keys")
+                                  if (self.game_dir / f"{match}{ext}").exists()]
+            key = digest(f"tick\n{path}\n{text}".encode())
+            journal.write(key, entry)
+            pending.append((key, entry))
+            return new
+
+        try:
+            storage.update(str(path), change, storage.PRIVATE_FILE)
+        except GameError as exc:
+            if pending:  # the journal holds the change: the next run finishes it
+                raise Unkept(f"{exc} (game {match}: its messages wait for the next run)"
+                             ) from None
+            raise
+        if not pending:
+            return
+        key, entry = pending[0]
+        if not finish(self.game_dir, entry):
+            journal.remove(key)
+            raise Unkept(f"{path}: changed by hand meanwhile; its clock runs again next time")
+        files = [(a, b) for a, b in entry["files"]]
+        self.write_files(files)
+        journal.remove(key)
+        report.add(draft, len(files))
 
     def _tick_one(self, match: str, session: Session, moment: datetime, report: TickReport,
                   lapse: list[bool]) -> list[Outgoing]:
@@ -539,36 +608,51 @@ class Season:
             return Keyring()
         return Keyring.from_text(storage.read(str(path)), path.name)
 
-    def allow(self, addresses: list[str]) -> list[Outgoing]:
-        """Let these players start games by mail: each gets a key of its own, by mail."""
+    def allow(self, addresses: list[str], deliver: bool = False) -> list[Outgoing]:
+        """Let these players start games by mail: each gets a key of its own, by mail.
+
+        With ``deliver`` the messages are written to the outbox before the new keys are saved,
+        under the send lock, and removed again if the keys cannot be saved: a key changes
+        only when its message is in the outbox, and no message goes out with a key not saved.
+        A failure leaves ``players.keys`` as it was (or none, when there was none)."""
         from gametool.mail.message import addresses as checked_addresses
 
         names = checked_addresses(addresses)
-        storage.private_folder(self.game_dir)
+        made = storage.private_folder(self.game_dir)
         path = self.players_path()
+        created = False
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            created = True
         except FileExistsError:
             pass
         except OSError as exc:
+            storage.undo_folders(made)
             raise GameError(f"{path}: cannot create: {exc.strerror}") from None
-        out = []
+        out: list[Outgoing] = []
+        written: list[Path] = []
 
         def change(text: str) -> str:
             ring = Keyring.from_text(text, path.name) if text.strip() else Keyring()
             for name in names:
                 key = ring.issue(name)
-                out.append(_outgoing(name, "[gametool] you may start games",
-                                     f"Your player key: {key}\n"
-                                     "Keep it to yourself. With it you may start games and ask "
-                                     "for your games and the standings:\nmail the referee with "
-                                     "the word 'gametool' in brackets in the subject, and in the "
-                                     "text\nyour key line ('#key' and this key), then, for "
-                                     "example, the line\n'#new chess vs ben@example.net'.\n\n"
-                                     + commands.HELP))
+                out.append(_allowed(name, key))
+            if deliver:
+                for message in out:
+                    written.extend(self.write([message]))
             return ring.text()
 
-        storage.update(str(path), change, storage.PRIVATE_FILE)
+        try:
+            with self._sending(deliver):
+                storage.update(str(path), change, storage.PRIVATE_FILE)
+        except GameError:
+            for item in [*written, *([path] if created else [])]:
+                try:
+                    os.unlink(item)
+                except OSError:
+                    pass
+            storage.undo_folders(made)
+            raise
         return out
 
     def _account_mail(self, lines: list[str], sender: str
@@ -647,7 +731,7 @@ class Season:
         try:
             self.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
                      invited=others, on_create=invitations)
-        except MailRejected:
+        except (MailRejected, Unkept):
             raise
         except GameError as exc:
             raise MailRejected(str(exc)) from None

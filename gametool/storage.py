@@ -169,7 +169,8 @@ PRIVATE_FOLDER = 0o700
 
 def private_folder(path: str | os.PathLike[str]) -> list[str]:
     """Make the folder ``path`` (and its missing parents) and give it mode 0700 whatever the
-    umask; an existing folder is narrowed to 0700. Returns the folders made, outermost first
+    umask; an existing folder is narrowed (group and others lose every right; the owner's
+    are left as they are, so a folder of mode 0500 stays so). Returns the folders made, outermost first
     (for a caller that undoes its work); a failure is one GameError."""
     folder = os.path.abspath(os.fspath(path))
     missing = []
@@ -185,8 +186,9 @@ def private_folder(path: str | os.PathLike[str]) -> list[str]:
     except OSError as exc:
         raise _os_failure(os.fspath(path), "make the folder", exc) from None
     try:
-        if os.stat(folder).st_mode & 0o777 != PRIVATE_FOLDER:
-            os.chmod(folder, PRIVATE_FOLDER)
+        mode = os.stat(folder).st_mode & 0o777
+        if mode & ~PRIVATE_FOLDER:  # narrowed, never widened: a folder of 0500 stays so
+            os.chmod(folder, mode & PRIVATE_FOLDER)
     except OSError as exc:
         raise _os_failure(os.fspath(path), "make the folder readable by its owner only",
                           exc) from None
