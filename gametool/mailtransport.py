@@ -18,8 +18,10 @@ of the game folder.
 
 Sending. One run at a time (``OUTBOX/.journal/send.lock``): each .eml file of the outbox,
 oldest first, goes to ``sendmail`` or an SMTP server and is then moved to ``OUTBOX/sent/``; a
-second run waits for the first, then finds sent what it sent. A message that cannot be sent stays and is tried again by the
-next run. A crash between the hand-over and the move sends it once more, with the same
+second run waits for the first, then finds sent what it sent. A message handed over is noted in
+``OUTBOX/.journal/handed.list`` before it is moved, so that one that cannot be moved is not sent
+again. A message that cannot be sent stays and is tried again by the
+next run. Only a crash between the hand-over and that note sends it once more, with the same
 Message-ID (at least once, never lost).
 """
 
@@ -233,6 +235,7 @@ def _read_mbox(ref: Referee, path: Path, max_bytes: int) -> RunReport:
 
 MBOX_CHUNK = 1 << 16
 MBOX_DONE = "mbox-done.list"
+HANDED = "handed.list"
 
 
 def _mbox_spans(handle: BinaryIO) -> tuple[list[tuple[int, int]], int]:
@@ -448,36 +451,44 @@ def send_outbox(outbox: str | Path, sender: Sender) -> SendReport:
 
 
 def _send_locked(root: Path, sender: Sender, report: SendReport) -> SendReport:
+    journal = Journal(root)
     try:
         files = sorted(p for p in root.glob("*.eml") if p.is_file())
         storage.private_folder(root)
         storage.private_folder(root / "sent")
+        handed = journal.listed(HANDED)
     except (OSError, GameError) as exc:
         sender.close()
         raise TransportError(str(exc) if isinstance(exc, GameError)
                              else f"{exc.filename or root}: {exc.strerror or exc}") from None
     try:
         for index, path in enumerate(files):
-            try:
-                raw = path.read_bytes()
-            except FileNotFoundError:
-                continue  # sent by another run meanwhile
-            except OSError as exc:
-                raise TransportError(f"{path}: cannot read: {exc.strerror or exc}") from None
-            envelope_from, recipients = _envelope(raw)
-            if recipients:
+            if path.name not in handed:  # (one handed over already is only moved)
                 try:
-                    sender.send(raw, envelope_from, recipients)
-                except TransportError as exc:
-                    report.error = str(exc)
-                    report.left = len(files) - index
-                    return report
-                report.sent += 1
+                    raw = path.read_bytes()
+                except FileNotFoundError:
+                    continue  # sent by another run meanwhile
+                except OSError as exc:
+                    raise TransportError(f"{path}: cannot read: {exc.strerror or exc}"
+                                         ) from None
+                envelope_from, recipients = _envelope(raw)
+                if recipients:
+                    try:
+                        sender.send(raw, envelope_from, recipients)
+                    except TransportError as exc:
+                        report.error = str(exc)
+                        report.left = len(files) - index
+                        return report
+                    report.sent += 1
+                    # Noted before the move: a run that cannot move it does not send it again.
+                    journal.append(HANDED, path.name)
             try:
                 os.replace(path, root / "sent" / path.name)
             except OSError as exc:
                 raise TransportError(f"{path}: sent, but cannot be moved to sent/ "
-                                     f"({exc.strerror or exc}); it will be sent again") from None
+                                     f"({exc.strerror or exc}); the next run moves it there "
+                                     "without sending it again") from None
+        journal.drop(HANDED)
     finally:
         sender.close()
     return report
