@@ -108,6 +108,21 @@ class TickReport:
     messages: int = 0
     errors: list[str] = field(default_factory=list)
 
+    def as_json(self) -> dict[str, list[str]]:
+        return {"reminded": self.reminded, "forfeited": self.forfeited, "left": self.left,
+                "lapsed": self.lapsed}
+
+    @classmethod
+    def from_json(cls, value: object) -> TickReport:
+        """The counts a journal entry keeps (anything else counts nothing)."""
+        kept = cls()
+        if isinstance(value, dict):
+            for name in ("reminded", "forfeited", "left", "lapsed"):
+                items = value.get(name)
+                if isinstance(items, list):
+                    getattr(kept, name).extend(str(item) for item in items)
+        return kept
+
     def add(self, kept: TickReport, messages: int) -> None:
         """Count what one game's change did, once it is kept."""
         self.reminded += kept.reminded
@@ -190,8 +205,11 @@ class Season:
         moment = self.now()
         journal = Journal(self.outbox)
         with journal.locked():
-            stuck = settle(self.game_dir, journal, self.write_files)
+            finished: list[dict] = []
+            stuck = settle(self.game_dir, journal, self.write_files, finished)
             report.errors.extend(stuck.values())
+            for entry in finished:  # the work of a run cut short, counted now that it is done
+                report.add(TickReport.from_json(entry.get("report")), len(entry["files"]))
             held = {Path(record).name for record in stuck}
             for path in sorted(self.game_dir.glob("*.gtn")):
                 if path.name in held:
@@ -225,7 +243,7 @@ class Season:
             entry: dict[str, Any] = {
                 "tick": True, "record": str(path), "before": digest(text.encode()),
                 "after": digest(new.encode()), "text": new, "applied": True, "reason": None,
-                "files": self.render_files(out)}
+                "files": self.render_files(out), "report": draft.as_json()}
             if lapse:
                 entry["moves"] = [[str(self.game_dir / f"{match}{ext}"),
                                    str(self.game_dir / LAPSED / f"{match}{ext}")]

@@ -246,12 +246,12 @@ def _finish_moves(game_dir: Path, entry: dict, path: Path, moves: list[tuple[Pat
     return True
 
 
-def settle(game_dir: Path, journal: Journal, write: Callable[[Files], object]
-           ) -> dict[str, str]:
+def settle(game_dir: Path, journal: Journal, write: Callable[[Files], object],
+           finished: list[dict] | None = None) -> dict[str, str]:
     """Finish every entry of the journal: the outcomes are brought into place and their
-    messages written; a mail's entry becomes a marker, any other is removed. Returns, for each
-    entry that could not be finished (it stays for the next run), its record and the line that
-    says why."""
+    messages written; a mail's entry becomes a marker, any other is removed (and added to
+    ``finished``). Returns, for each entry that could not be finished (it stays for the next
+    run), its record and the line that says why."""
     errors: dict[str, str] = {}
     for key in journal.keys():
         if len(key) != 64:
@@ -267,6 +267,8 @@ def settle(game_dir: Path, journal: Journal, write: Callable[[Files], object]
                 write([(a, b) for a, b in entry["files"]])
                 if entry.get("tick"):
                     journal.remove(key)
+                    if finished is not None:
+                        finished.append(entry)
                 else:
                     journal.mark_done(key, entry)
             else:
