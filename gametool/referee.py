@@ -59,7 +59,7 @@ from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.mail.message import addresses as checked_addresses
 from gametool.mail.outgoing import OUTBOX_NAME, Outgoing, Unkept
 from gametool.record import Session, load_one
-from gametool.season import INVITED_TAG, Season, is_invited
+from gametool.season import INVITED_TAG, Season, invited, is_invited
 from gametool.suggest import typed_action, with_hint
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
@@ -143,6 +143,7 @@ class Referee(Season):
         joint = _draws_chance(games.playable_class(game_id))
         session = Session.start(game_id, names, options, seed or new_seed(), joint=joint,
                                 date=self.now().strftime("%Y.%m.%d"))
+        _playable_by_mail(session)
         self._start_clock(session, days)
         if invited:
             session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
@@ -540,7 +541,9 @@ class Referee(Season):
                 parts.append("Chance waits for the contribution of: "
                              + ", ".join(session.waiting_for()) + ".")
             parts.append(render.show_text(session, as_seat=name).rstrip())
-            if not over and session.to_move() == seat:
+            if opening:
+                parts.append(COMMANDS_TEXT)
+            if not over and session.to_move() == seat and not invited(session):
                 game, state = session.game, session.state
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
                 parts.append(_prompt(session.ply + 1) + "\n\nLegal actions:\n"
@@ -594,6 +597,26 @@ class Referee(Season):
         """Each message as an .eml file name and text. Names sort in the order written."""
         return [(f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.eml",
                  self.render(item)) for item in messages]
+
+
+COMMANDS_TEXT = (
+    "Besides actions, you may mail these commands, each on a line of its own under your key "
+    "line:\n'#draw' (offer a draw), '#accept' and '#decline' (answer an offer or a request), "
+    "'#undo'\n(ask to take back your last turn), each with the '#ply N' line; '#show' (your "
+    "view),\n'#moves' (your legal actions), '#games' (your games), '#standings' and '#help' "
+    "(the list).")
+
+
+def _playable_by_mail(session: Session) -> None:
+    """Refuse a game whose first seat to move could send no action by mail (with these options
+    its actions come from elsewhere, such as a private file): nobody could play it."""
+    seat = session.to_move()
+    if session.outcome() is not None or seat is None or seat == CHANCE:
+        return
+    if not session.game.legal_actions(session.state):
+        raise GameError(f"{session.game.name} with these options cannot be played by mail: "
+                        f"{session.names[seat]}, to move first, could send no action (they "
+                        "come from elsewhere, such as a private file)")
 
 
 def _refused(value: object) -> tuple[datetime | None, int]:

@@ -54,6 +54,10 @@ def _outgoing(to: str, subject: str, body: str) -> Outgoing:
     return Outgoing(to, subject, body)
 
 
+def _days(count: int | None) -> str:
+    return "1 day" if count == 1 else f"{count} days"
+
+
 def _allowed(name: str, key: str) -> Outgoing:
     return Outgoing(name, "[gametool] you may start games",
                     f"Your player key: {key}\n"
@@ -174,7 +178,8 @@ class Season:
         return clock.now(self.clock_now)
 
     def _start_clock(self, session: Session, days: int | None) -> None:
-        Clock(session.record).start(days or session.game.mail_days, self.now())
+        Clock(session.record).start(session.game.mail_days if days is None else days,
+                                    self.now())
 
     def _moved(self, session: Session) -> None:
         """After a change by mail: a new turn on the clock; offers lapse; an end is dated."""
@@ -189,7 +194,7 @@ class Season:
         if deadline is None:
             return None
         return (f"Your time for this move runs to {clock.write_time(deadline)} (UTC, "
-                f"{Clock(session.record).days} days a move): a reminder comes at half time, and a "
+                f"{_days(Clock(session.record).days)} a move): a reminder comes at half time, and a "
                 "move not made in time loses the game by time forfeit.")
 
     def tick(self) -> TickReport:
@@ -282,22 +287,23 @@ class Season:
             return []
         name = session.game.name
         pending = invited(session)
-        everyone = not pending and session.is_waiting_for_seed() \
-            and len(session.waiting_for()) == len(session.names)
-        if pending or everyone:
-            pending = pending or session.waiting_for()
+        if pending or session.is_waiting_for_seed():
+            # Nothing is played before every seat has accepted and sent its contribution: a
+            # game that does not begin in time lapses, and rates nobody.
+            waiting = pending or session.waiting_for()
             if moment >= deadline:
                 lapse.append(True)
                 report.lapsed.append(match)
                 return [_outgoing(seat, f"[gametool {match}] {name}: the game lapsed",
                                   f"Game {match}: {name}, seats {', '.join(session.names)}.\n\n"
-                                  f"The game lapsed: {', '.join(pending)} did not answer "
-                                  f"within {days} days. It will not be played.\n")
+                                  f"The game lapsed: {', '.join(waiting)} did not answer "
+                                  f"within {_days(days)}. It will not be played, and counts "
+                                  "for nobody's standings.\n")
                         for seat in session.names]
-            if not everyone:  # a game nobody joined yet is reminded below, seat by seat
-                if moment >= half and not timer.reminded():
-                    timer.mark_reminded()
-                    report.reminded.extend(pending)
+            if moment >= half and not timer.reminded():
+                timer.mark_reminded()
+                report.reminded.extend(waiting)
+                if pending:
                     return [_outgoing(seat, f"[gametool {match}] {name}: reminder, an invitation",
                                       f"Game {match}: you are invited to a game of {name} by "
                                       f"{session.names[0]}. Accept it by replying with your key "
@@ -305,14 +311,18 @@ class Season:
                                       f"line 'gametool join' prints) by "
                                       f"{clock.write_time(deadline)} (UTC), or it lapses.\n")
                             for seat in pending]
-                return []
-        if session.is_waiting_for_seed():
-            late = session.waiting_for()
-        else:
-            seat = session.to_move()
-            if seat is None or seat == CHANCE:
-                return []
-            late = [session.names[seat]]
+                return [_outgoing(seat, f"[gametool {match}] {name}: reminder, send #join",
+                                  f"Game {match}: {name}, seats {', '.join(session.names)}.\n\n"
+                                  "The game waits for your contribution to the seed. Send it by "
+                                  "replying with your key line and the line 'gametool join' "
+                                  f"prints ('#join' and 32 random hex digits) by "
+                                  f"{clock.write_time(deadline)} (UTC), or the game lapses.\n")
+                        for seat in waiting]
+            return []
+        seat = session.to_move()
+        if seat is None or seat == CHANCE:
+            return []
+        late = [session.names[seat]]
         if moment >= deadline:
             return self._forfeit(match, session, late, moment, report)
         if moment >= half and not timer.reminded():
@@ -329,28 +339,38 @@ class Season:
                  report: TickReport) -> list[Outgoing]:
         days = Clock(session.record).days
         leave = session.game.leave_action
-        if leave and len(session.names) >= 3 and len(late) == 1 \
-                and not session.is_waiting_for_seed():
+        if leave and len(session.names) >= 3 and len(late) == 1:
             try:
                 session.play([leave], late[0], session.ply + 1)
             except GameError:
                 pass  # the rules do not let the seat leave now: the game ends instead
             else:
                 self._moved(session)
+                if session.outcome() is not None:  # the last seat but one left: it is over
+                    report.forfeited.append(f"{match} {late[0]}")
+                    note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
+                            f"('{leave}', as the rules let a seat leave); that ends the game.")
+                    return [self._with_note(m, note, "time forfeit")
+                            for m in self.messages(match, session)]
                 report.left.append(f"{match} {late[0]}")
-                note = (f"{late[0]} did not move within {days} days and leaves the game "
+                note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
                         f"('{leave}', as the rules let a seat leave); the others play on.")
                 return [self._with_note(m, note, "a seat ran out of time")
                         for m in self.messages(match, session)]
         ranks = ["2" if seat in late else "1" for seat in session.names]
-        reason = f"time forfeit: {', '.join(late)} did not move within {days} days"
+        reason = f"time forfeit: {', '.join(late)} did not move within {_days(days)}"
         result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
         session.end_off_board(result, reason)
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
         Clock(session.record).mark_ended(moment)
         report.forfeited.append(f"{match} {', '.join(late)}")
-        note = f"The game ends by time forfeit: {', '.join(late)} did not move within {days} days."
+        note = (f"The game ends by time forfeit: {', '.join(late)} did not move within "
+                f"{_days(days)}.")
+        if len(session.names) - len(late) >= 2:
+            note += (f" {', '.join(late)} {'loses' if len(late) == 1 else 'lose'} against every "
+                     "other seat; nothing is decided among the others, and the standings count "
+                     "no result between them.")
         return [self._with_note(m, note, "time forfeit") for m in self.messages(match, session)]
 
     @staticmethod
@@ -740,7 +760,7 @@ class Season:
                 else:
                     note = (f"{sender} invites you to this game. Accept by replying with your "
                             "key line and the line '#join' (in a game with chance, the line "
-                            f"'gametool join' prints) within {days} days; otherwise the "
+                            f"'gametool join' prints) within {_days(days)}; otherwise the "
                             "invitation lapses.")
                 done.append(self._with_note(message, note))
             if on_commit is not None:
