@@ -194,8 +194,8 @@ class Season:
         if deadline is None:
             return None
         return (f"Your time for this move runs to {clock.write_time(deadline)} (UTC, "
-                f"{_days(Clock(session.record).days)} a move): a reminder comes at half time, and a "
-                "move not made in time loses the game by time forfeit.")
+                f"{_days(Clock(session.record).days)} a move): a reminder comes at half time, "
+                "and a move not made in time loses the game by time forfeit.")
 
     def tick(self) -> TickReport:
         """Remind the seats past half their time, forfeit those out of time, let invitations

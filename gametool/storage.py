@@ -170,8 +170,8 @@ PRIVATE_FOLDER = 0o700
 def private_folder(path: str | os.PathLike[str]) -> list[str]:
     """Make the folder ``path`` (and its missing parents) and give it mode 0700 whatever the
     umask; an existing folder is narrowed (group and others lose every right; the owner's
-    are left as they are, so a folder of mode 0500 stays so). Returns the folders made, outermost first
-    (for a caller that undoes its work); a failure is one GameError."""
+    are left as they are, so a folder of mode 0500 stays so). Returns the folders made,
+    outermost first (for a caller that undoes its work); a failure is one GameError."""
     folder = os.path.abspath(os.fspath(path))
     made = make_folders(path)
     try:

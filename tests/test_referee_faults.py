@@ -207,20 +207,21 @@ class Desk:
             if ply:
                 assert record.ply == int(ply.group(1)), (subject, record.ply)
             seat = record.names.index(to)
+            parts = record.contributions
             facts = {
-                "contribution received": lambda: record.contributions[seat] is not None,
-                "offers a draw": lambda: "[DrawOffer " in text,
-                "asks to take back": lambda: "[UndoRequest " in text,
-                "is taken back": lambda: record.ply == 0,
-                "drawn by agreement": lambda: "draw by agreement" in text,
-                "Every seat has accepted": lambda: "[Invited " not in text,
-                "half of your time": lambda: "[Reminded " in text,
-                "ends by time forfeit": lambda: "time forfeit" in text,
-                "The game is over": lambda: record.outcome() is not None,
+                "contribution received": parts is not None and parts[seat] is not None,
+                "offers a draw": "[DrawOffer " in text,
+                "asks to take back": "[UndoRequest " in text,
+                "is taken back": record.ply == 0,
+                "drawn by agreement": "draw by agreement" in text,
+                "Every seat has accepted": "[Invited " not in text,
+                "half of your time": "[Reminded " in text,
+                "ends by time forfeit": "time forfeit" in text,
+                "The game is over": record.outcome() is not None,
             }
             for words, holds in facts.items():
                 if words in body:
-                    assert holds(), f"{subject!r} says {words!r}; the record does not hold it"
+                    assert holds, f"{subject!r} says {words!r}; the record does not hold it"
 
 
 def first_legal(raw: bytes) -> str:
