@@ -165,3 +165,23 @@ def test_an_unusable_lapsed_folder_leaves_one_line_and_no_mail(tmp_path: Path) -
     assert len([p for p in outbox.glob("*.eml") if "the game lapsed" in p.read_text()]) == 2
     done = run("referee", "tick", *folders, now="2026-12-03T11:00:00Z")
     assert "lapsed 0" in done.stdout
+
+
+def test_allow_keeps_the_old_key_when_its_mail_cannot_be_written(tmp_path: Path) -> None:
+    games, outbox = tmp_path / "games", tmp_path / "outbox"
+    folders = ["--game-dir", str(games), "--outbox", str(outbox)]
+    run("referee", "allow", ANN, *folders)
+    before = (games / "players.keys").read_bytes()
+    mails = sorted(outbox.glob("*.eml"))
+    if subprocess.run(["chattr", "+i", str(outbox)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is refused here: no folder can be made to refuse a file")
+    try:
+        line = one_line(run("referee", "allow", ANN, *folders))
+    finally:
+        subprocess.run(["chattr", "-i", str(outbox)], check=True)
+    assert str(outbox) in line
+    assert (games / "players.keys").read_bytes() == before  # the old key still works
+    assert sorted(outbox.glob("*.eml")) == mails
+    assert run("referee", "allow", ANN, *folders).returncode == 0
+    assert (games / "players.keys").read_bytes() != before
+    assert len(list(outbox.glob("*.eml"))) == 2
