@@ -204,3 +204,42 @@ def test_a_flood_of_refused_mails_gets_one_refusal_an_hour(tmp_path: Path) -> No
     later = [parse(p.read_bytes()) for p in outbox.glob("*.eml")]
     assert len(later) == 2
     assert any("60 more mails of yours were refused" in m.get_content() for m in later)
+
+
+def test_a_piped_mail_whose_record_could_not_be_kept_is_finished_by_the_next_run(
+        tmp_path: Path) -> None:
+    """A mail filter pipes one mail; the game folder refuses the new record: one line, no
+    reply. The next run, whatever mail it brings, first keeps that outcome, then replies."""
+    games, outbox = tmp_path / "games", tmp_path / "outbox"
+    folders = ["--game-dir", str(games), "--outbox", str(outbox)]
+    match = gametool("referee", "new", "chess", "--players", f"{ANN},{BEN}", *folders,
+                     now="2026-12-01T09:00:00Z").stdout.strip()
+    keys = seat_keys(outbox)
+    before = {p.name for p in outbox.glob("*.eml")}
+    move = tmp_path / "move.eml"
+    move.write_bytes(bytes(compose(ANN, f"Re: [gametool {match}]",
+                                   f"#key {keys[(ANN, match)]}\n#ply 1\ne4\n")))
+    if subprocess.run(["chattr", "+i", str(games)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is refused here: no folder can be made to refuse a file")
+    try:
+        cut = gametool("referee", "inbox", str(move), *folders, now="2026-12-01T10:00:00Z",
+                       check=False)
+    finally:
+        subprocess.run(["chattr", "-i", str(games)], check=True)
+    assert cut.returncode == 1 and len(cut.stderr.strip().splitlines()) == 1, cut.stderr
+    assert {p.name for p in outbox.glob("*.eml")} == before
+    assert load_one((games / f"{match}.gtn").read_text()).ply == 0
+    show = tmp_path / "show.eml"
+    show.write_bytes(bytes(compose(BEN, f"Re: [gametool {match}]",
+                                   f"#key {keys[(BEN, match)]}\n#show\n")))
+    gametool("referee", "inbox", str(show), *folders, now="2026-12-01T11:00:00Z")
+    assert load_one((games / f"{match}.gtn").read_text()).ply == 1
+    new = [parse(p.read_bytes()) for p in outbox.glob("*.eml") if p.name not in before]
+    assert sorted((str(m["To"]), str(m["Subject"])) for m in new) == [
+        (ANN, f"[gametool {match}] Chess, ply 1"), (BEN, f"[gametool {match}] Chess, ply 1"),
+        (BEN, f"[gametool {match}] Chess: your #show")]
+    assert "e4" in next(m for m in new if "#show" in str(m["Subject"])).get_content()
+    # the same mail piped again (a mail system that retries) is not applied twice
+    again = gametool("referee", "inbox", str(move), *folders, now="2026-12-01T12:00:00Z",
+                     check=False)
+    assert "stale" in again.stderr and load_one((games / f"{match}.gtn").read_text()).ply == 1
