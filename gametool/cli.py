@@ -1149,6 +1149,9 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
         send_outbox(outbox, sendmail, smtp)
+        if report.errors:  # mails left for the next run: the referee's own failure
+            raise Rejected(report.errors[0] + (f" (and {len(report.errors) - 1} more)"
+                                               if len(report.errors) > 1 else ""))
         return
     raw, size = _read_mail(message or "-", max_bytes)
     journal = mailtransport.Journal(ref.outbox)

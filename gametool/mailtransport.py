@@ -72,18 +72,37 @@ class Outcome:
     held: bool = False  # refused, and no reply written (one refusal an hour to a seat)
 
 
-def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> None:
+def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> list[str]:
     """Finish the entries of messages that will not come again (a piped message whose run was
-    killed, or could not keep its outcome): the outcome is brought into place and its replies
-    written; then the entry is forgotten. Entries of messages still ``waiting`` to be read are
-    left to ``apply_once``. An entry that cannot be finished now stays, and stops the run."""
+    killed, or could not keep its outcome) and of a tick cut short: the outcome is brought
+    into place and its replies written; then the entry is forgotten. Entries of messages still
+    ``waiting`` to be read are left to ``apply_once``. An entry that cannot be finished now
+    stays (its game's mail waits for it); the lines returned say why."""
+    errors = []
     for key in journal.keys():
         if len(key) != 64 or key in waiting:
             continue
         entry = journal.read(key)
-        if entry is not None and not is_done(entry) and finish(ref.game_dir, entry):
-            ref.write_files([(a, b) for a, b in entry["files"]])
+        try:
+            if entry is not None and not is_done(entry) and finish(ref.game_dir, entry):
+                ref.write_files([(a, b) for a, b in entry["files"]])
+        except Unkept as exc:
+            errors.append(str(exc))
+            continue
         journal.remove(key)
+    return errors
+
+
+def _unkept_records(journal: Journal, key: str) -> set[str]:
+    """The records whose change an entry other than ``key`` still waits to keep."""
+    out = set()
+    for other in journal.keys():
+        if len(other) != 64 or other == key:
+            continue
+        entry = journal.read(other)
+        if entry is not None and not is_done(entry) and entry.get("record"):
+            out.add(str(entry["record"]))
+    return out
 
 
 def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = None) -> Outcome:
@@ -111,7 +130,7 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
                             "applied": reason is None, "reason": reason,
                             "files": ref.render_files(replies)})
 
-    receipt: Receipt = ref.receive(raw, size, on_commit)
+    receipt: Receipt = ref.receive(raw, size, on_commit, _unkept_records(journal, key))
     held = ref.held
     entry = journal.read(key)
     if entry is None:  # nothing was committed: a rejection, a mail dropped unanswered, or a
@@ -137,11 +156,14 @@ class RunReport:
     applied: int = 0
     rejected: list[str] = field(default_factory=list)
     held: int = 0
+    errors: list[str] = field(default_factory=list)  # the referee's own failures (Maildir)
 
 
 def read_maildir(ref: Referee, folder: str | Path, max_bytes: int) -> RunReport:
     """Apply every message in the Maildir's ``new/`` once, oldest first, and file each in
-    ``cur/`` with the flag S (seen)."""
+    ``cur/`` with the flag S (seen). A message whose outcome cannot be kept stays in ``new/``
+    (its line in ``errors``), and so do the later ones to the same game; the others are
+    applied."""
     try:
         return _read_maildir(ref, Path(folder), max_bytes)
     except OSError as exc:
@@ -158,14 +180,18 @@ def _read_maildir(ref: Referee, root: Path, max_bytes: int) -> RunReport:
     with journal.locked():
         fresh = sorted((entry.stat().st_mtime_ns, entry.name)
                         for entry in os.scandir(root / "new") if entry.is_file())
-        finish_orphans(ref, journal, _waiting(root, max_bytes))
+        report.errors += finish_orphans(ref, journal, _waiting(root, max_bytes))
         for _mtime, name in fresh:
             path = root / "new" / name
             try:
                 raw, size = _read_bounded(path, max_bytes)
             except FileNotFoundError:
                 continue  # filed by a run that ended just now
-            outcome = apply_once(ref, journal, raw, size)
+            try:
+                outcome = apply_once(ref, journal, raw, size)
+            except Unkept as exc:  # left in new/ for the next run; the other games go on
+                report.errors.append(str(exc))
+                continue
             _count(report, outcome)
             unique = name.split(box.colon)[0]
             os.replace(path, root / "cur" / f"{unique}{box.colon}2,S")

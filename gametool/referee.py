@@ -218,8 +218,13 @@ class Referee(Season):
     # -- receiving ------------------------------------------------------------------------------
 
     def receive(self, raw: bytes, size: int | None = None,
-                on_commit: Callable[..., None] | None = None) -> Receipt:
+                on_commit: Callable[..., None] | None = None,
+                waiting: set[str] | None = None) -> Receipt:
         """Read and apply one incoming mail (``size``: its full size when ``raw`` was cut).
+
+        ``waiting``: the master records whose last change is not kept yet (a journal entry
+        waits for the next run); a mail to one of these games is not read now (Unkept), so
+        that mails are applied in the order they came.
 
         ``on_commit(path, old, new, replies, reason=None)`` is called under the record's lock
         once the new text and the replies are known and before the record is replaced (a
@@ -252,6 +257,9 @@ class Referee(Season):
             if name is None:
                 raise _Stranger(sender)
             seat.append(name)
+            if waiting and str(path) in waiting:
+                raise _Unkept(GameError(f"{path}: the outcome of an earlier mail is not kept "
+                                        "yet; this mail waits for the next run"))
             letter.check()
             lines = own_lines(letter.text())
             self._authenticate(match, name, lines)

@@ -243,3 +243,38 @@ def test_a_piped_mail_whose_record_could_not_be_kept_is_finished_by_the_next_run
     again = gametool("referee", "inbox", str(move), *folders, now="2026-12-01T12:00:00Z",
                      check=False)
     assert "stale" in again.stderr and load_one((games / f"{match}.gtn").read_text()).ply == 1
+
+
+def test_one_game_whose_record_cannot_be_kept_stops_no_other(tmp_path: Path) -> None:
+    games, outbox = tmp_path / "games", tmp_path / "outbox"
+    folders = ["--game-dir", str(games), "--outbox", str(outbox)]
+    stuck, fine = (gametool("referee", "new", "chess", "--players", f"{ANN},{BEN}", *folders,
+                            now="2026-12-01T09:00:00Z").stdout.strip() for _ in range(2))
+    keys = seat_keys(outbox)
+    box = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+    inbox = ["referee", "inbox", "--maildir", str(tmp_path / "Maildir"), *folders]
+    gametool(*inbox)
+    before = {p.name for p in outbox.glob("*.eml")}
+    for sender, match, text in ((ANN, stuck, "#ply 1\ne4"), (BEN, stuck, "#ply 2\ne5"),
+                                (ANN, fine, "#ply 1\nd4")):
+        box.add(compose(sender, f"Re: [gametool {match}] {text[-2:]}",
+                        f"#key {keys[(sender, match)]}\n{text}\n"))
+        time.sleep(0.01)  # (a Maildir is read oldest first)
+    record = games / f"{stuck}.gtn"
+    if subprocess.run(["chattr", "+i", str(record)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is refused here: no file can be made to refuse its replacement")
+    try:
+        done = gametool(*inbox, now="2026-12-01T10:00:00Z", check=False)
+    finally:
+        subprocess.run(["chattr", "-i", str(record)], check=True)
+    assert done.returncode == 1, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert str(record) in line and "(and 1 more)" in line
+    new = [parse(p.read_bytes()) for p in outbox.glob("*.eml") if p.name not in before]
+    assert sorted(str(m["Subject"]) for m in new) == [f"[gametool {fine}] Chess, ply 1"] * 2
+    assert load_one(record.read_text()).ply == 0
+    assert len(list((tmp_path / "Maildir" / "new").iterdir())) == 2
+    gametool(*inbox, now="2026-12-01T11:00:00Z")
+    assert load_one(record.read_text()).ply == 2  # both, in the order they came
+    new = [parse(p.read_bytes()) for p in outbox.glob("*.eml") if p.name not in before]
+    assert len(new) == 6 and not any("not applied" in str(m["Subject"]) for m in new)
