@@ -26,6 +26,12 @@ by sending the same mail again with other contributions.
 Secrets at rest: the game folder and the outbox are mode 0700, and every file written here
 (records, key files, outbox messages, the journal) mode 0600, whatever the umask.
 
+The referee's word: a reply tells only what the record on disk holds. ``receive`` hands the new
+text and the replies to ``on_commit`` (the journal, ``gametool.mail.journal``) before the record
+is replaced; a record that cannot be replaced is ``Unkept`` (the referee's failure, never a
+reply), and the journal lets the next run finish the change with the same deal. A seat gets at
+most one refusal an hour (``bounded``): a flood of forged mail draws one reply, not thousands.
+
 Reading mail (``gametool.mail``) is apart from how it arrives and leaves: ``receive`` takes the
 raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
 

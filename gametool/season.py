@@ -7,7 +7,11 @@ The clock (``gametool.clock``): every game refereed by mail gives each seat ``Mo
 per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
 gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game of
 three or more seats whose rules let a seat leave, makes the late seat leave so that the others
-play on.
+play on. A game that has not begun (an invitation not accepted, a contribution to the seed
+missing) lapses instead: nobody played, nobody is rated. Each change ``tick`` makes is journaled
+as ``inbox``'s are (``gametool.mail.journal``, under the same lock): its mails are written only
+once the record holds it, and a tick killed anywhere, or that could not keep a change, is
+finished once by the next run.
 
 Commands (``gametool.mail.commands``): a draw is offered and accepted by every seat; a turn is
 taken back when every other seat accepts, never past a chance action that told anybody anything
