@@ -128,8 +128,8 @@ def play_into(tasks: Sequence[Task], out: str, jobs: int = 1, scheduler: str | N
                                    played.text, force=True)
                 done.append(played)
                 progress.update(len(done))
-    except BaseException:
-        if not done:  # no game written: the folders made for them go too (never a full one)
+    except GameError:
+        if not done:  # no game written (a full disk): the folders made for them go too
             storage.undo_folders(made)
         raise
     return sorted(done, key=lambda p: p.index)
