@@ -77,8 +77,15 @@ class Clock:
         self.restart(moment)
 
     def restart(self, moment: datetime) -> None:
-        """A new turn begins now (a move, a join, a move taken back)."""
-        if self._get(DAYS_TAG) is not None:
+        """A new turn begins now (a move, a join, a move taken back); a clock read behind the
+        turn's start never moves it back."""
+        if self._get(DAYS_TAG) is None:
+            return
+        try:
+            start = self.turn_start()
+        except GameError:
+            start = None
+        if start is None or moment > start:
             self._set(START_TAG, write_time(moment))
 
     def turn_start(self) -> datetime | None:
@@ -86,16 +93,21 @@ class Clock:
         return parse_time(text, START_TAG) if text else None
 
     def deadline(self) -> datetime | None:
-        start, days = self.turn_start(), self.days
-        if start is None or days is None:
-            return None
-        return start + timedelta(days=days)
+        """When the turn's time is up; None when the record keeps no clock, or one whose
+        time is up only past the year 9999 (which is never)."""
+        return self._after(1)
 
     def half_time(self) -> datetime | None:
+        return self._after(0.5)
+
+    def _after(self, share: float) -> datetime | None:
         start, days = self.turn_start(), self.days
         if start is None or days is None:
             return None
-        return start + timedelta(days=days / 2)
+        try:
+            return start + timedelta(days=days * share)
+        except OverflowError:
+            return None
 
     def reminded(self) -> bool:
         """Whether the seat of the current turn has been reminded already."""

@@ -1,30 +1,32 @@
 """Mail in and out for the referee: a Maildir or an mbox in, sendmail or SMTP out.
 
 Reading. A message is known by the SHA-256 of its bytes. Under the master record's lock, before
-the record is replaced, the outcome of the message (the digests of the record before and after,
-and every reply as a finished .eml file) is written to a journal entry,
-``OUTBOX/.journal/DIGEST.json``. Then the record is replaced, the replies are written to the
-outbox, the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with the flag ``S``;
-mbox: removed once the whole run is done; each message is read no further than ``--max-bytes``)
-and the entry is deleted. A referee killed anywhere finds the entry at its next run: if the
-record holds the outcome it only writes the replies (the same files again) and files the
-message; if not, it applies the message afresh. A message is so applied once, and its replies
-written once, whatever the moment of the crash. One run at a time holds the journal's lock. An
-entry is only believed when it has the shape written here: every reply it holds is a plain
-``.eml`` name (never a path out of the outbox), and its record a master record of the game
-folder.
+the record is replaced, the outcome of the message (the record's text before and after, and
+every reply as a finished .eml file) is written to a journal entry,
+``OUTBOX/.journal/DIGEST.json`` (``gametool.mail.journal``). Then the record is replaced, the
+replies are written to the outbox (only then: a reply never tells of an outcome the record does
+not hold), the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with the flag
+``S``; mbox: removed once the whole run is done, the messages done meanwhile listed in
+``OUTBOX/.journal/mbox-done.list``, one line appended each; each message is read no further
+than ``--max-bytes``) and the entry is deleted. A referee killed anywhere, or that could not
+replace the record, finds the entry at its next run and finishes it: the record's new text if
+it still holds the old one, then the replies. A message is so applied once, and its replies
+written once, whatever the moment of the crash. One run at a time holds the journal's lock
+(``tick`` too). An entry is only believed when it has the shape written here: every reply it
+holds is a plain ``.eml`` name (never a path out of the outbox), and its record a master record
+of the game folder.
 
-Sending. Each .eml file of the outbox, oldest first, goes to ``sendmail`` or an SMTP server and
-is then moved to ``OUTBOX/sent/``. A message that cannot be sent stays and is tried again by the
-next run. A crash between the hand-over and the move sends it once more, with the same
+Sending. One run at a time (``OUTBOX/.journal/send.lock``): each .eml file of the outbox,
+oldest first, goes to ``sendmail`` or an SMTP server and is then moved to ``OUTBOX/sent/``; a
+second run waits for the first, then finds sent what it sent. A message handed over is noted in
+``OUTBOX/.journal/handed.list`` before it is moved, so that one that cannot be moved is not sent
+again. A message that cannot be sent stays and is tried again by the
+next run. Only a crash between the hand-over and that note sends it once more, with the same
 Message-ID (at least once, never lost).
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import json
 import mailbox
 import netrc
 import os
@@ -33,8 +35,6 @@ import shlex
 import smtplib
 import ssl
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
@@ -44,7 +44,12 @@ from typing import BinaryIO, Protocol
 
 from gametool import storage
 from gametool.errors import GameError
-from gametool.referee import OUTBOX_NAME, Outgoing, Receipt, Referee
+from gametool.mail.journal import SEND_LOCK, Journal, digest, finish, is_done
+from gametool.mail.outgoing import Outgoing, Unkept
+from gametool.referee import Receipt, Referee
+
+__all__ = ["Journal", "Outcome", "apply_once", "digest", "finish_orphans", "read_maildir",
+           "read_mbox", "send_outbox"]
 
 DEFAULT_SENDMAIL = "sendmail -t -oi"
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -57,94 +62,6 @@ class TransportError(GameError):
 # -- the journal -------------------------------------------------------------------------------
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-class Journal:
-    """``OUTBOX/.journal``: one entry per message being applied, and the run lock."""
-
-    def __init__(self, outbox: Path) -> None:
-        self.folder = outbox / ".journal"
-
-    @contextmanager
-    def locked(self) -> Iterator[None]:
-        storage.private_folder(self.folder.parent)
-        storage.private_folder(self.folder)
-        try:
-            fd = os.open(self.folder / "lock", os.O_RDWR | os.O_CREAT, storage.PRIVATE_FILE)
-        except OSError as exc:
-            raise TransportError(f"{self.folder / 'lock'}: cannot open: "
-                                 f"{exc.strerror or exc}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)
-
-    def _path(self, key: str) -> Path:
-        return self.folder / f"{key}.json"
-
-    def read(self, key: str) -> dict | None:
-        """The entry, or None when there is none or it is not one this referee writes (an
-        unreadable or altered entry is as good as none: the message is applied afresh)."""
-        try:
-            entry = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        return entry if _well_formed(entry) else None
-
-    def write(self, key: str, entry: dict) -> None:
-        storage.write_atomic(str(self._path(key)), json.dumps(entry), storage.PRIVATE_FILE)
-
-    def remove(self, key: str) -> None:
-        try:
-            os.unlink(self._path(key))
-        except FileNotFoundError:
-            pass
-
-    def keys(self) -> list[str]:
-        if not self.folder.is_dir():
-            return []
-        return sorted(p.stem for p in self.folder.glob("*.json"))
-
-
-def _well_formed(entry: object) -> bool:
-    """Whether a journal entry has the shape this module writes, every file it names a plain
-    outbox message name (never a path: '../x' or '/etc/x' would be written outside)."""
-    if not isinstance(entry, dict):
-        return False
-    if "keys" in entry:  # the list of mbox messages done
-        return isinstance(entry["keys"], list) and all(isinstance(k, str) for k in entry["keys"])
-    files = entry.get("files")
-    record = entry.get("record")
-    return (isinstance(files, list)
-            and all(isinstance(item, list) and len(item) == 2
-                    and all(isinstance(part, str) for part in item)
-                    and OUTBOX_NAME.fullmatch(item[0]) is not None for item in files)
-            and (record is None or isinstance(record, str))
-            and (entry.get("reason") is None or isinstance(entry.get("reason"), str)))
-
-
-def _holds_outcome(ref: Referee, entry: dict) -> bool:
-    """Whether the entry's outcome is in place: no record was to change, or the record (a
-    master record of this referee's game folder, nothing else) holds the text it names."""
-    record = entry.get("record")
-    if record is None:
-        return True
-    path = Path(record)
-    if path.suffix != ".gtn" or path.parent.resolve() != ref.game_dir.resolve():
-        return False
-    return _text_digest(record) == entry.get("after")
-
-
-def _text_digest(path: str) -> str | None:
-    try:
-        return digest(Path(path).read_bytes())
-    except OSError:
-        return None
-
-
 @dataclass
 class Outcome:
     """What became of one incoming message in this run."""
@@ -152,47 +69,80 @@ class Outcome:
     applied: bool
     reason: str | None = None
     recovered: bool = False
+    held: bool = False  # refused, and no reply written (one refusal an hour to a seat)
 
 
-def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> None:
+def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> list[str]:
     """Finish the entries of messages that will not come again (a piped message whose run was
-    killed): where the record holds the outcome, write the replies; then forget the entry.
-    Entries of messages still ``waiting`` to be read are left to ``apply_once``."""
+    killed, or could not keep its outcome) and of a tick cut short: the outcome is brought
+    into place and its replies written; then the entry is forgotten. Entries of messages still
+    ``waiting`` to be read are left to ``apply_once``. An entry that cannot be finished now
+    stays (its game's mail waits for it); the lines returned say why."""
+    errors = []
     for key in journal.keys():
         if len(key) != 64 or key in waiting:
             continue
         entry = journal.read(key)
-        if entry is not None and _holds_outcome(ref, entry):
-            ref.write_files([tuple(item) for item in entry["files"]])
+        try:
+            if entry is not None and not is_done(entry) and finish(ref.game_dir, entry):
+                ref.write_files([(a, b) for a, b in entry["files"]])
+        except Unkept as exc:
+            errors.append(str(exc))
+            continue
         journal.remove(key)
+    return errors
+
+
+def _unkept_records(journal: Journal, key: str) -> set[str]:
+    """The records whose change an entry other than ``key`` still waits to keep."""
+    out = set()
+    for other in journal.keys():
+        if len(other) != 64 or other == key:
+            continue
+        entry = journal.read(other)
+        if entry is not None and not is_done(entry) and entry.get("record"):
+            out.add(str(entry["record"]))
+    return out
 
 
 def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = None) -> Outcome:
-    """Apply one message exactly once, writing its replies to the outbox (see the module's
-    docstring); the caller files the message and then calls ``journal.remove``."""
+    """Apply one message exactly once, writing its replies to the outbox (see
+    ``gametool.mail.journal``); the caller files the message and then calls ``journal.remove``.
+
+    The replies are written only once the record holds the outcome they tell of. When it
+    cannot be kept (Unkept: a folder that refuses a file, a full disk), nothing is written
+    and the entry stays: the next run brings the same outcome into place, then writes them."""
     key = digest(raw)
     entry = journal.read(key)
     if entry is not None:
-        if _holds_outcome(ref, entry):
-            ref.write_files([tuple(item) for item in entry["files"]])
+        if is_done(entry):
+            return Outcome(bool(entry.get("applied")), entry.get("reason"), recovered=True)
+        if finish(ref.game_dir, entry):
+            ref.write_files([(a, b) for a, b in entry["files"]])
+            journal.mark_done(key, entry)
             return Outcome(bool(entry.get("applied")), entry.get("reason"), recovered=True)
         journal.remove(key)  # the record was never replaced: apply the message afresh
 
     def on_commit(path: Path, old: str, new: str, replies: list[Outgoing],
                   reason: str | None = None) -> None:
         journal.write(key, {"record": str(path), "before": digest(old.encode()),
-                            "after": digest(new.encode()), "applied": reason is None,
-                            "reason": reason, "files": ref.render_files(replies)})
+                            "after": digest(new.encode()), "text": new,
+                            "applied": reason is None, "reason": reason,
+                            "files": ref.render_files(replies)})
 
-    receipt: Receipt = ref.receive(raw, size, on_commit)
+    receipt: Receipt = ref.receive(raw, size, on_commit, _unkept_records(journal, key))
+    held = ref.held
     entry = journal.read(key)
     if entry is None:  # nothing was committed: a rejection, a mail dropped unanswered, or a
         # request answered that changes no record ('#games' with no game named)
         entry = {"record": None, "applied": receipt.applied, "reason": receipt.reason,
-                 "files": ref.render_files(receipt.messages)}
+                 "files": ref.render_files(ref.bounded(receipt.messages))}
         journal.write(key, entry)
-    ref.write_files([tuple(item) for item in entry["files"]])
-    return Outcome(receipt.applied, receipt.reason)
+    elif not finish(ref.game_dir, entry):  # never so under the locks, but the word is kept
+        raise Unkept(f"{entry['record']}: the record does not hold the outcome of the mail")
+    ref.write_files([(a, b) for a, b in entry["files"]])
+    journal.mark_done(key, entry)
+    return Outcome(receipt.applied, receipt.reason, held=ref.held > held)
 
 
 # -- mailboxes -------------------------------------------------------------------------------
@@ -205,11 +155,15 @@ class RunReport:
     read: int = 0
     applied: int = 0
     rejected: list[str] = field(default_factory=list)
+    held: int = 0
+    errors: list[str] = field(default_factory=list)  # the referee's own failures (Maildir)
 
 
 def read_maildir(ref: Referee, folder: str | Path, max_bytes: int) -> RunReport:
     """Apply every message in the Maildir's ``new/`` once, oldest first, and file each in
-    ``cur/`` with the flag S (seen)."""
+    ``cur/`` with the flag S (seen). A message whose outcome cannot be kept stays in ``new/``
+    (its line in ``errors``), and so do the later ones to the same game; the others are
+    applied."""
     try:
         return _read_maildir(ref, Path(folder), max_bytes)
     except OSError as exc:
@@ -226,18 +180,23 @@ def _read_maildir(ref: Referee, root: Path, max_bytes: int) -> RunReport:
     with journal.locked():
         fresh = sorted((entry.stat().st_mtime_ns, entry.name)
                         for entry in os.scandir(root / "new") if entry.is_file())
-        finish_orphans(ref, journal, _waiting(root, max_bytes))
+        report.errors += finish_orphans(ref, journal, _waiting(root, max_bytes))
         for _mtime, name in fresh:
             path = root / "new" / name
             try:
                 raw, size = _read_bounded(path, max_bytes)
             except FileNotFoundError:
                 continue  # filed by a run that ended just now
-            outcome = apply_once(ref, journal, raw, size)
+            try:
+                outcome = apply_once(ref, journal, raw, size)
+            except Unkept as exc:  # left in new/ for the next run; the other games go on
+                report.errors.append(str(exc))
+                continue
             _count(report, outcome)
             unique = name.split(box.colon)[0]
             os.replace(path, root / "cur" / f"{unique}{box.colon}2,S")
             journal.remove(digest(raw))
+    _held_line(report)
     return report
 
 
@@ -275,29 +234,34 @@ def _read_mbox(ref: Referee, path: Path, max_bytes: int) -> RunReport:
         try:
             with open(path, "rb+") as handle:
                 spans, scanned = _mbox_spans(handle)
-                done = journal.read("mbox-done") or {"keys": []}
+                # The messages done: one line each, appended (a list rewritten after each
+                # message would cost the square of their number).
+                done = journal.listed(MBOX_DONE)
                 finish_orphans(ref, journal, {digest(_mbox_message(handle, span, max_bytes)[0])
                                               for span in spans})
                 for span in spans:
                     raw, size = _mbox_message(handle, span, max_bytes)
                     key_digest = f"{digest(raw)}-{size}"
-                    if key_digest in done["keys"]:
+                    if key_digest in done:
                         continue  # applied by a run killed before it emptied the mbox
                     outcome = apply_once(ref, journal, raw, size)
                     _count(report, outcome)
-                    done["keys"].append(key_digest)
-                    journal.write("mbox-done", done)
+                    journal.append(MBOX_DONE, key_digest)
+                    done.add(key_digest)
                     journal.remove(digest(raw))
                 if spans:
                     _drop_head(handle, scanned)
-            journal.remove("mbox-done")
+            journal.drop(MBOX_DONE)
         finally:
             box.unlock()
             box.close()
+    _held_line(report)
     return report
 
 
 MBOX_CHUNK = 1 << 16
+MBOX_DONE = "mbox-done.list"
+HANDED = "handed.list"
 
 
 def _mbox_spans(handle: BinaryIO) -> tuple[list[tuple[int, int]], int]:
@@ -371,8 +335,18 @@ def _count(report: RunReport, outcome: Outcome) -> None:
     report.read += 1
     if outcome.applied:
         report.applied += 1
+    elif outcome.held:
+        report.held += 1
     else:
         report.rejected.append(outcome.reason or "rejected")
+
+
+def _held_line(report: RunReport) -> None:
+    """The refusals held back, in one line with the others (the CLI prints each)."""
+    if report.held:
+        report.rejected.append(f"{report.held} more mail{'s' * (report.held != 1)} refused "
+                               "without a reply (at most one refusal an hour goes to a seat; "
+                               "the next one sent says how many)")
 
 
 # -- sending -----------------------------------------------------------------------------------
@@ -497,36 +471,50 @@ def send_outbox(outbox: str | Path, sender: Sender) -> SendReport:
     report = SendReport()
     if not root.is_dir():
         return report
+    # One sender at a time: a second run waits, then finds sent what the first one sent.
+    with Journal(root).locked(SEND_LOCK):
+        return _send_locked(root, sender, report)
+
+
+def _send_locked(root: Path, sender: Sender, report: SendReport) -> SendReport:
+    journal = Journal(root)
     try:
         files = sorted(p for p in root.glob("*.eml") if p.is_file())
         storage.private_folder(root)
         storage.private_folder(root / "sent")
+        handed = journal.listed(HANDED)
     except (OSError, GameError) as exc:
         sender.close()
         raise TransportError(str(exc) if isinstance(exc, GameError)
                              else f"{exc.filename or root}: {exc.strerror or exc}") from None
     try:
         for index, path in enumerate(files):
-            try:
-                raw = path.read_bytes()
-            except FileNotFoundError:
-                continue  # sent by another run meanwhile
-            except OSError as exc:
-                raise TransportError(f"{path}: cannot read: {exc.strerror or exc}") from None
-            envelope_from, recipients = _envelope(raw)
-            if recipients:
+            if path.name not in handed:  # (one handed over already is only moved)
                 try:
-                    sender.send(raw, envelope_from, recipients)
-                except TransportError as exc:
-                    report.error = str(exc)
-                    report.left = len(files) - index
-                    return report
-                report.sent += 1
+                    raw = path.read_bytes()
+                except FileNotFoundError:
+                    continue  # sent by another run meanwhile
+                except OSError as exc:
+                    raise TransportError(f"{path}: cannot read: {exc.strerror or exc}"
+                                         ) from None
+                envelope_from, recipients = _envelope(raw)
+                if recipients:
+                    try:
+                        sender.send(raw, envelope_from, recipients)
+                    except TransportError as exc:
+                        report.error = str(exc)
+                        report.left = len(files) - index
+                        return report
+                    report.sent += 1
+                    # Noted before the move: a run that cannot move it does not send it again.
+                    journal.append(HANDED, path.name)
             try:
                 os.replace(path, root / "sent" / path.name)
             except OSError as exc:
                 raise TransportError(f"{path}: sent, but cannot be moved to sent/ "
-                                     f"({exc.strerror or exc}); it will be sent again") from None
+                                     f"({exc.strerror or exc}); the next run moves it there "
+                                     "without sending it again") from None
+        journal.drop(HANDED)
     finally:
         sender.close()
     return report

@@ -26,6 +26,12 @@ by sending the same mail again with other contributions.
 Secrets at rest: the game folder and the outbox are mode 0700, and every file written here
 (records, key files, outbox messages, the journal) mode 0600, whatever the umask.
 
+The referee's word: a reply tells only what the record on disk holds. ``receive`` hands the new
+text and the replies to ``on_commit`` (the journal, ``gametool.mail.journal``) before the record
+is replaced; a record that cannot be replaced is ``Unkept`` (the referee's failure, never a
+reply), and the journal lets the next run finish the change with the same deal. A seat gets at
+most one refusal an hour (``bounded``): a flood of forged mail draws one reply, not thousands.
+
 Reading mail (``gametool.mail``) is apart from how it arrives and leaves: ``receive`` takes the
 raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
 
@@ -36,18 +42,19 @@ mail by the players the referee allows.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from gametool import render, storage
+from gametool import clock, render, storage
 from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
@@ -56,24 +63,16 @@ from gametool.mail.body import find_instructions, find_join, find_key, has_guard
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.mail.message import addresses as checked_addresses
+from gametool.mail.outgoing import OUTBOX_NAME, Outgoing, Unkept
 from gametool.record import Session, load_one
-from gametool.season import INVITED_TAG, Season, is_invited
 from gametool.hints import typed_action, with_hint
+from gametool.season import INVITED_TAG, Season, invited, is_invited
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
 MATCH_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 MAX_REASON = 1000
-OUTBOX_NAME = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,200}\.eml")
-
-
-@dataclass
-class Outgoing:
-    """One message for the outbox."""
-
-    to: str
-    subject: str
-    body: str
-    in_reply_to: str | None = None
+REFUSALS = "refusals.json"
+REFUSAL_SPACING = timedelta(hours=1)
 
 
 class _Stranger(MailDropped):
@@ -86,6 +85,9 @@ class _Unkept(Exception):
     def __init__(self, failure: GameError) -> None:
         super().__init__(str(failure))
         self.failure = failure
+
+
+__all__ = ["OUTBOX_NAME", "Outgoing", "Receipt", "Referee", "Unkept"]
 
 
 DRAWN_REFUSAL = ("this mail completed the draw, so the reason is not given (it could tell what "
@@ -111,6 +113,7 @@ class Referee(Season):
         self.outbox = Path(outbox)
         self.address = address
         self.max_bytes = max_bytes
+        self.held = 0  # refusals not sent in this run (at most one an hour to a seat)
 
     def master(self, match: str) -> Path:
         return self.game_dir / f"{match}.gtn"
@@ -146,6 +149,7 @@ class Referee(Season):
         joint = _draws_chance(games.playable_class(game_id))
         session = Session.start(game_id, names, options, seed or new_seed(), joint=joint,
                                 date=self.now().strftime("%Y.%m.%d"))
+        _playable_by_mail(session)
         self._start_clock(session, days)
         if invited:
             session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
@@ -169,14 +173,14 @@ class Referee(Season):
                 path = self._outbox_file(name)
                 storage.write_atomic(str(path), text, storage.PRIVATE_FILE)
                 written.append(path)
-        except GameError:
+        except GameError as exc:
             for path in reversed(written):
                 try:
                     os.unlink(path)
                 except OSError:
                     pass
             storage.undo_folders(made)
-            raise
+            raise Unkept(str(exc)) from None
         return match, messages
 
     def rekey(self, match: str, seat: str, deliver: bool = False) -> list[Outgoing]:
@@ -213,14 +217,20 @@ class Referee(Season):
             holder.append(message)
             return text
 
-        storage.update(str(path), change)
+        with self._sending(deliver):
+            storage.update(str(path), change)
         return holder
 
     # -- receiving ------------------------------------------------------------------------------
 
     def receive(self, raw: bytes, size: int | None = None,
-                on_commit: Callable[..., None] | None = None) -> Receipt:
+                on_commit: Callable[..., None] | None = None,
+                waiting: set[str] | None = None) -> Receipt:
         """Read and apply one incoming mail (``size``: its full size when ``raw`` was cut).
+
+        ``waiting``: the master records whose last change is not kept yet (a journal entry
+        waits for the next run); a mail to one of these games is not read now (Unkept), so
+        that mails are applied in the order they came.
 
         ``on_commit(path, old, new, replies, reason=None)`` is called under the record's lock
         once the new text and the replies are known and before the record is replaced (a
@@ -253,6 +263,9 @@ class Referee(Season):
             if name is None:
                 raise _Stranger(sender)
             seat.append(name)
+            if waiting and str(path) in waiting:
+                raise _Unkept(GameError(f"{path}: the outcome of an earlier mail is not kept "
+                                        "yet; this mail waits for the next run"))
             letter.check()
             lines = own_lines(letter.text())
             self._authenticate(match, name, lines)
@@ -276,8 +289,12 @@ class Referee(Season):
         except _Stranger:
             return stranger
         except _Unkept as exc:  # the journal could not be written: the referee's failure
-            raise exc.failure from None
+            raise Unkept(str(exc.failure)) from None
+        except Unkept:
+            raise
         except GameError as exc:
+            if holder:  # the outcome is known, but the record could not be replaced
+                raise Unkept(str(exc)) from None
             reason = _short(str(exc))
             if not seat:  # the record could not be read: nobody known to answer
                 return Receipt(False, [], f"dropped: {reason}")
@@ -369,6 +386,8 @@ class Referee(Season):
             replies, wanted = answered
             if wanted is not None:
                 replies = self._start_by_mail(sender, wanted, replies, on_commit)
+        except Unkept:
+            raise
         except GameError as exc:
             reason = _short(str(exc))
             return Receipt(False, [self._rejection(sender, None, reason, letter.message_id())],
@@ -469,7 +488,45 @@ class Referee(Season):
         subject = (f"[gametool {match}] your mail was not applied" if match
                    else "gametool: your mail was not applied")
         return Outgoing(to, subject, "Your message was not applied; nothing has changed.\n\n"
-                                     f"Reason: {reason}\n", in_reply_to)
+                                     f"Reason: {reason}\n", in_reply_to, refusal=True)
+
+    def bounded(self, messages: list[Outgoing]) -> list[Outgoing]:
+        """The messages with at most one refusal an hour to each address: the others are
+        counted (``self.held``), and the next refusal sent says how many there were. Called
+        under the journal's lock (the counts are kept in it)."""
+        if not any(m.refusal for m in messages):
+            return messages
+        path = self.outbox / ".journal" / REFUSALS
+        try:
+            state = json.loads(storage.read(str(path))) if path.exists() else {}
+        except (GameError, ValueError):
+            state = {}
+        if not isinstance(state, dict):
+            state = {}
+        moment = self.now()
+        out = []
+        for message in messages:
+            if not message.refusal:
+                out.append(message)
+                continue
+            seat = message.to.lower()
+            last, held = _refused(state.get(seat))
+            if last is not None and last <= moment < last + REFUSAL_SPACING:
+                state[seat] = [clock.write_time(last), held + 1]
+                self.held += 1
+                continue
+            if held:
+                message = Outgoing(message.to, message.subject, message.body
+                                   + f"\n{held} more mail{'s' * (held != 1)} of yours "
+                                   f"{'were' if held != 1 else 'was'} refused since "
+                                   f"{clock.write_time(last or moment)} (UTC) without a reply: "
+                                   "the referee answers at most one refused mail an hour.\n",
+                                   message.in_reply_to, refusal=True)
+            state[seat] = [clock.write_time(moment), 0]
+            out.append(message)
+        storage.private_folder(path.parent)
+        storage.write_atomic(str(path), json.dumps(state), storage.PRIVATE_FILE)
+        return out
 
     # -- writing ----------------------------------------------------------------------------------
 
@@ -498,7 +555,9 @@ class Referee(Season):
                 parts.append("Chance waits for the contribution of: "
                              + ", ".join(session.waiting_for()) + ".")
             parts.append(render.show_text(session, as_seat=name).rstrip())
-            if not over and session.to_move() == seat:
+            if opening:
+                parts.append(COMMANDS_TEXT)
+            if not over and session.to_move() == seat and not invited(session):
                 game, state = session.game, session.state
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
                 parts.append(_prompt(session.ply + 1) + "\n\nLegal actions:\n"
@@ -536,6 +595,8 @@ class Referee(Season):
         paths = [self._outbox_file(name) for name, _text in files]
         storage.private_folder(self.outbox)
         for path, (_name, text) in zip(paths, files, strict=True):
+            if (self.outbox / "sent" / path.name).exists():
+                continue  # written by a run that was cut short, and sent since
             storage.write_atomic(str(path), text, storage.PRIVATE_FILE)
         return paths
 
@@ -550,6 +611,37 @@ class Referee(Season):
         """Each message as an .eml file name and text. Names sort in the order written."""
         return [(f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.eml",
                  self.render(item)) for item in messages]
+
+
+COMMANDS_TEXT = (
+    "Besides actions, you may mail these commands, each on a line of its own under your key "
+    "line:\n'#draw' (offer a draw), '#accept' and '#decline' (answer an offer or a request), "
+    "'#undo'\n(ask to take back your last turn), each with the '#ply N' line; '#show' (your "
+    "view),\n'#moves' (your legal actions), '#games' (your games), '#standings' and '#help' "
+    "(the list).")
+
+
+def _playable_by_mail(session: Session) -> None:
+    """Refuse a game whose first seat to move could send no action by mail (with these options
+    its actions come from elsewhere, such as a private file): nobody could play it."""
+    seat = session.to_move()
+    if session.outcome() is not None or seat is None or seat == CHANCE:
+        return
+    if not session.game.legal_actions(session.state):
+        raise GameError(f"{session.game.name} with these options cannot be played by mail: "
+                        f"{session.names[seat]}, to move first, could send no action (they "
+                        "come from elsewhere, such as a private file)")
+
+
+def _refused(value: object) -> tuple[datetime | None, int]:
+    """The last refusal sent to a seat and the count held since, as kept in the journal."""
+    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], int)):
+        try:
+            return clock.parse_time(value[0]), max(0, value[1])
+        except GameError:
+            pass
+    return None, 0
 
 
 def _draws_chance(cls: type) -> bool:

@@ -7,7 +7,11 @@ The clock (``gametool.clock``): every game refereed by mail gives each seat ``Mo
 per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
 gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game of
 three or more seats whose rules let a seat leave, makes the late seat leave so that the others
-play on.
+play on. A game that has not begun (an invitation not accepted, a contribution to the seed
+missing) lapses instead: nobody played, nobody is rated. Each change ``tick`` makes is journaled
+as ``inbox``'s are (``gametool.mail.journal``, under the same lock): its mails are written only
+once the record holds it, and a tick killed anywhere, or that could not keep a change, is
+finished once by the next run.
 
 Commands (``gametool.mail.commands``): a draw is offered and accepted by every seat; a turn is
 taken back when every other seat accepts, never past a chance action that told anybody anything
@@ -25,11 +29,12 @@ moves to ``GAME_DIR/lapsed/``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gametool import clock, render, standings, storage
 from gametool.clock import Clock
@@ -37,11 +42,10 @@ from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
 from gametool.mail import MailRejected, commands
 from gametool.mail.body import PLY_LINE, _ply_number, find_instructions, find_join, find_key
+from gametool.mail.journal import SEND_LOCK, Journal, digest, finish, settle
 from gametool.mail.keys import Keyring
+from gametool.mail.outgoing import Outgoing, Unkept
 from gametool.record import Session, load_one
-
-if TYPE_CHECKING:
-    from gametool.referee import Outgoing
 
 DRAW_TAG = "DrawOffer"
 UNDO_TAG = "UndoRequest"
@@ -51,9 +55,21 @@ LAPSED = "lapsed"
 
 
 def _outgoing(to: str, subject: str, body: str) -> Outgoing:
-    from gametool.referee import Outgoing
-
     return Outgoing(to, subject, body)
+
+
+def _days(count: int | None) -> str:
+    return "1 day" if count == 1 else f"{count} days"
+
+
+def _allowed(name: str, key: str) -> Outgoing:
+    return Outgoing(name, "[gametool] you may start games",
+                    f"Your player key: {key}\n"
+                    "Keep it to yourself. With it you may start games and ask for your games "
+                    "and the standings:\nmail the referee with the word 'gametool' in brackets "
+                    "in the subject, and in the text\nyour key line ('#key' and this key), then, "
+                    "for example, the line\n'#new chess vs ben@example.net'.\n\n"
+                    + commands.HELP)
 
 
 def invited(session: Session) -> list[str]:
@@ -100,11 +116,35 @@ class TickReport:
     messages: int = 0
     errors: list[str] = field(default_factory=list)
 
+    def as_json(self) -> dict[str, list[str]]:
+        return {"reminded": self.reminded, "forfeited": self.forfeited, "left": self.left,
+                "lapsed": self.lapsed}
+
+    @classmethod
+    def from_json(cls, value: object) -> TickReport:
+        """The counts a journal entry keeps (anything else counts nothing)."""
+        kept = cls()
+        if isinstance(value, dict):
+            for name in ("reminded", "forfeited", "left", "lapsed"):
+                items = value.get(name)
+                if isinstance(items, list):
+                    getattr(kept, name).extend(str(item) for item in items)
+        return kept
+
+    def add(self, kept: TickReport, messages: int) -> None:
+        """Count what one game's change did, once it is kept."""
+        self.reminded += kept.reminded
+        self.forfeited += kept.forfeited
+        self.left += kept.left
+        self.lapsed += kept.lapsed
+        self.messages += messages
+
 
 class Season:
     """Clock, commands and games by mail, for :class:`~gametool.referee.Referee`."""
 
     game_dir: Path
+    outbox: Path
     clock_now: str | None = None
 
     # Provided by Referee.
@@ -121,8 +161,20 @@ class Season:
     def write(self, messages: list[Outgoing]) -> list[Path]:
         raise NotImplementedError
 
+    def write_files(self, files: list[tuple[str, str]]) -> list[Path]:
+        raise NotImplementedError
+
+    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
     def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]:
         raise NotImplementedError
+
+    def _sending(self, deliver: bool = True) -> contextlib.AbstractContextManager[None]:
+        """The send lock while messages that carry keys are written (none sent meanwhile)."""
+        if not deliver:
+            return contextlib.nullcontext()
+        return Journal(self.outbox).locked(SEND_LOCK)
 
     # -- the clock ------------------------------------------------------------------------------
 
@@ -130,7 +182,8 @@ class Season:
         return clock.now(self.clock_now)
 
     def _start_clock(self, session: Session, days: int | None) -> None:
-        Clock(session.record).start(days or session.game.mail_days, self.now())
+        Clock(session.record).start(session.game.mail_days if days is None else days,
+                                    self.now())
 
     def _moved(self, session: Session) -> None:
         """After a change by mail: a new turn on the clock; offers lapse; an end is dated."""
@@ -145,45 +198,88 @@ class Season:
         if deadline is None:
             return None
         return (f"Your time for this move runs to {clock.write_time(deadline)} (UTC, "
-                f"{Clock(session.record).days} days a move): a reminder comes at half time, and a "
-                "move not made in time loses the game by time forfeit.")
+                f"{_days(Clock(session.record).days)} a move): a reminder comes at half time, "
+                "and a move not made in time loses the game by time forfeit.")
 
     def tick(self) -> TickReport:
         """Remind the seats past half their time, forfeit those out of time, let invitations
-        lapse; write the messages to the outbox."""
+        lapse; write the messages to the outbox.
+
+        Under the journal's lock (``gametool.mail.journal``), as ``inbox`` runs: the work a
+        run left unfinished is finished first; then each game's change is journaled, the
+        record replaced (or its files moved, for a lapse), and only then are its messages
+        written. A game whose change cannot be kept gets one line in the report and no
+        message, and stops no other game; the next run finishes it, once."""
         report = TickReport()
         moment = self.now()
-        for path in sorted(self.game_dir.glob("*.gtn")):
-            match = path.stem
-            lapse: list[bool] = []
-
-            def change(text: str, match: str = match, path: Path = path,
-                       lapse: list[bool] = lapse) -> str:
+        journal = Journal(self.outbox)
+        with journal.locked():
+            finished: list[dict] = []
+            stuck = settle(self.game_dir, journal, self.write_files, finished)
+            report.errors.extend(stuck.values())
+            for entry in finished:  # the work of a run cut short, counted now that it is done
+                report.add(TickReport.from_json(entry.get("report")), len(entry["files"]))
+            held = {Path(record).name for record in stuck}
+            for path in sorted(self.game_dir.glob("*.gtn")):
+                if path.name in held:
+                    continue
                 try:
-                    session = load_one(text, str(path))
-                except GameError:
-                    return text  # a record that does not read is left to the referee
-                out = self._tick_one(match, session, moment, report, lapse)
-                if out:
-                    # Written before the record: a crash between the two sends a reminder
-                    # twice, never none.
-                    self.write(out)
-                    report.messages += len(out)
-                    return session.text()
-                return text
-
-            try:
-                storage.update(str(path), change, storage.PRIVATE_FILE)
-            except GameError as exc:  # one game's trouble stops no other game's clock
-                report.errors.append(str(exc))
-                continue
-            if lapse:
-                folder = self.game_dir / LAPSED
-                storage.private_folder(folder)
-                for name in (f"{match}.gtn", f"{match}.keys"):
-                    if (self.game_dir / name).exists():
-                        os.replace(self.game_dir / name, folder / name)
+                    self._tick_game(path, journal, moment, report)
+                except GameError as exc:  # one game's trouble stops no other game's clock
+                    report.errors.append(str(exc))
         return report
+
+    def _tick_game(self, path: Path, journal: Journal, moment: datetime,
+                   report: TickReport) -> None:
+        match = path.stem
+        draft = TickReport()  # counted once kept
+        pending: list[tuple[str, dict]] = []
+
+        def change(text: str) -> str:
+            try:
+                session = load_one(text, str(path))
+            except GameError:
+                return text  # a record that does not read is left to the referee
+            lapse: list[bool] = []
+            try:
+                out = self._tick_one(match, session, moment, draft, lapse)
+            except OverflowError:
+                raise GameError(f"{path}: its clock cannot be read (a time beyond the year "
+                                "9999)") from None
+            if not out:
+                return text
+            new = text if lapse else session.text()
+            entry: dict[str, Any] = {
+                "tick": True, "record": str(path), "before": digest(text.encode()),
+                "after": digest(new.encode()), "text": new, "applied": True, "reason": None,
+                "files": self.render_files(out), "report": draft.as_json()}
+            if lapse:
+                entry["moves"] = [[str(self.game_dir / f"{match}{ext}"),
+                                   str(self.game_dir / LAPSED / f"{match}{ext}")]
+                                  for ext in (".gtn", ".keys")
+                                  if (self.game_dir / f"{match}{ext}").exists()]
+            key = digest(f"tick\n{path}\n{text}".encode())
+            journal.write(key, entry)
+            pending.append((key, entry))
+            return new
+
+        try:
+            storage.update(str(path), change, storage.PRIVATE_FILE)
+        except GameError as exc:
+            if pending:  # the journal holds the change: the next run finishes it
+                raise Unkept(f"{exc} (game {match}: its messages wait for the next run)"
+                             ) from None
+            raise
+        if not pending:
+            return
+        key, entry = pending[0]
+        if not finish(self.game_dir, entry):
+            journal.remove(key)
+            raise Unkept(f"{path}: changed by hand meanwhile; its clock runs again next time")
+        files = [(a, b) for a, b in entry["files"]]
+        self.write_files(files)
+        journal.remove(key)
+        report.add(draft, len(files))
 
     def _tick_one(self, match: str, session: Session, moment: datetime, report: TickReport,
                   lapse: list[bool]) -> list[Outgoing]:
@@ -195,22 +291,23 @@ class Season:
             return []
         name = session.game.name
         pending = invited(session)
-        everyone = not pending and session.is_waiting_for_seed() \
-            and len(session.waiting_for()) == len(session.names)
-        if pending or everyone:
-            pending = pending or session.waiting_for()
+        if pending or session.is_waiting_for_seed():
+            # Nothing is played before every seat has accepted and sent its contribution: a
+            # game that does not begin in time lapses, and rates nobody.
+            waiting = pending or session.waiting_for()
             if moment >= deadline:
                 lapse.append(True)
                 report.lapsed.append(match)
                 return [_outgoing(seat, f"[gametool {match}] {name}: the game lapsed",
                                   f"Game {match}: {name}, seats {', '.join(session.names)}.\n\n"
-                                  f"The game lapsed: {', '.join(pending)} did not answer "
-                                  f"within {days} days. It will not be played.\n")
+                                  f"The game lapsed: {', '.join(waiting)} did not answer "
+                                  f"within {_days(days)}. It will not be played, and counts "
+                                  "for nobody's standings.\n")
                         for seat in session.names]
-            if not everyone:  # a game nobody joined yet is reminded below, seat by seat
-                if moment >= half and not timer.reminded():
-                    timer.mark_reminded()
-                    report.reminded.extend(pending)
+            if moment >= half and not timer.reminded():
+                timer.mark_reminded()
+                report.reminded.extend(waiting)
+                if pending:
                     return [_outgoing(seat, f"[gametool {match}] {name}: reminder, an invitation",
                                       f"Game {match}: you are invited to a game of {name} by "
                                       f"{session.names[0]}. Accept it by replying with your key "
@@ -218,14 +315,18 @@ class Season:
                                       f"line 'gametool join' prints) by "
                                       f"{clock.write_time(deadline)} (UTC), or it lapses.\n")
                             for seat in pending]
-                return []
-        if session.is_waiting_for_seed():
-            late = session.waiting_for()
-        else:
-            seat = session.to_move()
-            if seat is None or seat == CHANCE:
-                return []
-            late = [session.names[seat]]
+                return [_outgoing(seat, f"[gametool {match}] {name}: reminder, send #join",
+                                  f"Game {match}: {name}, seats {', '.join(session.names)}.\n\n"
+                                  "The game waits for your contribution to the seed. Send it by "
+                                  "replying with your key line and the line 'gametool join' "
+                                  f"prints ('#join' and 32 random hex digits) by "
+                                  f"{clock.write_time(deadline)} (UTC), or the game lapses.\n")
+                        for seat in waiting]
+            return []
+        seat = session.to_move()
+        if seat is None or seat == CHANCE:
+            return []
+        late = [session.names[seat]]
         if moment >= deadline:
             return self._forfeit(match, session, late, moment, report)
         if moment >= half and not timer.reminded():
@@ -242,28 +343,38 @@ class Season:
                  report: TickReport) -> list[Outgoing]:
         days = Clock(session.record).days
         leave = session.game.leave_action
-        if leave and len(session.names) >= 3 and len(late) == 1 \
-                and not session.is_waiting_for_seed():
+        if leave and len(session.names) >= 3 and len(late) == 1:
             try:
                 session.play([leave], late[0], session.ply + 1)
             except GameError:
                 pass  # the rules do not let the seat leave now: the game ends instead
             else:
                 self._moved(session)
+                if session.outcome() is not None:  # the last seat but one left: it is over
+                    report.forfeited.append(f"{match} {late[0]}")
+                    note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
+                            f"('{leave}', as the rules let a seat leave); that ends the game.")
+                    return [self._with_note(m, note, "time forfeit")
+                            for m in self.messages(match, session)]
                 report.left.append(f"{match} {late[0]}")
-                note = (f"{late[0]} did not move within {days} days and leaves the game "
+                note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
                         f"('{leave}', as the rules let a seat leave); the others play on.")
                 return [self._with_note(m, note, "a seat ran out of time")
                         for m in self.messages(match, session)]
         ranks = ["2" if seat in late else "1" for seat in session.names]
-        reason = f"time forfeit: {', '.join(late)} did not move within {days} days"
+        reason = f"time forfeit: {', '.join(late)} did not move within {_days(days)}"
         result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
         session.end_off_board(result, reason)
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
         Clock(session.record).mark_ended(moment)
         report.forfeited.append(f"{match} {', '.join(late)}")
-        note = f"The game ends by time forfeit: {', '.join(late)} did not move within {days} days."
+        note = (f"The game ends by time forfeit: {', '.join(late)} did not move within "
+                f"{_days(days)}.")
+        if len(session.names) - len(late) >= 2:
+            note += (f" {', '.join(late)} {'loses' if len(late) == 1 else 'lose'} against every "
+                     "other seat; nothing is decided among the others, and the standings count "
+                     "no result between them.")
         return [self._with_note(m, note, "time forfeit") for m in self.messages(match, session)]
 
     @staticmethod
@@ -539,36 +650,51 @@ class Season:
             return Keyring()
         return Keyring.from_text(storage.read(str(path)), path.name)
 
-    def allow(self, addresses: list[str]) -> list[Outgoing]:
-        """Let these players start games by mail: each gets a key of its own, by mail."""
+    def allow(self, addresses: list[str], deliver: bool = False) -> list[Outgoing]:
+        """Let these players start games by mail: each gets a key of its own, by mail.
+
+        With ``deliver`` the messages are written to the outbox before the new keys are saved,
+        under the send lock, and removed again if the keys cannot be saved: a key changes
+        only when its message is in the outbox, and no message goes out with a key not saved.
+        A failure leaves ``players.keys`` as it was (or none, when there was none)."""
         from gametool.mail.message import addresses as checked_addresses
 
         names = checked_addresses(addresses)
-        storage.private_folder(self.game_dir)
+        made = storage.private_folder(self.game_dir)
         path = self.players_path()
+        created = False
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            created = True
         except FileExistsError:
             pass
         except OSError as exc:
+            storage.undo_folders(made)
             raise GameError(f"{path}: cannot create: {exc.strerror}") from None
-        out = []
+        out: list[Outgoing] = []
+        written: list[Path] = []
 
         def change(text: str) -> str:
             ring = Keyring.from_text(text, path.name) if text.strip() else Keyring()
             for name in names:
                 key = ring.issue(name)
-                out.append(_outgoing(name, "[gametool] you may start games",
-                                     f"Your player key: {key}\n"
-                                     "Keep it to yourself. With it you may start games and ask "
-                                     "for your games and the standings:\nmail the referee with "
-                                     "the word 'gametool' in brackets in the subject, and in the "
-                                     "text\nyour key line ('#key' and this key), then, for "
-                                     "example, the line\n'#new chess vs ben@example.net'.\n\n"
-                                     + commands.HELP))
+                out.append(_allowed(name, key))
+            if deliver:
+                for message in out:
+                    written.extend(self.write([message]))
             return ring.text()
 
-        storage.update(str(path), change, storage.PRIVATE_FILE)
+        try:
+            with self._sending(deliver):
+                storage.update(str(path), change, storage.PRIVATE_FILE)
+        except GameError:
+            for item in [*written, *([path] if created else [])]:
+                try:
+                    os.unlink(item)
+                except OSError:
+                    pass
+            storage.undo_folders(made)
+            raise
         return out
 
     def _account_mail(self, lines: list[str], sender: str
@@ -638,7 +764,7 @@ class Season:
                 else:
                     note = (f"{sender} invites you to this game. Accept by replying with your "
                             "key line and the line '#join' (in a game with chance, the line "
-                            f"'gametool join' prints) within {days} days; otherwise the "
+                            f"'gametool join' prints) within {_days(days)}; otherwise the "
                             "invitation lapses.")
                 done.append(self._with_note(message, note))
             if on_commit is not None:
@@ -647,7 +773,7 @@ class Season:
         try:
             self.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
                      invited=others, on_create=invitations)
-        except MailRejected:
+        except (MailRejected, Unkept):
             raise
         except GameError as exc:
             raise MailRejected(str(exc)) from None

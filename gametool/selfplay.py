@@ -112,25 +112,26 @@ def play_into(tasks: Sequence[Task], out: str, jobs: int = 1, scheduler: str | N
     from gametool import storage
 
     stream = out == "-"
-    if not stream:
-        try:
-            os.makedirs(out, exist_ok=True)
-        except OSError as exc:
-            raise GameError(f"{out}: cannot make the folder: {exc.strerror}") from None
+    made = [] if stream else storage.make_folders(out)
     done: list[Played] = []
-    games_played = run(tasks, jobs, scheduler, ordered=stream)  # the workers start here
-    # On a terminal, records on stdout and a progress line on stderr would mix: no line then.
-    quiet = stream and sys.stdout.isatty()
-    with closing(games_played), Progress(len(tasks), label, quiet=quiet) as progress:
-        for played in games_played:
-            if stream:
-                sys.stdout.write(("\n" if done else "") + played.text)
-                sys.stdout.flush()
-            else:
-                storage.create(os.path.join(out, f"{played.game_id}-{played.index:04d}.gtn"),
-                               played.text, force=True)
-            done.append(played)
-            progress.update(len(done))
+    try:
+        games_played = run(tasks, jobs, scheduler, ordered=stream)  # the workers start here
+        # On a terminal, records on stdout and a progress line on stderr would mix: no line.
+        quiet = stream and sys.stdout.isatty()
+        with closing(games_played), Progress(len(tasks), label, quiet=quiet) as progress:
+            for played in games_played:
+                if stream:
+                    sys.stdout.write(("\n" if done else "") + played.text)
+                    sys.stdout.flush()
+                else:
+                    storage.create(os.path.join(out, f"{played.game_id}-{played.index:04d}.gtn"),
+                                   played.text, force=True)
+                done.append(played)
+                progress.update(len(done))
+    except GameError:
+        if not done:  # no game written (a full disk): the folders made for them go too
+            storage.undo_folders(made)
+        raise
     return sorted(done, key=lambda p: p.index)
 
 

@@ -6,7 +6,10 @@ the referee writes, else the ``Date`` tag, then the match id). Every player star
 score being ``1 / (1 + 10 ** ((opponent - own) / 400))``. A game of three or more seats counts
 as one result against each other seat (better rank: 1, same rank: 1/2, worse: 0), each such
 pair weighted ``K / (seats - 1)``, so that one game moves a rating at most ``K``. Ratings are
-updated from the ratings before the game.
+updated from the ratings before the game. A time forfeit decides only between the late seats
+and those on time: each seat on time wins against the late ones, and the seats on time count
+no result among themselves (nor do the late ones). A game that lapsed (nobody played) is in
+``lapsed/`` and counts for nobody.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from gametool import storage
+from gametool.engine import Outcome
 from gametool.errors import GameError
 from gametool.record import Session, load_one
 
@@ -39,18 +43,25 @@ def expected(own: float, other: float) -> float:
     return 1 / (1 + 10 ** ((other - own) / 400))
 
 
-def rate(ratings: dict[str, float], players: list[str], ranks: list[int]) -> None:
-    """Move ``ratings`` by one finished game whose seats got ``ranks`` (1 is best)."""
+def rate(ratings: dict[str, float], players: list[str], ranks: list[int],
+         forfeit: bool = False) -> None:
+    """Move ``ratings`` by one finished game whose seats got ``ranks`` (1 is best). A time
+    ``forfeit`` decides only between a late seat and a seat on time: seats of the same rank
+    there count no result between them."""
     before = {p: ratings.get(p, START) for p in players}
     weight = K / max(1, len(players) - 1)
     for i, me in enumerate(players):
         change = 0.0
         for j, other in enumerate(players):
-            if i == j:
+            if i == j or (forfeit and ranks[i] == ranks[j]):
                 continue
             score = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
             change += weight * (score - expected(before[me], before[other]))
         ratings[me] = ratings.get(me, START) + change
+
+
+def _forfeit(outcome: Outcome) -> bool:
+    return (outcome.termination or "").startswith("time forfeit")
 
 
 def _sessions(game_dir: Path) -> list[tuple[str, Session]]:
@@ -84,6 +95,8 @@ def standings(game_dir: str | Path) -> dict[str, list[Line]]:
                 line.unfinished += 1
                 continue
             kind = outcome.results[seat].result
+            if _forfeit(outcome) and kind == "draw":
+                kind = "win"  # on time, against the late seats; nothing among the others
             line.wins += kind == "win"
             line.draws += kind == "draw"
             line.losses += kind == "loss"
@@ -91,7 +104,7 @@ def standings(game_dir: str | Path) -> dict[str, list[Line]]:
             finished.append((_order(match, session), session, outcome))
     for _key, session, outcome in sorted(finished, key=lambda item: item[0]):
         rate(ratings.setdefault(session.game.name, {}), session.names,
-             [r.rank for r in outcome.results])
+             [r.rank for r in outcome.results], _forfeit(outcome))
     out = {}
     for game, table in sorted(tables.items()):
         for name, line in table.items():

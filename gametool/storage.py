@@ -170,8 +170,24 @@ PRIVATE_FOLDER = 0o700
 
 def private_folder(path: str | os.PathLike[str]) -> list[str]:
     """Make the folder ``path`` (and its missing parents) and give it mode 0700 whatever the
-    umask; an existing folder is narrowed to 0700. Returns the folders made, outermost first
-    (for a caller that undoes its work); a failure is one GameError."""
+    umask; an existing folder is narrowed (group and others lose every right; the owner's
+    are left as they are, so a folder of mode 0500 stays so). Returns the folders made,
+    outermost first (for a caller that undoes its work); a failure is one GameError."""
+    folder = os.path.abspath(os.fspath(path))
+    made = make_folders(path)
+    try:
+        mode = os.stat(folder).st_mode & 0o777
+        if mode & ~PRIVATE_FOLDER:  # narrowed, never widened: a folder of 0500 stays so
+            os.chmod(folder, mode & PRIVATE_FOLDER)
+    except OSError as exc:
+        raise _os_failure(os.fspath(path), "make the folder readable by its owner only",
+                          exc) from None
+    return made
+
+
+def make_folders(path: str | os.PathLike[str]) -> list[str]:
+    """Make the folder ``path`` and its missing parents (as the umask allows); return the
+    folders made, outermost first, for ``undo_folders``. A failure is one GameError."""
     folder = os.path.abspath(os.fspath(path))
     missing = []
     probe = folder
@@ -185,13 +201,42 @@ def private_folder(path: str | os.PathLike[str]) -> list[str]:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
         raise _os_failure(os.fspath(path), "make the folder", exc) from None
-    try:
-        if os.stat(folder).st_mode & 0o777 != PRIVATE_FOLDER:
-            os.chmod(folder, PRIVATE_FOLDER)
-    except OSError as exc:
-        raise _os_failure(os.fspath(path), "make the folder readable by its owner only",
-                          exc) from None
     return list(reversed(missing))
+
+
+def write_new(path: str, text: str, mode: int = PRIVATE_FILE, exists: str | None = None
+              ) -> None:
+    """Write ``text`` to a file made now with ``mode``, or, when ``exists`` is None, at the end
+    of the file there is; whole or not at all: after a failure (a full disk) a file made is
+    removed, and one appended to is cut back to its old length. ``exists``: the line for a
+    file that is there already (then nothing is written)."""
+    append = exists is None
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_EXCL)
+    made = not os.path.lexists(path)
+    try:
+        fd = os.open(path, flags, mode)
+    except FileExistsError:
+        raise GameError(f"{path}: {exists}") from None
+    except OSError as exc:
+        raise _os_failure(path, "write", exc) from None
+    size = 0
+    try:
+        size = os.fstat(fd).st_size
+        data = text.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data):]
+        os.fsync(fd)
+    except OSError as exc:
+        try:
+            if made:
+                os.unlink(path)
+            else:
+                os.ftruncate(fd, size)
+        except OSError:
+            pass
+        raise _os_failure(path, "write", exc) from None
+    finally:
+        os.close(fd)
 
 
 def undo_folders(made: list[str]) -> None:

@@ -305,7 +305,7 @@ def test_every_folder_and_file_the_referee_writes_is_its_own_under_umask_022(
         seen["keys"] += entry.suffix == ".keys"
         seen["sent"] += entry.parent.name == "sent"
         seen["journal"] += entry.parent.name == ".journal"
-    assert seen == {"record": 1, "keys": 1, "sent": 6, "journal": 1}  # the journal's lock
+    assert seen == {"record": 1, "keys": 1, "sent": 6, "journal": 2}  # the run and send locks
     # Secrets are in them: the seed and the hands in the record, a key in each opening mail.
     assert "[Seed " in (tmp_path / "games" / f"{match}.gtn").read_text()
     assert list((tmp_path / "outbox").glob("*.eml")) == []

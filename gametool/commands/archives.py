@@ -96,9 +96,13 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
             for name in names:
                 if os.path.exists(name):
                     raise GameError(f"{name}: already exists (use --force to overwrite)")
-        os.makedirs(folder, exist_ok=True)
+        made = storage.make_folders(folder)
         for name, text in zip(names, pieces, strict=False):
-            storage.create(name, text, force=True)
+            try:
+                storage.create(name, text, force=True)
+            except GameError:
+                storage.undo_folders(made)  # the folders made, when they are still empty
+                raise
             if not as_json:
                 click.echo(name)
     except GameError as exc:

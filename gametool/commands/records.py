@@ -16,6 +16,7 @@ from gametool import (
     params,
     players,
     render,
+    storage,
 )
 from gametool.chance import new_contribution, new_seed
 from gametool.commands.common import (
@@ -442,14 +443,10 @@ def join(save: str | None) -> None:
     """
     line = f"#join {new_contribution()}"
     if save is not None:
-        import os
-
-        try:
-            fd = os.open(save, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            with os.fdopen(fd, "a", encoding="utf-8") as handle:
-                handle.write(line + "\n")
-        except OSError as exc:
-            raise Rejected(f"{save}: cannot write: {exc.strerror}") from None
+        try:  # the line whole, or nothing (a full disk leaves no empty file)
+            storage.write_new(save, line + "\n")
+        except GameError as exc:
+            raise Rejected(str(exc)) from None
     click.echo(line)
 
 

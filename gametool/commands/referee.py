@@ -234,6 +234,9 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
         send_outbox(outbox, sendmail, smtp)
+        if report.errors:  # mails left for the next run: the referee's own failure
+            raise Rejected(report.errors[0] + (f" (and {len(report.errors) - 1} more)"
+                                               if len(report.errors) > 1 else ""))
         return
     raw, size = _read_mail(message or "-", max_bytes)
     journal = mailtransport.Journal(ref.outbox)
@@ -357,8 +360,7 @@ def referee_allow(addresses: tuple[str, ...], game_dir: str, outbox: str, addres
 
     ref = Referee(game_dir, outbox, address)
     with referee_failures(game_dir):
-        messages = ref.allow(list(addresses))
-        ref.write(messages)
+        ref.allow(list(addresses), deliver=True)
     send_outbox(outbox, sendmail, smtp)
 
 

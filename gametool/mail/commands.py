@@ -100,8 +100,9 @@ def parse_new(argument: str) -> NewGame:
     for pair in match.group(3).split():
         key, _eq, value = pair.partition("=")
         if key.lower() == "days":
-            if not value.isdigit() or len(value) > 3:
-                raise MailRejected(f"days={value[:20]!r}: give a whole number of days")
+            if not value.isdigit() or len(value) > 3 or not 1 <= int(value) <= 365:
+                raise MailRejected(f"days={value[:20]!r}: give a whole number of days from 1 "
+                                   "to 365")
             days = int(value)
             continue
         options[key] = value

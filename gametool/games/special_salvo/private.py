@@ -15,9 +15,9 @@ the seat owes is the commit-reveal hook's work (``gametool.hooks.special_salvo``
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
+from gametool import storage
 from gametool.errors import GameError
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
@@ -74,12 +74,6 @@ def load_private(path: str) -> PrivateFleet:
 
 def save_private(path: str, secret: PrivateFleet) -> None:
     """Write a new private file, readable by its owner only; never overwrite one."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        raise GameError(f"{path} already exists: it may hold a fleet in play; choose another "
-                        "name") from None
-    except OSError as exc:
-        raise GameError(f"{path}: cannot write the private file: {exc.strerror}") from None
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(secret.text())
+    # Whole or not at all: a full disk leaves no empty file that every retry would refuse.
+    storage.write_new(path, secret.text(), 0o600, exists="already exists: it may hold a "
+                      "fleet in play; choose another name")
