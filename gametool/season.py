@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gametool import clock, render, standings, storage
+from gametool import clock, render, standings, storage, tournament
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
@@ -463,7 +463,8 @@ class Season:
         if word == "games":
             return self._games_text(name)
         if word == "standings":
-            return standings.as_text(standings.standings(self.game_dir)).rstrip()
+            return (standings.as_text(standings.standings(self.game_dir)).rstrip()
+                    + tournament.mail_text(self.game_dir, name))
         return commands.HELP.rstrip()
 
     def _games_text(self, name: str) -> str:
@@ -601,7 +602,8 @@ class Season:
             elif command.word == "games":
                 answers.append(self._games_text(sender))
             elif command.word == "standings":
-                answers.append(standings.as_text(standings.standings(self.game_dir)).rstrip())
+                answers.append(standings.as_text(standings.standings(self.game_dir)).rstrip()
+                               + tournament.mail_text(self.game_dir, sender))
             else:
                 answers.append(commands.HELP.rstrip())
         if answers:

@@ -233,6 +233,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
                       else mailtransport.read_mbox(ref, mbox or "", max_bytes))
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
+        run_tournaments(ref)
         send_outbox(outbox, sendmail, smtp)
         return
     raw, size = _read_mail(message or "-", max_bytes)
@@ -241,6 +242,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
         mailtransport.finish_orphans(ref, journal, {mailtransport.digest(raw)})
         outcome = mailtransport.apply_once(ref, journal, raw, size)
         journal.remove(mailtransport.digest(raw))
+    run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if not outcome.applied:
         if outcome.reason and not outcome.reason.startswith("dropped"):
@@ -326,6 +328,7 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
     click.echo(f"reminded {len(report.reminded)}, forfeited {len(report.forfeited)}, "
                f"left {len(report.left)}, lapsed {len(report.lapsed)}; "
                f"{report.messages} message{'s' * (report.messages != 1)} written")
+    run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if report.errors:
         for reason in report.errors[:-1]:
@@ -388,6 +391,95 @@ def referee_standings(game_dir: str, as_json: bool) -> None:
         click.echo(json.dumps(standings.as_json(tables), indent=2))
     else:
         click.echo(standings.as_text(tables), nl=False)
+
+@referee.group("tournament")
+def referee_tournament() -> None:
+    """Tournaments run by the referee: round robin or swiss, paired, withdrawn and ranked.
+
+    \b
+    Examples:
+      gametool referee tournament new chess --players a@x.org,b@x.org,c@x.org,d@x.org \\
+          --format round-robin --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee tournament standings chess-rr-1a2b3c4d --game-dir ~/referee/games
+    """
+
+
+@referee_tournament.command("new")
+@click.argument("game", shell_complete=completion.game_ids)
+@click.argument("options", nargs=-1, metavar="[OPTION=VALUE]...")
+@click.option("--players", required=True, metavar="A@X,B@Y,..",
+              help="The players' addresses; their order breaks ties when a swiss pairs.")
+@click.option("--format", "fmt", required=True, type=click.Choice(["round-robin", "swiss"]),
+              help="round-robin: every pairing (Berger tables); swiss: each round paired by "
+                   "points once the round before is over.")
+@click.option("--rounds", type=params.Whole(1, 100), metavar="N",
+              help="Rounds of a swiss (default: log2 of the players, rounded up).")
+@click.option("--double", is_flag=True, help="A round robin played twice, seats reversed.")
+@click.option("--seats", type=params.Whole(2, 16), metavar="N",
+              help="Seats of each game, for a game that takes several counts (default: the "
+                   "game's own).")
+@click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has per "
+              "move (default: the game's own).")
+@game_dir_option
+@outbox_option
+@from_option
+@sending_options
+def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fmt: str,
+                           rounds: int | None, double: bool, seats: int | None,
+                           days: int | None, game_dir: str, outbox: str, address: str,
+                           sendmail: str | None, smtp: str | None) -> None:
+    """Start a tournament of GAME among the --players and print its id.
+
+    Its games start as 'referee new' starts one (a key per seat, the seed drawn jointly where
+    the game has chance), each opening mail naming the tournament and the round. A round robin
+    starts every game at once; a swiss starts round 1, and 'referee inbox' and 'referee tick'
+    pair each next round when the one before is over: equal points meet, nobody meets twice,
+    seats alternate, a bye (one point) for a count that does not fill the tables. A player who
+    loses two games of the tournament by time forfeit is withdrawn: their running games are
+    lost by forfeit, told in one mail to every player. Everything is made or nothing.
+    """
+    from gametool import director
+    from gametool.referee import Referee
+
+    ref = Referee(game_dir, outbox, address)
+    with referee_failures(game_dir):
+        tid, _messages = director.create(
+            ref, game, [p.strip() for p in players.split(",")], fmt, rounds, double, days,
+            parse_options(" ".join(options)), seats)
+    click.echo(tid)
+    send_outbox(outbox, sendmail, smtp)
+
+
+@referee_tournament.command("standings")
+@click.argument("tournament_id", metavar="ID")
+@game_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def referee_tournament_standings(tournament_id: str, game_dir: str, as_json: bool) -> None:
+    """Print a tournament's standings: points, then the tie-break (Sonneborn-Berger for a
+    round robin, Buchholz for a swiss), wins, draws, losses and byes.
+
+    A win is 1 point, a draw 1/2; a game of more seats gives each seat its score against each
+    other seat (better rank 1, same 1/2) divided by the other seats. Players mail
+    '#standings' for the same table.
+    """
+    from gametool import tournament
+
+    with referee_failures(game_dir):
+        made = tournament.load(game_dir, tournament_id)
+        if as_json:
+            click.echo(json.dumps(tournament.as_json(game_dir, made), indent=2))
+        else:
+            click.echo(tournament.as_text(game_dir, made), nl=False)
+
+
+def run_tournaments(ref: Any) -> None:
+    """After the inbox or the clock: withdraw, pair the next rounds, finish tournaments."""
+    from gametool import director
+
+    with referee_failures(ref.game_dir):
+        report = director.advance(ref)
+    for line in report.lines:
+        click.echo(line)
 
 
 COMMANDS = [referee]

@@ -34,7 +34,8 @@ Commands, each on a line of its own, below your key line ('#key' and your key):
   #show              your view of the position
   #moves             your legal actions when you are to move
   #games             your games, and whose turn it is in each
-  #standings         the standings of every game: results and Elo ratings
+  #standings         the standings of every game (results and Elo ratings) and of your
+                     tournaments (points and tie-breaks)
   #help              this list
   #new GAME vs ADDRESS[,ADDRESS...] [option=value...] [days=N]
                      start a game (subject without a game, your own key from the referee):
