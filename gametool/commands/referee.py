@@ -437,6 +437,15 @@ def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fm
     seats alternate, a bye (one point) for a count that does not fill the tables. A player who
     loses two games of the tournament by time forfeit is withdrawn: their running games are
     lost by forfeit, told in one mail to every player. Everything is made or nothing.
+
+    \b
+    Examples:
+      gametool referee tournament new chess --format round-robin --double --days 5 \\
+          --players ann@example.org,ben@example.net,cy@example.com,dee@example.com \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee tournament new colors --format swiss --rounds 3 \\
+          --players p1@x.org,p2@x.org,p3@x.org,p4@x.org,p5@x.org \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox --smtp mail.example.org:587
     """
     from gametool import director
     from gametool.referee import Referee
@@ -461,6 +470,11 @@ def referee_tournament_standings(tournament_id: str, game_dir: str, as_json: boo
     A win is 1 point, a draw 1/2; a game of more seats gives each seat its score against each
     other seat (better rank 1, same 1/2) divided by the other seats. Players mail
     '#standings' for the same table.
+
+    \b
+    Examples:
+      gametool referee tournament standings chess-rr-1a2b3c4d --game-dir ~/referee/games
+      gametool referee tournament standings colors-swiss-5e6f7a8b --game-dir games --json
     """
     from gametool import tournament
 
