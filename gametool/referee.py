@@ -52,6 +52,7 @@ from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
 from gametool.mail import MailDropped, MailRejected
+from gametool.mail import commands as mail_commands
 from gametool.mail.body import find_instructions, find_join, find_key, has_guard, own_lines
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
@@ -498,6 +499,8 @@ class Referee(Season):
                 parts.append("Chance waits for the contribution of: "
                              + ", ".join(session.waiting_for()) + ".")
             parts.append(render.show_text(session, as_seat=name).rstrip())
+            if opening:
+                parts.append(mail_commands.OPENING)
             if not over and session.to_move() == seat:
                 game, state = session.game, session.state
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]

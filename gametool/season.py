@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gametool import clock, render, standings, storage, tournament
+from gametool import clock, conditional, render, standings, storage, tournament
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
@@ -137,6 +137,8 @@ class Season:
         Clock(session.record).restart(self.now())
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
+        if conditional.respond(session):  # the answer the seat to move prepared ('#if')
+            Clock(session.record).restart(self.now())
         if session.outcome() is not None:
             Clock(session.record).mark_ended(self.now())
 
@@ -311,6 +313,9 @@ class Season:
             session, note, changed = self._change(session, name, command)
             notes.append(note)
             moved = moved or changed
+        prepared = [c.argument for c in said if c.word in commands.PREPARING]
+        private, kept = (conditional.prepare(session, name, prepared) if prepared
+                         else (None, {}))
         replies: list[Outgoing] = []
         if joined and session.is_waiting_for_seed() and not changes:
             replies = [self._joined(match, session, name)]
@@ -324,12 +329,17 @@ class Season:
             replies = [_outgoing(seat, f"[gametool {match}] {session.game.name}: "
                                        f"{notes[-1].split(':')[0][:60]}",
                                  "\n".join(notes) + f"{prompt}\n") for seat in session.names]
+        if private is not None:  # for the sender only: the opponent never sees it
+            replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your #if",
+                                     private + "\n"))
         asked = [c for c in said if c.word in commands.ANSWERING]
         if asked:
             answers = [self._answer(match, session, name, c) for c in asked]
             words = ", ".join(f"#{c.word}" for c in asked)
             replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your {words}",
                                      "\n\n".join(answers) + "\n"))
+        if kept:  # once nothing else in the mail can be refused
+            conditional.keep(session, kept)
         return session, replies
 
     def _guard(self, session: Session, rest: list[str], required: bool) -> str | None:
@@ -447,7 +457,11 @@ class Season:
                 command: commands.Command) -> str:
         word = command.word
         if word == "show":
-            return render.show_text(session, as_seat=name).rstrip()
+            if command.argument and int(command.argument) > session.ply:
+                raise MailRejected(f"'#show {int(command.argument)}': the game is at ply "
+                                   f"{session.ply}")
+            ply = int(command.argument) if command.argument else None
+            return render.show_text(session, ply=ply, as_seat=name).rstrip()
         if word == "moves":
             seat = session.to_move()
             if seat is not None and seat != CHANCE and session.names[seat] == name \

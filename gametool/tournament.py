@@ -10,7 +10,8 @@ their results are read from the records and nothing is kept twice.
 Points: a game of two seats gives 1 for a win, 1/2 for a draw, 0 for a loss; a game of more
 seats gives each seat its score against every other seat (1 ranked better, 1/2 the same rank,
 0 worse), divided by the number of other seats, so that a game is worth 1 point in all. A bye
-gives 1 point in a swiss, none in a round robin (where every player of an odd count has one). Only finished games count.
+gives 1 point in a swiss, none in a round robin (where every player of an odd count has one).
+Only finished games count.
 
 Tie-breaks: Sonneborn-Berger for a round robin (for each game, the player's score against each
 opponent, divided by the other seats, times that opponent's points), Buchholz for a swiss (the

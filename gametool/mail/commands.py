@@ -19,7 +19,9 @@ NOT_COMMANDS = ("key", "ply", "join")
 CHANGING = ("draw", "accept", "decline", "undo")
 ANSWERING = ("show", "moves", "games", "standings", "help")
 STARTING = ("new",)
-COMMANDS = CHANGING + ANSWERING + STARTING
+PREPARING = ("if",)
+COMMANDS = CHANGING + ANSWERING + STARTING + PREPARING
+WITH_TEXT = ("new", "if")  # commands whose argument keeps its letter case
 MAX_COMMANDS = 20
 MAX_ARGUMENT = 2000
 
@@ -32,11 +34,16 @@ Commands, each on a line of its own, below your key line ('#key' and your key):
   #undo              ask to take back your last turn (with '#ply N'); it happens when every
                      other seat accepts, and never past a chance action that told anything
   #show              your view of the position
+  #show N            your view of the position after ply N (what you could see then)
   #moves             your legal actions when you are to move
   #games             your games, and whose turn it is in each
   #standings         the standings of every game (results and Elo ratings) and of your
                      tournaments (points and tie-breaks)
   #help              this list
+  #if ACTION then ACTION
+                     in a game of two seats without hidden information, while your opponent
+                     is to move: your answer if their next action is the first one (several
+                     lines allowed; the others are dropped); never across chance
   #new GAME vs ADDRESS[,ADDRESS...] [option=value...] [days=N]
                      start a game (subject without a game, your own key from the referee):
                      the others are invited and accept by replying '#join'
@@ -45,6 +52,13 @@ An action is sent as before: '#ply N' (N as in the last message), then one actio
 '#draw' may follow the actions of your move, to offer a draw with it. An offer or a request
 lapses with the next move.
 """
+
+# Told in every seat's first mail. No line starts with '#', so sending it back changes nothing.
+OPENING = ("Besides your actions you may mail commands, each on a line of its own below your\n"
+           "key line: draw offers, take-backs, your view now or after an earlier ply ('show N'),\n"
+           "your legal actions, your games, the standings of your games and tournaments, and\n"
+           "answers prepared in advance ('if ACTION then ACTION'), each word after a hash\n"
+           "sign. Mail the word 'help' after a hash sign for the whole list.")
 
 
 @dataclass
@@ -68,10 +82,15 @@ def split(lines: list[str]) -> tuple[list[Command], list[str]]:
         argument = match.group(2).strip()
         if len(argument) > MAX_ARGUMENT:
             raise MailRejected(f"'#{word}' is followed by more than {MAX_ARGUMENT} characters")
-        if word != "new" and argument and not (word in ("accept", "decline")
-                                               and argument.lower() in ("draw", "undo")):
+        if word == "show" and argument and not (argument.isdigit() and len(argument) <= 6):
+            raise MailRejected(f"'#show {argument[:20]}': write '#show' alone, or '#show N' "
+                               "with N the number of a ply")
+        if word == "if" and not argument:
+            raise MailRejected("'#if' alone: write '#if ACTION then ACTION'")
+        if word not in WITH_TEXT + ("show",) and argument and not (
+                word in ("accept", "decline") and argument.lower() in ("draw", "undo")):
             raise MailRejected(f"'#{word}' takes nothing after it: write it alone on its line")
-        said.append(Command(word, argument.lower() if word != "new" else argument))
+        said.append(Command(word, argument.lower() if word not in WITH_TEXT else argument))
         if len(said) > MAX_COMMANDS:
             raise MailRejected(f"more than {MAX_COMMANDS} commands in one mail")
     return said, rest
