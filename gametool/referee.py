@@ -47,7 +47,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from gametool import render, storage
+from gametool import leave, render, storage
 from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
@@ -123,7 +123,7 @@ class Referee(Season):
 
     def new(self, game_id: str, addresses: list[str], options: dict[str, str] | None = None,
             seed: str | None = None, weak_seed_ok: bool = False, days: int | None = None,
-            invited: list[str] | None = None, deliver: bool = False,
+            invited: list[str] | None = None, deliver: bool = False, bank: int | None = None,
             on_create: Callable[[Path, str, str, list[Outgoing]], None] | None = None
             ) -> tuple[str, list[Outgoing]]:
         """Start a game among ``addresses``; return its match id and the opening messages.
@@ -148,6 +148,8 @@ class Referee(Season):
         session = Session.start(game_id, names, options, seed or new_seed(), joint=joint,
                                 date=self.now().strftime("%Y.%m.%d"))
         self._start_clock(session, days)
+        if bank:  # a reserve of days past the deadline for every seat
+            leave.start_bank(session, bank)
         if invited:
             session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
         match = f"{session.game.id}-{secrets.token_hex(4)}"

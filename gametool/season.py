@@ -31,7 +31,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gametool import clock, conditional, render, standings, storage, tournament
+from gametool import clock, conditional, leave, render, standings, storage, tournament
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
@@ -134,6 +134,7 @@ class Season:
 
     def _moved(self, session: Session) -> None:
         """After a change by mail: a new turn on the clock; offers lapse; an end is dated."""
+        leave.spend(session, self.game_dir, self.now())  # a late move spends the time bank
         Clock(session.record).restart(self.now())
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
@@ -228,6 +229,9 @@ class Season:
             if seat is None or seat == CHANCE:
                 return []
             late = [session.names[seat]]
+        if len(late) == 1:  # the seat's leave does not count, and its time bank does
+            deadline = leave.deadline_of(session, self.game_dir, late[0]) or deadline
+            half = leave.deadline_of(session, self.game_dir, late[0], half=True) or half
         if moment >= deadline:
             return self._forfeit(match, session, late, moment, report)
         if moment >= half and not timer.reminded():
@@ -235,7 +239,7 @@ class Season:
             report.reminded.extend(late)
             note = (f"Reminder: half of your time for this move is gone. Move by "
                     f"{clock.write_time(deadline)} (UTC), or you lose game {match} by time "
-                    "forfeit.")
+                    "forfeit." + leave.bank_text(session, late[0]))
             return [self._with_note(m, note, "reminder, your move")
                     for m in self.messages(match, session) if m.to in late]
         return []
@@ -300,6 +304,7 @@ class Season:
             raise MailRejected("'#new' starts a game: send it with no game in the subject "
                                "(write just 'gametool'), with your own key from the referee")
         notes: list[str] = []
+        notes_private: list[Outgoing] = []  # '#leave': to the sender and the others once
         moved = joined
         guard = self._guard(session, rest, required=bool(changes))
         if guard is not None and any(line and not PLY_LINE.fullmatch(line)
@@ -313,7 +318,11 @@ class Season:
             session, note, changed = self._change(session, name, command)
             notes.append(note)
             moved = moved or changed
-        prepared = [c.argument for c in said if c.word in commands.PREPARING]
+        for command in (c for c in said if c.word == "leave"):
+            told = leave.grant(self.game_dir, name, int(command.argument), self.now(),
+                               getattr(self, "leave_days", leave.DEFAULT_DAYS))
+            notes_private.extend(_outgoing(*message) for message in told)
+        prepared = [c.argument for c in said if c.word == "if"]
         private, kept = (conditional.prepare(session, name, prepared) if prepared
                          else (None, {}))
         replies: list[Outgoing] = []
@@ -340,7 +349,7 @@ class Season:
                                      "\n\n".join(answers) + "\n"))
         if kept:  # once nothing else in the mail can be refused
             conditional.keep(session, kept)
-        return session, replies
+        return session, replies + notes_private
 
     def _guard(self, session: Session, rest: list[str], required: bool) -> str | None:
         """The guard line, checked against the next ply; None when there is none."""
@@ -606,7 +615,12 @@ class Season:
         answers = []
         start = None
         for command in said:
-            if command.word in commands.CHANGING or command.word in ("show", "moves"):
+            if command.word == "leave":  # for every game of the player
+                replies += [_outgoing(*message) for message in leave.grant(
+                    self.game_dir, sender, int(command.argument), self.now(),
+                    getattr(self, "leave_days", leave.DEFAULT_DAYS))]
+                continue
+            if command.word in commands.CHANGING or command.word in ("show", "moves", "if"):
                 raise MailRejected(f"'#{command.word}' is about one game: name it in the "
                                    "subject ([gametool MATCH-ID]) and use that game's key")
             if command.word == "new":
@@ -622,7 +636,8 @@ class Season:
                 answers.append(commands.HELP.rstrip())
         if answers:
             replies.append(_outgoing(sender, "[gametool] your "
-                                     + ", ".join(f"#{c.word}" for c in said if c.word != "new"),
+                                     + ", ".join(f"#{c.word}" for c in said
+                                                 if c.word not in ("new", "leave")),
                                      "\n\n".join(answers) + "\n"))
         return replies, start
 

@@ -66,6 +66,11 @@ from_option = click.option("--from", "address", default="referee@localhost", sho
                            metavar="ADDR", help="The referee's own address.")
 
 
+leave_days_option = click.option("--leave-days", type=params.Whole(0, 365), default=30,
+                                 show_default=True, metavar="N",
+                                 help="Days of leave each player may take in a year.")
+
+
 def sending_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--sendmail [CMD] and --smtp HOST:PORT: send the outbox once the messages are written."""
     command = click.option(
@@ -118,13 +123,15 @@ def send_outbox(outbox: str, sendmail: str | None, smtp: str | None) -> None:
 @weak_seed_option
 @click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has "
               "per move (default: the game's own, 7 for most); see 'referee tick'.")
+@click.option("--bank", type=params.Whole(1, 365), metavar="DAYS", help="A time bank: days "
+              "every seat may spend past its deadlines before a time forfeit.")
 @game_dir_option
 @outbox_option
 @from_option
 @sending_options
 def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | None,
-                weak_seed_ok: bool, days: int | None, game_dir: str, outbox: str, address: str,
-                sendmail: str | None, smtp: str | None) -> None:
+                weak_seed_ok: bool, days: int | None, bank: int | None, game_dir: str,
+                outbox: str, address: str, sendmail: str | None, smtp: str | None) -> None:
     """Start GAME among the --players addresses and write the opening message to each.
 
     Each opening message carries that seat's secret key (and no other seat's), the SeedHash,
@@ -150,7 +157,7 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     with referee_failures(game_dir):
         match, _messages = ref.new(game, [p.strip() for p in players.split(",")],
                                    parse_options(" ".join(options)), seed, weak_seed_ok,
-                                   days=days, deliver=True)
+                                   days=days, deliver=True, bank=bank)
     click.echo(match)
     send_outbox(outbox, sendmail, smtp)
 
@@ -186,10 +193,11 @@ def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
 @from_option
 @click.option("--max-bytes", type=params.Whole(1024, 1 << 30), default=256 * 1024,
               show_default=True, metavar="N", help="Refuse, unread, a mail larger than N bytes.")
+@leave_days_option
 @sending_options
 def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, game_dir: str,
-                  outbox: str, address: str, max_bytes: int, sendmail: str | None,
-                  smtp: str | None) -> None:
+                  outbox: str, address: str, max_bytes: int, leave_days: int,
+                  sendmail: str | None, smtp: str | None) -> None:
     """Apply one incoming mail MESSAGE (an RFC 5322 file, or stdin for '-' or nothing), or
     every new message of a Maildir or an mbox, and write the replies; then send the outbox.
 
@@ -209,8 +217,13 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
     back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
     past a chance action that told anything), each with the '#ply N' guard; '#show' (one's
-    view), '#moves' (one's legal actions), '#games' (one's games and whose turn it is),
-    '#standings' and '#help', which answer the sender only. With no game in the subject and
+    view; '#show N' after ply N, as the seat saw it then), '#moves' (one's legal actions),
+    '#games' (one's games and whose turn it is), '#standings' (with the sender's tournaments)
+    and '#help', which answer the sender only; '#leave DAYS' (the sender's clock paused in
+    every game, out of --leave-days a year; every other seat is told once); '#if ACTION then
+    ACTION' (in a game of two seats without hidden information, the answer to the opponent's
+    next action, played at once when it matches, the other lines dropped; never across
+    chance). With no game in the subject and
     the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
     [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
 
@@ -227,6 +240,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     if sum(x is not None for x in (message, maildir, mbox)) > 1:
         raise click.UsageError("give one of MESSAGE, --maildir and --mbox")
     ref = Referee(game_dir, outbox, address, max_bytes)
+    ref.leave_days = leave_days  # the allowance '#leave' takes from
     if maildir is not None or mbox is not None:
         with referee_failures(outbox):
             report = (mailtransport.read_maildir(ref, maildir, max_bytes) if maildir is not None
@@ -391,6 +405,39 @@ def referee_standings(game_dir: str, as_json: bool) -> None:
         click.echo(json.dumps(standings.as_json(tables), indent=2))
     else:
         click.echo(standings.as_text(tables), nl=False)
+
+@referee.command("leave")
+@click.argument("player", metavar="ADDRESS")
+@click.argument("days", type=params.Whole(1, 365))
+@leave_days_option
+@game_dir_option
+@outbox_option
+@from_option
+@sending_options
+def referee_leave(player: str, days: int, leave_days: int, game_dir: str, outbox: str,
+                  address: str, sendmail: str | None, smtp: str | None) -> None:
+    """Give ADDRESS DAYS days of leave from now, as '#leave DAYS' by mail does.
+
+    The player's clock is paused in every game for those days (each deadline moves by the
+    part of the leave that falls in the turn), out of --leave-days a year; the player and,
+    once, every player with a running game against it are told by mail.
+
+    \b
+    Examples:
+      gametool referee leave ann@example.org 10 --game-dir ~/referee/games \\
+          --outbox ~/referee/outbox
+    """
+    from gametool import leave
+    from gametool.mail.message import addresses as checked_addresses
+    from gametool.referee import Outgoing, Referee
+
+    ref = Referee(game_dir, outbox, address)
+    with referee_failures(game_dir):
+        (name,) = checked_addresses([player])
+        told = leave.grant(game_dir, name, days, ref.now(), leave_days)
+        ref.write([Outgoing(*message) for message in told])
+    send_outbox(outbox, sendmail, smtp)
+
 
 @referee.group("tournament")
 def referee_tournament() -> None:

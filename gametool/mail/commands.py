@@ -19,7 +19,7 @@ NOT_COMMANDS = ("key", "ply", "join")
 CHANGING = ("draw", "accept", "decline", "undo")
 ANSWERING = ("show", "moves", "games", "standings", "help")
 STARTING = ("new",)
-PREPARING = ("if",)
+PREPARING = ("if", "leave")
 COMMANDS = CHANGING + ANSWERING + STARTING + PREPARING
 WITH_TEXT = ("new", "if")  # commands whose argument keeps its letter case
 MAX_COMMANDS = 20
@@ -40,6 +40,8 @@ Commands, each on a line of its own, below your key line ('#key' and your key):
   #standings         the standings of every game (results and Elo ratings) and of your
                      tournaments (points and tie-breaks)
   #help              this list
+  #leave DAYS        take DAYS days of leave from now: your clock is paused in every game
+                     (an allowance of days a year; every other seat is told)
   #if ACTION then ACTION
                      in a game of two seats without hidden information, while your opponent
                      is to move: your answer if their next action is the first one (several
@@ -56,9 +58,10 @@ lapses with the next move.
 # Told in every seat's first mail. No line starts with '#', so sending it back changes nothing.
 OPENING = ("Besides your actions you may mail commands, each on a line of its own below your\n"
            "key line: draw offers, take-backs, your view now or after an earlier ply ('show N'),\n"
-           "your legal actions, your games, the standings of your games and tournaments, and\n"
-           "answers prepared in advance ('if ACTION then ACTION'), each word after a hash\n"
-           "sign. Mail the word 'help' after a hash sign for the whole list.")
+           "your legal actions, your games, the standings of your games and tournaments, leave\n"
+           "('leave DAYS' pauses your clock), and answers prepared in advance ('if ACTION then\n"
+           "ACTION'), each word after a hash sign. Mail the word 'help' after a hash sign for\n"
+           "the whole list.")
 
 
 @dataclass
@@ -85,9 +88,11 @@ def split(lines: list[str]) -> tuple[list[Command], list[str]]:
         if word == "show" and argument and not (argument.isdigit() and len(argument) <= 6):
             raise MailRejected(f"'#show {argument[:20]}': write '#show' alone, or '#show N' "
                                "with N the number of a ply")
+        if word == "leave" and not (argument.isdigit() and len(argument) <= 3):
+            raise MailRejected("write '#leave DAYS', DAYS a whole number of days")
         if word == "if" and not argument:
             raise MailRejected("'#if' alone: write '#if ACTION then ACTION'")
-        if word not in WITH_TEXT + ("show",) and argument and not (
+        if word not in WITH_TEXT + ("show", "leave") and argument and not (
                 word in ("accept", "decline") and argument.lower() in ("draw", "undo")):
             raise MailRejected(f"'#{word}' takes nothing after it: write it alone on its line")
         said.append(Command(word, argument.lower() if word not in WITH_TEXT else argument))
