@@ -259,3 +259,79 @@ def test_a_game_that_cannot_start_removes_the_games_started_before_it(tmp_path: 
     unknown = subprocess.run(["gametool", "referee", "tournament", "standings", "chess-rr-00",
                               "--game-dir", str(games)], capture_output=True, text=True)
     assert unknown.returncode == 1 and "no tournament 'chess-rr-00'" in unknown.stderr
+
+
+def test_a_swiss_of_a_hidden_game_tells_no_seat_what_it_may_not_see(tmp_path: Path) -> None:
+    """Belemmer hides the piles' order: every mail of a swiss (openings with the tournament's
+    note, views, byes, the next round's pairing, the final table) is scanned for every seat."""
+    from test_referee import compose as mail_from
+    from test_referee import contribution, hidden_words, outbox_messages
+
+    from gametool import director, tournament
+    from gametool.record import load_one
+    from gametool.referee import Referee
+
+    ann, ben, cy = "ann@example.org", "ben@example.net", "cy@example.com"
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    tid, opening = director.create(ref, "belemmer", [ann, ben, cy], "swiss", rounds=2)
+    keys: dict[tuple[str, str], str] = {}
+    scanned = 0
+
+    def scan() -> None:
+        nonlocal scanned
+        messages = outbox_messages(ref.outbox)
+        for _path, mail in messages[scanned:]:
+            body, to = mail.get_content(), str(mail["To"])
+            found = MATCH.search(str(mail["Subject"]))
+            key = SEAT_KEY.search(body)
+            if found and key:
+                keys[(to, found.group(1))] = key.group(1)
+            named = ref.game_dir / f"{found.group(1)}.gtn" if found else None
+            # A game's mail against that game's master; a tournament's against every game.
+            for path in ([named] if named is not None and named.exists()
+                         else ref.game_dir.glob("*.gtn")):
+                text = path.read_text()
+                session = load_one(text)
+                if to not in session.names or session.ply == 0 or "The game is over" in body:
+                    continue  # nothing drawn yet, or the game over and its record published
+                leaked = {w for w in hidden_words(text, to)
+                          if re.search(rf"(?<![0-9A-Za-z]){w}(?![0-9A-Za-z])", body)}
+                assert not leaked, f"a mail to {to} shows {leaked}"
+        scanned = len(messages)
+
+    def play_out(match: str, seats: list[str]) -> None:
+        for seat in seats:
+            done = ref.receive(mail_from(seat, f"Re: [gametool {match}]",
+                                         f"#key {keys[(seat, match)]}\n"
+                                         f"#join {contribution(seat)}\n"))
+            ref.write(done.messages)
+            scan()
+        for turn in range(12):
+            session = load_one(ref.master(match).read_text())
+            mover = session.names[session.to_move()]
+            legal = [session.game.format_action(session.state, a)
+                     for a in session.game.legal_actions(session.state)]
+            action = "resign" if turn == 11 else legal[turn % len(legal)]
+            done = ref.receive(mail_from(mover, f"Re: [gametool {match}]",
+                                         f"#key {keys[(mover, match)]}\n#ply {session.ply + 1}"
+                                         f"\n{action}\n"))
+            assert done.applied, done.reason
+            ref.write(done.messages)
+            scan()
+            if load_one(ref.master(match).read_text()).outcome() is not None:
+                break
+        else:
+            raise AssertionError("the game did not end")
+
+    scan()
+    assert len(opening) == 3  # the two seats of round 1, and the bye
+    assert len(keys) == 2
+    for number in (1, 2):
+        (match, seats), = [(m, s) for n, m, s in games_of(tid, ref.game_dir) if n == number]
+        play_out(match, seats)
+        director.advance(ref)
+        scan()
+    table = tournament.as_json(ref.game_dir, tournament.load(ref.game_dir, tid))
+    assert table["finished"] and table["rounds_started"] == 2
+    byes = [line["player"] for line in table["lines"] if line["byes"]]
+    assert len(byes) == 2 and len(set(byes)) == 2  # nobody has two byes
