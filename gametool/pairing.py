@@ -24,7 +24,8 @@ are grouped from the top: the best-ranked unpaired player with the best-ranked o
 it forms a group in which nobody has met anybody before, and so on down; when the rest cannot
 be grouped, the last choice is undone and the next one tried. Of all the groupings with no
 repeated meeting, that is the first in rank order: players of equal points meet whenever the
-rules allow it. Seats within a group: each player carries a *seat debt*, the sum over its games
+rules allow it. A round that needs more than :data:`MAX_TRIES` groups tried is given up (the
+tournament ends there) rather than keep the referee busy. Seats within a group: each player carries a *seat debt*, the sum over its games
 of (its seat index - (seats-1)/2); the player who sat late the most sits first. Ties: the
 player whose last game was in the later seat first, then the better ranked. For two seats this
 is the usual colour rule: whoever has had black more often, else had black last, gets white.
@@ -37,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 Table = tuple[str, ...]
+MAX_TRIES = 1_000_000  # groups tried before a swiss round is given up (a referee's cron ends)
 
 
 @dataclass
@@ -134,24 +136,30 @@ def swiss(players: Sequence[str], history: dict[str, History], seats: int = 2) -
         others = [p for p in reversed(ranked) if past[p].byes != fewest]
         byes = (candidates + others)[:spare]
     playing = [p for p in ranked if p not in byes]
-    groups = _group(playing, past, seats)
+    groups = _group(playing, past, seats, [MAX_TRIES])
     if groups is None:
         raise PairingError("no pairing is left in which nobody meets anybody a second time")
     tables = [_seat(group, past, seats, order_of=playing) for group in groups]
     return Round(tables, sorted(byes, key=lambda p: ranked.index(p)))
 
 
-def _group(playing: list[str], past: dict[str, History], seats: int) -> list[Table] | None:
-    """The first grouping in rank order in which nobody meets anybody twice (backtracking)."""
+def _group(playing: list[str], past: dict[str, History], seats: int, budget: list[int]
+           ) -> list[Table] | None:
+    """The first grouping in rank order in which nobody meets anybody twice (backtracking,
+    at most ``budget[0]`` groups tried in all)."""
     if not playing:
         return []
     top, rest = playing[0], playing[1:]
     for others in itertools.combinations(rest, seats - 1):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise PairingError(f"no pairing found within {MAX_TRIES} tries: the players left "
+                               "have met too often")
         group = (top, *others)
         if any(b in past[a].met for a, b in itertools.combinations(group, 2)):
             continue
         remaining = [p for p in rest if p not in others]
-        found = _group(remaining, past, seats)
+        found = _group(remaining, past, seats, budget)
         if found is not None:
             return [group, *found]
     return None
