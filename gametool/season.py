@@ -31,7 +31,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gametool import clock, conditional, leave, render, standings, storage, tournament
+from gametool import (clock, conditional, leave, notes, render, standings, storage,
+                      tournament)
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
@@ -322,6 +323,8 @@ class Season:
             told = leave.grant(self.game_dir, name, int(command.argument), self.now(),
                                getattr(self, "leave_days", leave.DEFAULT_DAYS))
             notes_private.extend(_outgoing(*message) for message in told)
+        for command in (c for c in said if c.word == "say"):  # notes to the other seats
+            notes_private.extend(self._say(match, session, name, command.argument))
         prepared = [c.argument for c in said if c.word == "if"]
         private, kept = (conditional.prepare(session, name, prepared) if prepared
                          else (None, {}))
@@ -350,6 +353,20 @@ class Season:
         if kept:  # once nothing else in the mail can be refused
             conditional.keep(session, kept)
         return session, replies + notes_private
+
+    @staticmethod
+    def _say(match: str, session: Session, name: str, argument: str) -> list[Outgoing]:
+        """'#say': the note kept in the record, and a mail to every other seat."""
+        try:
+            line, public, text = notes.make(name, argument)
+        except ValueError as exc:
+            raise MailRejected(str(exc)) from None
+        session.record.body.append(line)
+        kept = "kept in the record for every seat" if public else "kept in the record for you"
+        return [_outgoing(seat, f"[gametool {match}] {session.game.name}: a note from {name}",
+                          f"{name} says: {text}\n" if seat != name else
+                          f"Your note went to the other seats ({kept}): {text}\n")
+                for seat in session.names]
 
     def _guard(self, session: Session, rest: list[str], required: bool) -> str | None:
         """The guard line, checked against the next ply; None when there is none."""

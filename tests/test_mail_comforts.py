@@ -183,3 +183,27 @@ def test_show_n_is_the_seat_s_own_view_at_that_ply(tmp_path: Path) -> None:
     assert f"the game is at ply {last}" in done.stderr
     done = table.mail(ANN, "#show two", code=1)
     assert "write '#show' alone, or '#show N'" in done.stderr
+
+
+def test_notes_go_to_the_other_seats_and_stay_in_the_sender_s_file(tmp_path: Path) -> None:
+    table = Table(tmp_path, "chess", [ANN, BEN])
+    table.mail(ANN, "#ply 1\ne4\n#say Good luck, Ben {and have fun}")
+    sent = table.sent()
+    assert any(to == BEN and "ann@example.org says: Good luck, Ben {and have fun}" in text
+               for to, text in sent)
+    table.mail(BEN, "#say all: Thanks, you too")
+    assert any(to == ANN and "ben@example.net says: Thanks, you too" in text
+               for to, text in table.sent())
+    files = {seat: table.run("export", str(table.master), "--as", seat).stdout
+             for seat in (ANN, BEN)}
+    assert "Good luck" in files[ANN] and "Good luck" not in files[BEN]
+    assert all("Thanks, you too" in text for text in files.values())
+    assert "Good luck" in table.master.read_text()
+    assert table.run("validate", str(table.master)).returncode == 0
+    for seat, text in files.items():
+        own = tmp_path / f"{seat}.gtn"
+        own.write_text(text)
+        assert table.run("validate", str(own)).returncode == 0
+    before = table.state()
+    done = table.mail(BEN, "#say", code=1)
+    assert "'#say' alone" in done.stderr and table.state() == before

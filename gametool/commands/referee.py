@@ -220,7 +220,9 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     view; '#show N' after ply N, as the seat saw it then), '#moves' (one's legal actions),
     '#games' (one's games and whose turn it is), '#standings' (with the sender's tournaments)
     and '#help', which answer the sender only; '#leave DAYS' (the sender's clock paused in
-    every game, out of --leave-days a year; every other seat is told once); '#if ACTION then
+    every game, out of --leave-days a year; every other seat is told once); '#say TEXT' (a note
+    mailed to the other seats at once, kept in the record as a comment that only the sender's
+    exported record shows, or every seat's with '#say all: TEXT'); '#if ACTION then
     ACTION' (in a game of two seats without hidden information, the answer to the opponent's
     next action, played at once when it matches, the other lines dropped; never across
     chance). With no game in the subject and

@@ -19,9 +19,9 @@ NOT_COMMANDS = ("key", "ply", "join")
 CHANGING = ("draw", "accept", "decline", "undo")
 ANSWERING = ("show", "moves", "games", "standings", "help")
 STARTING = ("new",)
-PREPARING = ("if", "leave")
+PREPARING = ("if", "leave", "say")
 COMMANDS = CHANGING + ANSWERING + STARTING + PREPARING
-WITH_TEXT = ("new", "if")  # commands whose argument keeps its letter case
+WITH_TEXT = ("new", "if", "say")  # commands whose argument keeps its letter case
 MAX_COMMANDS = 20
 MAX_ARGUMENT = 2000
 
@@ -40,6 +40,8 @@ Commands, each on a line of its own, below your key line ('#key' and your key):
   #standings         the standings of every game (results and Elo ratings) and of your
                      tournaments (points and tie-breaks)
   #help              this list
+  #say TEXT          a note to the other seats, kept in the record for you and the
+                     referee ('#say all: TEXT': kept for every seat)
   #leave DAYS        take DAYS days of leave from now: your clock is paused in every game
                      (an allowance of days a year; every other seat is told)
   #if ACTION then ACTION
@@ -59,9 +61,9 @@ lapses with the next move.
 OPENING = ("Besides your actions you may mail commands, each on a line of its own below your\n"
            "key line: draw offers, take-backs, your view now or after an earlier ply ('show N'),\n"
            "your legal actions, your games, the standings of your games and tournaments, leave\n"
-           "('leave DAYS' pauses your clock), and answers prepared in advance ('if ACTION then\n"
-           "ACTION'), each word after a hash sign. Mail the word 'help' after a hash sign for\n"
-           "the whole list.")
+           "('leave DAYS' pauses your clock), notes ('say TEXT'), and answers prepared in\n"
+           "advance ('if ACTION then ACTION'), each word after a hash sign. Mail the word\n"
+           "'help' after a hash sign for the whole list.")
 
 
 @dataclass
@@ -90,6 +92,8 @@ def split(lines: list[str]) -> tuple[list[Command], list[str]]:
                                "with N the number of a ply")
         if word == "leave" and not (argument.isdigit() and len(argument) <= 3):
             raise MailRejected("write '#leave DAYS', DAYS a whole number of days")
+        if word == "say" and not argument:
+            raise MailRejected("'#say' alone: write '#say TEXT' (or '#say all: TEXT')")
         if word == "if" and not argument:
             raise MailRejected("'#if' alone: write '#if ACTION then ACTION'")
         if word not in WITH_TEXT + ("show", "leave") and argument and not (
