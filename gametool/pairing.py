@@ -25,10 +25,11 @@ it forms a group in which nobody has met anybody before, and so on down; when th
 be grouped, the last choice is undone and the next one tried. Of all the groupings with no
 repeated meeting, that is the first in rank order: players of equal points meet whenever the
 rules allow it. A round that needs more than :data:`MAX_TRIES` groups tried is given up (the
-tournament ends there) rather than keep the referee busy. Seats within a group: each player carries a *seat debt*, the sum over its games
-of (its seat index - (seats-1)/2); the player who sat late the most sits first. Ties: the
-player whose last game was in the later seat first, then the better ranked. For two seats this
-is the usual colour rule: whoever has had black more often, else had black last, gets white.
+tournament ends there) rather than keep the referee busy. Seats within a group: each player
+carries a *seat debt*, the sum over its games of (its seat index - (seats-1)/2); the player
+who sat late the most sits first. Ties: the player whose last game was in the later seat
+first, then the better ranked. For two seats this is the usual colour rule: whoever has had
+black more often, else had black last, gets white.
 """
 
 from __future__ import annotations

@@ -637,7 +637,8 @@ class Season:
                     self.game_dir, sender, int(command.argument), self.now(),
                     getattr(self, "leave_days", leave.DEFAULT_DAYS))]
                 continue
-            if command.word in commands.CHANGING or command.word in ("show", "moves", "if"):
+            if command.word in commands.CHANGING or command.word in ("show", "moves", "if",
+                                                                      "say"):
                 raise MailRejected(f"'#{command.word}' is about one game: name it in the "
                                    "subject ([gametool MATCH-ID]) and use that game's key")
             if command.word == "new":
