@@ -45,6 +45,7 @@ class Report:
 
     lines: list[str] = field(default_factory=list)
     messages: int = 0
+    errors: list[str] = field(default_factory=list)  # one tournament's trouble stops no other
 
 
 def create(ref: Referee, game_id: str, players: list[str], fmt: str, rounds: int | None = None,
@@ -171,7 +172,7 @@ def advance(ref: Referee) -> Report:
         try:
             storage.update(str(path), change, storage.PRIVATE_FILE)
         except GameError as exc:
-            report.lines.append(f"tournament {path.stem}: {exc}")
+            report.errors.append(f"tournament {path.stem}: {exc}")
             continue
         report.messages += len(out)
     return report

@@ -543,6 +543,8 @@ def run_tournaments(ref: Any) -> None:
         report = director.advance(ref)
     for line in report.lines:
         click.echo(line)
+    for line in report.errors:
+        click.echo(f"gametool: {line}", err=True)
 
 
 COMMANDS = [referee]
