@@ -54,11 +54,12 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from gametool import clock, render, storage
+from gametool import clock, leave, render, storage
 from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
 from gametool.mail import MailDropped, MailRejected
+from gametool.mail import commands as mail_commands
 from gametool.mail.body import find_instructions, find_join, find_key, has_guard, own_lines
 from gametool.mail.keys import Keyring
 from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
@@ -125,7 +126,7 @@ class Referee(Season):
 
     def new(self, game_id: str, addresses: list[str], options: dict[str, str] | None = None,
             seed: str | None = None, weak_seed_ok: bool = False, days: int | None = None,
-            invited: list[str] | None = None, deliver: bool = False,
+            invited: list[str] | None = None, deliver: bool = False, bank: int | None = None,
             on_create: Callable[[Path, str, str, list[Outgoing]], None] | None = None
             ) -> tuple[str, list[Outgoing]]:
         """Start a game among ``addresses``; return its match id and the opening messages.
@@ -151,6 +152,8 @@ class Referee(Season):
                                 date=self.now().strftime("%Y.%m.%d"))
         _playable_by_mail(session)
         self._start_clock(session, days)
+        if bank:  # a reserve of days past the deadline for every seat
+            leave.start_bank(session, bank)
         if invited:
             session.record.set(INVITED_TAG, "; ".join(one_address(a) for a in invited))
         match = f"{session.game.id}-{secrets.token_hex(4)}"
@@ -556,7 +559,7 @@ class Referee(Season):
                              + ", ".join(session.waiting_for()) + ".")
             parts.append(render.show_text(session, as_seat=name).rstrip())
             if opening:
-                parts.append(COMMANDS_TEXT)
+                parts.append(mail_commands.OPENING)
             if not over and session.to_move() == seat and not invited(session):
                 game, state = session.game, session.state
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
@@ -611,14 +614,6 @@ class Referee(Season):
         """Each message as an .eml file name and text. Names sort in the order written."""
         return [(f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.eml",
                  self.render(item)) for item in messages]
-
-
-COMMANDS_TEXT = (
-    "Besides actions, you may mail these commands, each on a line of its own under your key "
-    "line:\n'#draw' (offer a draw), '#accept' and '#decline' (answer an offer or a request), "
-    "'#undo'\n(ask to take back your last turn), each with the '#ply N' line; '#show' (your "
-    "view),\n'#moves' (your legal actions), '#games' (your games), '#standings' and '#help' "
-    "(the list).")
 
 
 def _playable_by_mail(session: Session) -> None:

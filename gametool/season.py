@@ -36,7 +36,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gametool import clock, render, standings, storage
+from gametool import (clock, conditional, leave, notes, render, standings, storage,
+                      tournament)
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError
@@ -187,9 +188,12 @@ class Season:
 
     def _moved(self, session: Session) -> None:
         """After a change by mail: a new turn on the clock; offers lapse; an end is dated."""
+        leave.spend(session, self.game_dir, self.now())  # a late move spends the time bank
         Clock(session.record).restart(self.now())
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
+        if conditional.respond(session):  # the answer the seat to move prepared ('#if')
+            Clock(session.record).restart(self.now())
         if session.outcome() is not None:
             Clock(session.record).mark_ended(self.now())
 
@@ -327,6 +331,9 @@ class Season:
         if seat is None or seat == CHANCE:
             return []
         late = [session.names[seat]]
+        # The seat's leave does not count, and its time bank does.
+        deadline = leave.deadline_of(session, self.game_dir, late[0]) or deadline
+        half = leave.deadline_of(session, self.game_dir, late[0], half=True) or half
         if moment >= deadline:
             return self._forfeit(match, session, late, moment, report)
         if moment >= half and not timer.reminded():
@@ -334,7 +341,7 @@ class Season:
             report.reminded.extend(late)
             note = (f"Reminder: half of your time for this move is gone. Move by "
                     f"{clock.write_time(deadline)} (UTC), or you lose game {match} by time "
-                    "forfeit.")
+                    "forfeit." + leave.bank_text(session, late[0]))
             return [self._with_note(m, note, "reminder, your move")
                     for m in self.messages(match, session) if m.to in late]
         return []
@@ -409,6 +416,7 @@ class Season:
             raise MailRejected("'#new' starts a game: send it with no game in the subject "
                                "(write just 'gametool'), with your own key from the referee")
         notes: list[str] = []
+        notes_private: list[Outgoing] = []  # '#leave': to the sender and the others once
         moved = joined
         guard = self._guard(session, rest, required=bool(changes))
         if guard is not None and any(line and not PLY_LINE.fullmatch(line)
@@ -422,6 +430,15 @@ class Season:
             session, note, changed = self._change(session, name, command)
             notes.append(note)
             moved = moved or changed
+        for command in (c for c in said if c.word == "leave"):
+            told = leave.grant(self.game_dir, name, int(command.argument), self.now(),
+                               getattr(self, "leave_days", leave.DEFAULT_DAYS))
+            notes_private.extend(_outgoing(*message) for message in told)
+        for command in (c for c in said if c.word == "say"):  # notes to the other seats
+            notes_private.extend(self._say(match, session, name, command.argument))
+        prepared = [c.argument for c in said if c.word == "if"]
+        private, kept = (conditional.prepare(session, name, prepared) if prepared
+                         else (None, {}))
         replies: list[Outgoing] = []
         if joined and session.is_waiting_for_seed() and not changes:
             replies = [self._joined(match, session, name)]
@@ -435,13 +452,32 @@ class Season:
             replies = [_outgoing(seat, f"[gametool {match}] {session.game.name}: "
                                        f"{notes[-1].split(':')[0][:60]}",
                                  "\n".join(notes) + f"{prompt}\n") for seat in session.names]
+        if private is not None:  # for the sender only: the opponent never sees it
+            replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your #if",
+                                     private + "\n"))
         asked = [c for c in said if c.word in commands.ANSWERING]
         if asked:
             answers = [self._answer(match, session, name, c) for c in asked]
             words = ", ".join(f"#{c.word}" for c in asked)
             replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your {words}",
                                      "\n\n".join(answers) + "\n"))
-        return session, replies
+        if kept:  # once nothing else in the mail can be refused
+            conditional.keep(session, kept)
+        return session, replies + notes_private
+
+    @staticmethod
+    def _say(match: str, session: Session, name: str, argument: str) -> list[Outgoing]:
+        """'#say': the note kept in the record, and a mail to every other seat."""
+        try:
+            line, public, text = notes.make(name, argument)
+        except ValueError as exc:
+            raise MailRejected(str(exc)) from None
+        session.record.body.append(line)
+        kept = "kept in the record for every seat" if public else "kept in the record for you"
+        return [_outgoing(seat, f"[gametool {match}] {session.game.name}: a note from {name}",
+                          f"{name} says: {text}\n" if seat != name else
+                          f"Your note went to the other seats ({kept}): {text}\n")
+                for seat in session.names]
 
     def _guard(self, session: Session, rest: list[str], required: bool) -> str | None:
         """The guard line, checked against the next ply; None when there is none."""
@@ -558,7 +594,11 @@ class Season:
                 command: commands.Command) -> str:
         word = command.word
         if word == "show":
-            return render.show_text(session, as_seat=name).rstrip()
+            if command.argument and int(command.argument) > session.ply:
+                raise MailRejected(f"'#show {int(command.argument)}': the game is at ply "
+                                   f"{session.ply}")
+            ply = int(command.argument) if command.argument else None
+            return render.show_text(session, ply=ply, as_seat=name).rstrip()
         if word == "moves":
             seat = session.to_move()
             if seat is not None and seat != CHANCE and session.names[seat] == name \
@@ -574,7 +614,8 @@ class Season:
         if word == "games":
             return self._games_text(name)
         if word == "standings":
-            return standings.as_text(standings.standings(self.game_dir)).rstrip()
+            return (standings.as_text(standings.standings(self.game_dir)).rstrip()
+                    + tournament.mail_text(self.game_dir, name))
         return commands.HELP.rstrip()
 
     def _games_text(self, name: str) -> str:
@@ -717,7 +758,13 @@ class Season:
         answers = []
         start = None
         for command in said:
-            if command.word in commands.CHANGING or command.word in ("show", "moves"):
+            if command.word == "leave":  # for every game of the player
+                replies += [_outgoing(*message) for message in leave.grant(
+                    self.game_dir, sender, int(command.argument), self.now(),
+                    getattr(self, "leave_days", leave.DEFAULT_DAYS))]
+                continue
+            if command.word in commands.CHANGING or command.word in ("show", "moves", "if",
+                                                                      "say"):
                 raise MailRejected(f"'#{command.word}' is about one game: name it in the "
                                    "subject ([gametool MATCH-ID]) and use that game's key")
             if command.word == "new":
@@ -727,12 +774,14 @@ class Season:
             elif command.word == "games":
                 answers.append(self._games_text(sender))
             elif command.word == "standings":
-                answers.append(standings.as_text(standings.standings(self.game_dir)).rstrip())
+                answers.append(standings.as_text(standings.standings(self.game_dir)).rstrip()
+                               + tournament.mail_text(self.game_dir, sender))
             else:
                 answers.append(commands.HELP.rstrip())
         if answers:
             replies.append(_outgoing(sender, "[gametool] your "
-                                     + ", ".join(f"#{c.word}" for c in said if c.word != "new"),
+                                     + ", ".join(f"#{c.word}" for c in said
+                                                 if c.word not in ("new", "leave")),
                                      "\n\n".join(answers) + "\n"))
         return replies, start
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gametool import notes
 from gametool.chance import seed_hash
 from gametool.engine import CHANCE
 from gametool.errors import RecordError
@@ -139,6 +140,8 @@ def exported(self: Any, seat: int | None) -> gtn.Record:
     out.set("View", self.seat_name(seat) if seat is not None else "spectator")
     if self.game.hidden:
         out.body = [item for item in out.body if not isinstance(item, gtn.Variation)]
+    # '#say' notes: a seat's own, and those for all (gametool.notes).
+    out.body = [item for item in out.body if not notes.hidden_from(item, self.seat_name(seat))]
     masked = iter(self.game.mask_record(self.states, [s.action for s in self.steps], seat))
     for item in out.body:
         if isinstance(item, gtn.TurnLine):

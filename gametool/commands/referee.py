@@ -66,6 +66,11 @@ from_option = click.option("--from", "address", default="referee@localhost", sho
                            metavar="ADDR", help="The referee's own address.")
 
 
+leave_days_option = click.option("--leave-days", type=params.Whole(0, 365), default=30,
+                                 show_default=True, metavar="N",
+                                 help="Days of leave each player may take in a year.")
+
+
 def sending_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--sendmail [CMD] and --smtp HOST:PORT: send the outbox once the messages are written."""
     command = click.option(
@@ -118,13 +123,15 @@ def send_outbox(outbox: str, sendmail: str | None, smtp: str | None) -> None:
 @weak_seed_option
 @click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has "
               "per move (default: the game's own, 7 for most); see 'referee tick'.")
+@click.option("--bank", type=params.Whole(1, 365), metavar="DAYS", help="A time bank: days "
+              "every seat may spend past its deadlines before a time forfeit.")
 @game_dir_option
 @outbox_option
 @from_option
 @sending_options
 def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | None,
-                weak_seed_ok: bool, days: int | None, game_dir: str, outbox: str, address: str,
-                sendmail: str | None, smtp: str | None) -> None:
+                weak_seed_ok: bool, days: int | None, bank: int | None, game_dir: str,
+                outbox: str, address: str, sendmail: str | None, smtp: str | None) -> None:
     """Start GAME among the --players addresses and write the opening message to each.
 
     Each opening message carries that seat's secret key (and no other seat's), the SeedHash,
@@ -150,7 +157,7 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     with referee_failures(game_dir):
         match, _messages = ref.new(game, [p.strip() for p in players.split(",")],
                                    parse_options(" ".join(options)), seed, weak_seed_ok,
-                                   days=days, deliver=True)
+                                   days=days, deliver=True, bank=bank)
     click.echo(match)
     send_outbox(outbox, sendmail, smtp)
 
@@ -186,10 +193,11 @@ def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
 @from_option
 @click.option("--max-bytes", type=params.Whole(1024, 1 << 30), default=256 * 1024,
               show_default=True, metavar="N", help="Refuse, unread, a mail larger than N bytes.")
+@leave_days_option
 @sending_options
 def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, game_dir: str,
-                  outbox: str, address: str, max_bytes: int, sendmail: str | None,
-                  smtp: str | None) -> None:
+                  outbox: str, address: str, max_bytes: int, leave_days: int,
+                  sendmail: str | None, smtp: str | None) -> None:
     """Apply one incoming mail MESSAGE (an RFC 5322 file, or stdin for '-' or nothing), or
     every new message of a Maildir or an mbox, and write the replies; then send the outbox.
 
@@ -209,8 +217,15 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
     back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
     past a chance action that told anything), each with the '#ply N' guard; '#show' (one's
-    view), '#moves' (one's legal actions), '#games' (one's games and whose turn it is),
-    '#standings' and '#help', which answer the sender only. With no game in the subject and
+    view; '#show N' after ply N, as the seat saw it then), '#moves' (one's legal actions),
+    '#games' (one's games and whose turn it is), '#standings' (with the sender's tournaments)
+    and '#help', which answer the sender only; '#leave DAYS' (the sender's clock paused in
+    every game, out of --leave-days a year; every other seat is told once); '#say TEXT' (a note
+    mailed to the other seats at once, kept in the record as a comment that only the sender's
+    exported record shows, or every seat's with '#say all: TEXT'); '#if ACTION then
+    ACTION' (in a game of two seats without hidden information, the answer to the opponent's
+    next action, played at once when it matches, the other lines dropped; never across
+    chance). With no game in the subject and
     the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
     [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
 
@@ -227,12 +242,14 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     if sum(x is not None for x in (message, maildir, mbox)) > 1:
         raise click.UsageError("give one of MESSAGE, --maildir and --mbox")
     ref = Referee(game_dir, outbox, address, max_bytes)
+    ref.leave_days = leave_days  # the allowance '#leave' takes from
     if maildir is not None or mbox is not None:
         with referee_failures(outbox):
             report = (mailtransport.read_maildir(ref, maildir, max_bytes) if maildir is not None
                       else mailtransport.read_mbox(ref, mbox or "", max_bytes))
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
+        run_tournaments(ref)
         send_outbox(outbox, sendmail, smtp)
         if report.errors:  # mails left for the next run: the referee's own failure
             raise Rejected(report.errors[0] + (f" (and {len(report.errors) - 1} more)"
@@ -244,6 +261,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
         mailtransport.finish_orphans(ref, journal, {mailtransport.digest(raw)})
         outcome = mailtransport.apply_once(ref, journal, raw, size)
         journal.remove(mailtransport.digest(raw))
+    run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if not outcome.applied:
         if outcome.reason and not outcome.reason.startswith("dropped"):
@@ -329,6 +347,7 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
     click.echo(f"reminded {len(report.reminded)}, forfeited {len(report.forfeited)}, "
                f"left {len(report.left)}, lapsed {len(report.lapsed)}; "
                f"{report.messages} message{'s' * (report.messages != 1)} written")
+    run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if report.errors:
         for reason in report.errors[:-1]:
@@ -390,6 +409,144 @@ def referee_standings(game_dir: str, as_json: bool) -> None:
         click.echo(json.dumps(standings.as_json(tables), indent=2))
     else:
         click.echo(standings.as_text(tables), nl=False)
+
+@referee.command("leave")
+@click.argument("player", metavar="ADDRESS")
+@click.argument("days", type=params.Whole(1, 365))
+@leave_days_option
+@game_dir_option
+@outbox_option
+@from_option
+@sending_options
+def referee_leave(player: str, days: int, leave_days: int, game_dir: str, outbox: str,
+                  address: str, sendmail: str | None, smtp: str | None) -> None:
+    """Give ADDRESS DAYS days of leave from now, as '#leave DAYS' by mail does.
+
+    The player's clock is paused in every game for those days (each deadline moves by the
+    part of the leave that falls in the turn), out of --leave-days a year; the player and,
+    once, every player with a running game against it are told by mail.
+
+    \b
+    Examples:
+      gametool referee leave ann@example.org 10 --game-dir ~/referee/games \\
+          --outbox ~/referee/outbox
+    """
+    from gametool import leave
+    from gametool.mail.message import addresses as checked_addresses
+    from gametool.referee import Outgoing, Referee
+
+    ref = Referee(game_dir, outbox, address)
+    with referee_failures(game_dir):
+        (name,) = checked_addresses([player])
+        told = leave.grant(game_dir, name, days, ref.now(), leave_days)
+        ref.write([Outgoing(*message) for message in told])
+    send_outbox(outbox, sendmail, smtp)
+
+
+@referee.group("tournament")
+def referee_tournament() -> None:
+    """Tournaments run by the referee: round robin or swiss, paired, withdrawn and ranked.
+
+    \b
+    Examples:
+      gametool referee tournament new chess --players a@x.org,b@x.org,c@x.org,d@x.org \\
+          --format round-robin --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee tournament standings chess-rr-1a2b3c4d --game-dir ~/referee/games
+    """
+
+
+@referee_tournament.command("new")
+@click.argument("game", shell_complete=completion.game_ids)
+@click.argument("options", nargs=-1, metavar="[OPTION=VALUE]...")
+@click.option("--players", required=True, metavar="A@X,B@Y,..",
+              help="The players' addresses; their order breaks ties when a swiss pairs.")
+@click.option("--format", "fmt", required=True, type=click.Choice(["round-robin", "swiss"]),
+              help="round-robin: every pairing (Berger tables); swiss: each round paired by "
+                   "points once the round before is over.")
+@click.option("--rounds", type=params.Whole(1, 100), metavar="N",
+              help="Rounds of a swiss (default: log2 of the players, rounded up).")
+@click.option("--double", is_flag=True, help="A round robin played twice, seats reversed.")
+@click.option("--seats", type=params.Whole(2, 16), metavar="N",
+              help="Seats of each game, for a game that takes several counts (default: the "
+                   "game's own).")
+@click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has per "
+              "move (default: the game's own).")
+@game_dir_option
+@outbox_option
+@from_option
+@sending_options
+def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fmt: str,
+                           rounds: int | None, double: bool, seats: int | None,
+                           days: int | None, game_dir: str, outbox: str, address: str,
+                           sendmail: str | None, smtp: str | None) -> None:
+    """Start a tournament of GAME among the --players and print its id.
+
+    Its games start as 'referee new' starts one (a key per seat, the seed drawn jointly where
+    the game has chance), each opening mail naming the tournament and the round. A round robin
+    starts every game at once; a swiss starts round 1, and 'referee inbox' and 'referee tick'
+    pair each next round when the one before is over: equal points meet, nobody meets twice,
+    seats alternate, a bye (one point) for a count that does not fill the tables. A player who
+    loses two games of the tournament by time forfeit is withdrawn: their running games are
+    lost by forfeit, told in one mail to every player. Everything is made or nothing.
+
+    \b
+    Examples:
+      gametool referee tournament new chess --format round-robin --double --days 5 \\
+          --players ann@example.org,ben@example.net,cy@example.com,dee@example.com \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee tournament new colors --format swiss --rounds 3 \\
+          --players p1@x.org,p2@x.org,p3@x.org,p4@x.org,p5@x.org \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox --smtp mail.example.org:587
+    """
+    from gametool import director
+    from gametool.referee import Referee
+
+    ref = Referee(game_dir, outbox, address)
+    with referee_failures(game_dir):
+        tid, _messages = director.create(
+            ref, game, [p.strip() for p in players.split(",")], fmt, rounds, double, days,
+            parse_options(" ".join(options)), seats)
+    click.echo(tid)
+    send_outbox(outbox, sendmail, smtp)
+
+
+@referee_tournament.command("standings")
+@click.argument("tournament_id", metavar="ID")
+@game_dir_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def referee_tournament_standings(tournament_id: str, game_dir: str, as_json: bool) -> None:
+    """Print a tournament's standings: points, then the tie-break (Sonneborn-Berger for a
+    round robin, Buchholz for a swiss), wins, draws, losses and byes.
+
+    A win is 1 point, a draw 1/2; a game of more seats gives each seat its score against each
+    other seat (better rank 1, same 1/2) divided by the other seats. Players mail
+    '#standings' for the same table.
+
+    \b
+    Examples:
+      gametool referee tournament standings chess-rr-1a2b3c4d --game-dir ~/referee/games
+      gametool referee tournament standings colors-swiss-5e6f7a8b --game-dir games --json
+    """
+    from gametool import tournament
+
+    with referee_failures(game_dir):
+        made = tournament.load(game_dir, tournament_id)
+        if as_json:
+            click.echo(json.dumps(tournament.as_json(game_dir, made), indent=2))
+        else:
+            click.echo(tournament.as_text(game_dir, made), nl=False)
+
+
+def run_tournaments(ref: Any) -> None:
+    """After the inbox or the clock: withdraw, pair the next rounds, finish tournaments."""
+    from gametool import director
+
+    with referee_failures(ref.game_dir):
+        report = director.advance(ref)
+    for line in report.lines:
+        click.echo(line)
+    for line in report.errors:
+        click.echo(f"gametool: {line}", err=True)
 
 
 COMMANDS = [referee]

@@ -19,7 +19,9 @@ NOT_COMMANDS = ("key", "ply", "join")
 CHANGING = ("draw", "accept", "decline", "undo")
 ANSWERING = ("show", "moves", "games", "standings", "help")
 STARTING = ("new",)
-COMMANDS = CHANGING + ANSWERING + STARTING
+PREPARING = ("if", "leave", "say")
+COMMANDS = CHANGING + ANSWERING + STARTING + PREPARING
+WITH_TEXT = ("new", "if", "say")  # commands whose argument keeps its letter case
 MAX_COMMANDS = 20
 MAX_ARGUMENT = 2000
 
@@ -32,10 +34,20 @@ Commands, each on a line of its own, below your key line ('#key' and your key):
   #undo              ask to take back your last turn (with '#ply N'); it happens when every
                      other seat accepts, and never past a chance action that told anything
   #show              your view of the position
+  #show N            your view of the position after ply N (what you could see then)
   #moves             your legal actions when you are to move
   #games             your games, and whose turn it is in each
-  #standings         the standings of every game: results and Elo ratings
+  #standings         the standings of every game (results and Elo ratings) and of your
+                     tournaments (points and tie-breaks)
   #help              this list
+  #say TEXT          a note to the other seats, kept in the record for you and the
+                     referee ('#say all: TEXT': kept for every seat)
+  #leave DAYS        take DAYS days of leave from now: your clock is paused in every game
+                     (an allowance of days a year; every other seat is told)
+  #if ACTION then ACTION
+                     in a game of two seats without hidden information, while your opponent
+                     is to move: your answer if their next action is the first one (several
+                     lines allowed; the others are dropped); never across chance
   #new GAME vs ADDRESS[,ADDRESS...] [option=value...] [days=N]
                      start a game (subject without a game, your own key from the referee):
                      the others are invited and accept by replying '#join'
@@ -44,6 +56,18 @@ An action is sent as before: '#ply N' (N as in the last message), then one actio
 '#draw' may follow the actions of your move, to offer a draw with it. An offer or a request
 lapses with the next move.
 """
+
+# Told in every seat's first mail. No line starts with '#', so sending it back changes nothing.
+OPENING = (
+    "Besides actions, you may mail these commands, each on a line of its own under your key\n"
+    "line: '#draw' (offer a draw), '#accept' and '#decline' (answer an offer or a request),\n"
+    "'#undo' (ask to take back your last turn), each with the '#ply N' line; '#show' (your\n"
+    "view now, or '#show N' after ply N), '#moves' (your legal actions), '#games' (your\n"
+    "games), '#standings' (your games and tournaments), '#leave DAYS' (pause your clock),\n"
+    "'#say TEXT' (a note to the other seats), '#if ACTION then ACTION' (an answer prepared\n"
+    "in advance) and '#help' (the whole list).")
+"""What every seat's first mail of a game says of the mail commands (no line of it starts
+with a hash sign: quoted back whole, it asks nothing)."""
 
 
 @dataclass
@@ -67,10 +91,19 @@ def split(lines: list[str]) -> tuple[list[Command], list[str]]:
         argument = match.group(2).strip()
         if len(argument) > MAX_ARGUMENT:
             raise MailRejected(f"'#{word}' is followed by more than {MAX_ARGUMENT} characters")
-        if word != "new" and argument and not (word in ("accept", "decline")
-                                               and argument.lower() in ("draw", "undo")):
+        if word == "show" and argument and not (argument.isdigit() and len(argument) <= 6):
+            raise MailRejected(f"'#show {argument[:20]}': write '#show' alone, or '#show N' "
+                               "with N the number of a ply")
+        if word == "leave" and not (argument.isdigit() and len(argument) <= 3):
+            raise MailRejected("write '#leave DAYS', DAYS a whole number of days")
+        if word == "say" and not argument:
+            raise MailRejected("'#say' alone: write '#say TEXT' (or '#say all: TEXT')")
+        if word == "if" and not argument:
+            raise MailRejected("'#if' alone: write '#if ACTION then ACTION'")
+        if word not in WITH_TEXT + ("show", "leave") and argument and not (
+                word in ("accept", "decline") and argument.lower() in ("draw", "undo")):
             raise MailRejected(f"'#{word}' takes nothing after it: write it alone on its line")
-        said.append(Command(word, argument.lower() if word != "new" else argument))
+        said.append(Command(word, argument.lower() if word not in WITH_TEXT else argument))
         if len(said) > MAX_COMMANDS:
             raise MailRejected(f"more than {MAX_COMMANDS} commands in one mail")
     return said, rest

@@ -1,0 +1,337 @@
+"""Tournaments by mail, end to end through the installed command: players mail a Maildir, the
+referee runs from cron (inbox, tick) and sends through a real SMTP server; a round robin with a
+withdrawal after two time forfeits, a swiss of six paired round by round by the referee, and
+the final standings checked against points and tie-breaks worked out by hand."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+import os
+import re
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from gametool.clock import write_time
+
+pytest.importorskip("aiosmtpd")
+import test_mail_transport  # noqa: E402
+from test_mail_transport import Received, compose, parse  # noqa: E402
+
+smtp_server = test_mail_transport.smtp_server  # the real SMTP server on 127.0.0.1
+
+SEAT_KEY = re.compile(r"seat key: ([a-z2-7]+)$", re.M)
+MATCH = re.compile(r"\[gametool ([a-z0-9-]+)\]")
+
+
+class Players:
+    """Players who mail the referee through a Maildir and read what it sends through a real
+    SMTP server; the referee is the installed command, run at the time the test sets."""
+
+    def __init__(self, tmp_path: Path, received: Received, smtp: str) -> None:
+        self.games = tmp_path / "games"
+        self.outbox = tmp_path / "outbox"
+        self.maildir = tmp_path / "Maildir"
+        self.box = mailbox.Maildir(str(self.maildir), create=True)
+        self.folders = ["--game-dir", str(self.games), "--outbox", str(self.outbox)]
+        self.received, self.smtp = received, smtp
+        self.read = 0
+        self.time = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+        self.keys: dict[tuple[str, str], str] = {}
+        self.count = 0
+        self.log: list[tuple[str, str, str]] = []
+
+    def later(self, **delta: float) -> None:
+        self.time += timedelta(**delta)
+
+    def run(self, *args: str, code: int = 0) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "GAMETOOL_NOW": write_time(self.time)}
+        done = subprocess.run(["gametool", *args], capture_output=True, text=True, env=env,
+                              timeout=300)
+        assert done.returncode == code, done.stdout + done.stderr
+        assert "Traceback" not in done.stderr
+        return done
+
+    def deliveries(self) -> list[tuple[str, str, str]]:
+        """What the server received since the last look: (to, subject, text); keys noted."""
+        out = []
+        for rcpts, raw in self.received.since(self.read):
+            self.read += 1
+            mail = parse(raw.replace(b"\r\n", b"\n"))
+            (to,) = rcpts
+            subject, body = str(mail["Subject"]), mail.get_content()
+            match = MATCH.search(subject)
+            found = SEAT_KEY.search(body)
+            if found and match:
+                self.keys[(to, match.group(1))] = found.group(1)
+            out.append((to, subject, body))
+        self.log += out
+        return out
+
+    def mail(self, sender: str, match: str, text: str) -> None:
+        self.count += 1
+        self.box.add(compose(sender, f"Re: [gametool {match}] move {self.count}",
+                             f"#key {self.keys[(sender, match)]}\n{text}\n\n-- \n{sender}\n"))
+
+    def inbox(self) -> list[tuple[str, str, str]]:
+        self.later(minutes=30)
+        self.run("referee", "inbox", "--maildir", str(self.maildir), *self.folders,
+                 "--smtp", self.smtp)
+        return self.deliveries()
+
+    def tick(self) -> subprocess.CompletedProcess[str]:
+        done = self.run("referee", "tick", *self.folders, "--smtp", self.smtp)
+        return done
+
+    def record(self, match: str) -> str:
+        return (self.games / f"{match}.gtn").read_text()
+
+    def standings(self, tid: str) -> dict:
+        return json.loads(self.run("referee", "tournament", "standings", tid,
+                                   "--game-dir", str(self.games), "--json").stdout)
+
+
+def games_of(tid: str, games: Path) -> list[tuple[int, str, list[str]]]:
+    data = json.loads((games / "tournaments" / f"{tid}.json").read_text())
+    return [(r["number"], g["match"], g["seats"]) for r in data["played"] for g in r["games"]]
+
+
+def lines(table: dict) -> dict[str, tuple[float, float]]:
+    return {line["player"]: (line["points"], line["tiebreak"]) for line in table["lines"]}
+
+
+def test_a_round_robin_of_four_in_chess_with_a_withdrawal(
+        tmp_path: Path, smtp_server: tuple[Received, str]) -> None:
+    received, address = smtp_server
+    club = Players(tmp_path, received, address)
+    ann, ben, cy, dee = "ann@example.org", "ben@example.net", "cy@example.com", "dee@example.com"
+    done = club.run("referee", "tournament", "new", "chess", "--players",
+                    f"{ann},{ben},{cy},{dee}", "--format", "round-robin", "--days", "3",
+                    *club.folders, "--smtp", address)
+    tid = done.stdout.strip()
+    assert re.fullmatch(r"chess-rr-[0-9a-f]{8}", tid)
+    opening = club.deliveries()
+    # Six games, every seat its opening mail with its key and the tournament named.
+    assert len(opening) == 12
+    assert all(f"Tournament {tid}" in body and "seat key:" in body for _t, _s, body in opening)
+    played = games_of(tid, club.games)
+    # The Berger table of four: 1-4, 2-3; 4-3, 1-2; 2-4, 3-1.
+    assert [(n, seats) for n, _m, seats in played] == [
+        (1, [ann, dee]), (1, [ben, cy]), (2, [dee, cy]), (2, [ann, ben]), (3, [ben, dee]),
+        (3, [cy, ann])]
+    g = {tuple(seats): match for _n, match, seats in played}
+    for match in g.values():
+        assert club.run("validate", str(club.games / f"{match}.gtn")).returncode == 0
+
+    # Dee answers one game only, then never again.
+    club.later(hours=1)
+    club.mail(ann, g[(ann, dee)], "#ply 1\ne4")
+    club.mail(ben, g[(ben, cy)], "#ply 1\nd4\n#draw")
+    club.mail(ann, g[(ann, ben)], "#ply 1\ne4")
+    club.mail(ben, g[(ben, dee)], "#ply 1\nc4")
+    club.mail(cy, g[(cy, ann)], "#ply 1\nNf3")
+    club.inbox()
+    club.mail(dee, g[(ann, dee)], "#ply 2\ne5")
+    club.mail(cy, g[(ben, cy)], "#ply 2\n#accept")
+    club.mail(ben, g[(ann, ben)], "#ply 2\nresign")
+    club.mail(ann, g[(cy, ann)], "#ply 2\nresign")
+    club.inbox()
+    # Standings by mail: the sender's tournament, points and tie-break.
+    club.mail(cy, g[(ben, cy)], "#standings")
+    (answer,) = club.inbox()
+    assert answer[0] == cy and f"Tournament {tid}" in answer[2]
+    assert "Sonneborn-Berger" in answer[2]
+    club.later(days=2)
+    club.mail(ann, g[(ann, dee)], "#ply 3\nNf3")
+    club.inbox()
+
+    # Three days after the start Dee has lost two games on time: withdrawn, and the game in
+    # which it is Dee's move is lost by forfeit; one mail to every player says so.
+    club.later(days=1, hours=2)
+    done = club.tick()
+    assert f"tournament {tid}: withdrawn {dee}; 1 games forfeited" in done.stdout
+    sent = club.deliveries()
+    told = [(who, body) for who, subject, body in sent if "withdrawn" in subject]
+    assert sorted(who for who, _b in told) == sorted([ann, ben, cy, dee])
+    assert all(f"{dee} is withdrawn after losing 2 games by time forfeit" in body
+               for _w, body in told)
+    assert all(g[(ann, dee)] in body for _w, body in told)
+    assert "forfeit: dee@example.com withdrawn from the tournament" in club.record(g[(ann, dee)])
+    assert '[Result "1-0"]' in club.record(g[(ann, dee)])
+    over = [(who, body) for who, subject, body in sent if "the tournament is over" in subject]
+    assert sorted(who for who, _b in over) == sorted([ann, ben, cy, dee])
+
+    # Worked by hand: Cy 2.5 (drew Ben, beat Dee and Ann); Ann 2 (beat Dee and Ben); Ben 1.5
+    # (drew Cy, beat Dee); Dee 0. Sonneborn-Berger: the points of those beaten, half of those
+    # drawn: Cy 1.5/2 + 0 + 2 = 2.75; Ann 0 + 1.5 = 1.5; Ben 2.5/2 + 0 = 1.25; Dee 0.
+    table = club.standings(tid)
+    assert table["finished"] and table["tiebreak"] == "Sonneborn-Berger"
+    assert [line["player"] for line in table["lines"]] == [cy, ann, ben, dee]
+    assert lines(table) == {cy: (2.5, 2.75), ann: (2, 1.5), ben: (1.5, 1.25), dee: (0, 0)}
+    assert [line["withdrawn"] for line in table["lines"]] == [False, False, False, True]
+    text = club.run("referee", "tournament", "standings", tid, "--game-dir",
+                    str(club.games)).stdout
+    assert "dee@example.com (withdrawn)" in text and "2.75" in text
+    for match in g.values():
+        assert club.run("validate", str(club.games / f"{match}.gtn")).returncode == 0
+
+
+def test_a_swiss_of_six_paired_round_by_round(
+        tmp_path: Path, smtp_server: tuple[Received, str]) -> None:
+    received, address = smtp_server
+    club = Players(tmp_path, received, address)
+    p = [f"p{i}@example.org" for i in range(1, 7)]
+    tid = club.run("referee", "tournament", "new", "colors", "--players", ",".join(p),
+                   "--format", "swiss", "--rounds", "3", *club.folders,
+                   "--smtp", address).stdout.strip()
+    club.deliveries()
+    rounds_seen: list[list[list[str]]] = []
+    for number in (1, 2, 3):
+        played = [(m, seats) for n, m, seats in games_of(tid, club.games) if n == number]
+        rounds_seen.append([seats for _m, seats in played])
+        # The better-numbered player wins: the loser resigns when it is its move.
+        for match, seats in played:
+            loser = max(seats, key=p.index)
+            if seats[0] == loser:
+                club.mail(loser, match, "#ply 1\nresign")
+            else:
+                body = [b for who, s, b in club.log if who == seats[0] and match in s][-1]
+                first = body.split("Legal actions:\n", 1)[1].split("\n", 1)[0]
+                club.mail(seats[0], match, f"#ply 1\n{first}")
+        club.inbox()
+        for match, seats in played:
+            loser = max(seats, key=p.index)
+            if seats[1] == loser:
+                club.mail(loser, match, "#ply 2\nresign")
+        club.inbox()
+    # Worked by hand. Round 1, nobody has points: 1-2, 3-4, 5-6. Round 2, ranked p1 p3 p5
+    # (a point each) then p2 p4 p6: p1-p3, p5 meets p2 (p2, black before, gets the first seat),
+    # p4-p6. Round 3, ranked p1 (2) p2 p3 p4 p5 (1) p6 (0): p1 has met p2 and p3, so p1-p4
+    # (p4 sat second before, p1 first twice: p4 first); then p2: p3 leaves p5-p6, who met, so
+    # p2-p6 (p6 sat second twice: first), and p3-p5.
+    assert rounds_seen == [
+        [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]],
+        [[p[0], p[2]], [p[1], p[4]], [p[3], p[5]]],
+        [[p[3], p[0]], [p[5], p[1]], [p[2], p[4]]]]
+    # Points 3 2 2 1 1 0; Buchholz, the sum of the opponents' points: p1 2+2+1 = 5,
+    # p2 3+1+0 = 4, p3 1+3+1 = 5, p4 2+0+3 = 5, p5 0+2+2 = 4, p6 1+1+2 = 4.
+    table = club.standings(tid)
+    assert table["finished"] and table["tiebreak"] == "Buchholz"
+    assert [line["player"] for line in table["lines"]] == [p[0], p[2], p[1], p[3], p[4], p[5]]
+    assert lines(table) == {p[0]: (3, 5), p[1]: (2, 4), p[2]: (2, 5), p[3]: (1, 5),
+                            p[4]: (1, 4), p[5]: (0, 4)}
+    over = [who for who, subject, _b in club.log if "the tournament is over" in subject]
+    assert sorted(over) == sorted(p)
+    for _n, match, _seats in games_of(tid, club.games):
+        assert club.run("validate", str(club.games / f"{match}.gtn")).returncode == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--format", "swiss", "--double"], "--double is for a round robin"),
+    (["--format", "round-robin", "--rounds", "2"], "--rounds is for a swiss"),
+    (["--format", "swiss", "--rounds", "9"], "has 1 to 3 rounds"),
+    (["--format", "swiss", "--seats", "3"], "takes 2 to 2 seats"),
+])
+def test_a_tournament_that_cannot_be_made_is_one_line_and_leaves_nothing(
+        tmp_path: Path, args: list[str], message: str) -> None:
+    folders = ["--game-dir", str(tmp_path / "g"), "--outbox", str(tmp_path / "o")]
+    done = subprocess.run(["gametool", "referee", "tournament", "new", "chess", "--players",
+                           "a@x.org,b@x.org,c@x.org", *args, *folders],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr
+    assert not (tmp_path / "g").exists() or not any((tmp_path / "g").rglob("*.*"))
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+
+
+def test_a_game_that_cannot_start_removes_the_games_started_before_it(tmp_path: Path) -> None:
+    games = tmp_path / "g"
+    folders = ["--game-dir", str(games), "--outbox", str(tmp_path / "o")]
+    done = subprocess.run(["gametool", "referee", "tournament", "new", "chess", "--players",
+                           "a@x.org,b@x.org,c@x.org,d@x.org", "--format", "round-robin",
+                           "nonsense=1", *folders], capture_output=True, text=True)
+    assert done.returncode == 1 and "no option 'nonsense'" in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert not games.exists() or not any(games.rglob("*.gtn"))
+    unknown = subprocess.run(["gametool", "referee", "tournament", "standings", "chess-rr-00",
+                              "--game-dir", str(games)], capture_output=True, text=True)
+    assert unknown.returncode == 1 and "no tournament 'chess-rr-00'" in unknown.stderr
+
+
+def test_a_swiss_of_a_hidden_game_tells_no_seat_what_it_may_not_see(tmp_path: Path) -> None:
+    """Belemmer hides the piles' order: every mail of a swiss (openings with the tournament's
+    note, views, byes, the next round's pairing, the final table) is scanned for every seat."""
+    from test_referee import compose as mail_from
+    from test_referee import contribution, hidden_words, outbox_messages
+
+    from gametool import director, tournament
+    from gametool.record import load_one
+    from gametool.referee import Referee
+
+    ann, ben, cy = "ann@example.org", "ben@example.net", "cy@example.com"
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    tid, opening = director.create(ref, "belemmer", [ann, ben, cy], "swiss", rounds=2)
+    keys: dict[tuple[str, str], str] = {}
+    scanned = 0
+
+    def scan() -> None:
+        nonlocal scanned
+        messages = outbox_messages(ref.outbox)
+        for _path, mail in messages[scanned:]:
+            body, to = mail.get_content(), str(mail["To"])
+            found = MATCH.search(str(mail["Subject"]))
+            key = SEAT_KEY.search(body)
+            if found and key:
+                keys[(to, found.group(1))] = key.group(1)
+            named = ref.game_dir / f"{found.group(1)}.gtn" if found else None
+            # A game's mail against that game's master; a tournament's against every game.
+            for path in ([named] if named is not None and named.exists()
+                         else ref.game_dir.glob("*.gtn")):
+                text = path.read_text()
+                session = load_one(text)
+                if to not in session.names or session.ply == 0 or "The game is over" in body:
+                    continue  # nothing drawn yet, or the game over and its record published
+                leaked = {w for w in hidden_words(text, to)
+                          if re.search(rf"(?<![0-9A-Za-z]){w}(?![0-9A-Za-z])", body)}
+                assert not leaked, f"a mail to {to} shows {leaked}"
+        scanned = len(messages)
+
+    def play_out(match: str, seats: list[str]) -> None:
+        for seat in seats:
+            done = ref.receive(mail_from(seat, f"Re: [gametool {match}]",
+                                         f"#key {keys[(seat, match)]}\n"
+                                         f"#join {contribution(seat)}\n"))
+            ref.write(done.messages)
+            scan()
+        for turn in range(12):
+            session = load_one(ref.master(match).read_text())
+            mover = session.names[session.to_move()]
+            legal = [session.game.format_action(session.state, a)
+                     for a in session.game.legal_actions(session.state)]
+            action = "resign" if turn == 11 else legal[turn % len(legal)]
+            done = ref.receive(mail_from(mover, f"Re: [gametool {match}]",
+                                         f"#key {keys[(mover, match)]}\n#ply {session.ply + 1}"
+                                         f"\n{action}\n"))
+            assert done.applied, done.reason
+            ref.write(done.messages)
+            scan()
+            if load_one(ref.master(match).read_text()).outcome() is not None:
+                break
+        else:
+            raise AssertionError("the game did not end")
+
+    scan()
+    assert len(opening) == 3  # the two seats of round 1, and the bye
+    assert len(keys) == 2
+    for number in (1, 2):
+        (match, seats), = [(m, s) for n, m, s in games_of(tid, ref.game_dir) if n == number]
+        play_out(match, seats)
+        director.advance(ref)
+        scan()
+    table = tournament.as_json(ref.game_dir, tournament.load(ref.game_dir, tid))
+    assert table["finished"] and table["rounds_started"] == 2
+    byes = [line["player"] for line in table["lines"] if line["byes"]]
+    assert len(byes) == 2 and len(set(byes)) == 2  # nobody has two byes
