@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gametool.boundaries import Starts
 from gametool.distribute import Part
 from gametool.engine import CHANCE
 from gametool.errors import GameError
@@ -64,46 +65,6 @@ def parts(path: str) -> list[Part]:
     from gametool import distribute
 
     return distribute.parts(path)
-
-
-class Starts:
-    """Finds, line by line, where a record (or a PGN game) surely starts: a tag line after a
-    line of moves, outside a comment in braces; in PGN also a tag line after an empty line that
-    follows tags (the game before has tags and no moves)."""
-
-    def __init__(self, pgn: bool) -> None:
-        self.pgn = pgn
-        self.movetext = False
-        self.depth = 0
-        self.after = ""
-        """What the last lines were: "tag", "blank" (after a tag line) or ""."""
-
-    def starts(self, line: str) -> bool:
-        stripped = line.strip()
-        if not stripped:
-            if self.after == "tag":
-                self.after = "blank"
-            return False
-        if self.depth == 0 and stripped.startswith("["):
-            start = self.movetext or (self.pgn and self.after == "blank")
-            moves = stripped[stripped.rfind('"]') + 2:].strip() if self.pgn else ""
-            # Tags and moves on one line: the next tag line starts another game.
-            self.movetext = bool(moves)
-            self.after = "" if moves else "tag"
-            self._braces(moves)
-            return start
-        self.movetext = True
-        self.after = ""
-        self._braces(stripped)
-        return False
-
-    def _braces(self, text: str) -> None:
-        if "{" in text or "}" in text:
-            for char in text.split(";", 1)[0] if self.depth == 0 else text:
-                if char == "{":
-                    self.depth += 1
-                elif char == "}" and self.depth:
-                    self.depth -= 1
 
 
 def pgn_line(raw: bytes) -> str:
@@ -328,6 +289,11 @@ def game_number(message: str) -> int:
     """The number of the game a message of an import is about (0 for none)."""
     found = _GAME_NUMBER.match(message)
     return int(found[2]) if found else 0
+
+
+def renumbered(message: str, base: int) -> str:
+    """A message about game N of a part as about game N + ``base`` of its file."""
+    return _GAME_NUMBER.sub(lambda m: f"{m[1]}{int(m[2]) + base}{m[3]}", message, count=1)
 
 
 def joined_imports(results: Iterable[tuple[Any, int]]) -> Iterator[tuple[Any, list[str]]]:
@@ -584,7 +550,8 @@ class Criteria:
         if not self.keeps_header(session):
             return False
         if self.result is not None:
-            tag = session.record.get("Result") or "*"
+            # A '*' the PGN had where the moves end the game is kept in PGNResult.
+            tag = session.record.get("PGNResult") or session.record.get("Result") or "*"
             if tag.strip() != self.result.strip():
                 return False
         if self.termination is not None:
@@ -694,6 +661,7 @@ def numbered(results: Iterable[PartResult]) -> Iterator[PartResult]:
         base = offset.get(path, 0) if result.part.number else 0
         if base:
             result.kept = [_renumber(s, s.index + base) for s in result.kept]
+            result.errors = [renumbered(line, base) for line in result.errors]
         offset[path] = base + result.count
         yield result
 

@@ -86,17 +86,22 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
       gametool split collection.gtn -o games/
       gametool split open.pgn -o games/ --force
     """
-    from gametool import corpus, storage
+    from gametool import boundaries, corpus, storage
 
     if folder == "-":
         raise click.UsageError("-o -: split writes one file per record into a folder; "
                                "'gametool filter FILE' prints the records")
     try:
         stem, suffix = os.path.splitext(os.path.basename(file if file != "-" else "stdin.gtn"))
-        if file != "-" and corpus.is_pgn(file):
-            # A PGN file is read twice, game by game: to count and check the names, to write.
-            count = sum(1 for _piece in corpus.split_lines(corpus.lines(file), file))
-            pieces: Any = corpus.split_lines(corpus.lines(file), file)
+        whole = file != "-" and corpus.is_pgn(file)
+        if whole:
+            # A PGN file is read twice, game by game, as bytes (its line ends and encoding
+            # kept): to count and check the names, to write.
+            try:
+                count = sum(1 for _piece in boundaries.split_bytes(file))
+            except OSError as exc:
+                raise GameError(f"{file}: cannot read: {exc.strerror}") from None
+            pieces: Any = boundaries.split_bytes(file)
         else:
             pieces = corpus.split_text(storage.read(file), None if file == "-" else file)
             count = len(pieces)
@@ -108,10 +113,15 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
                 if os.path.exists(name):
                     raise GameError(f"{name}: already exists (use --force to overwrite)")
         os.makedirs(folder, exist_ok=True)
-        for name, text in zip(names, pieces, strict=False):
-            storage.create(name, text, force=True)
-            if not as_json:
-                click.echo(name)
+        if whole:
+            for name in boundaries.write_files(pieces, names):
+                if not as_json:
+                    click.echo(name)
+        else:
+            for name, text in zip(names, pieces, strict=False):
+                storage.create(name, text, force=True)
+                if not as_json:
+                    click.echo(name)
     except GameError as exc:
         raise _fail(exc) from None
     except OSError as exc:

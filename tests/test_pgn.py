@@ -83,7 +83,7 @@ def mixed_file() -> tuple[str, dict[int, tuple[int, int, str]]]:
         '4 Bb5 a6 *\n')
     add('[Event "null move"]\n\n1. e4 -- 2. d4 d5 *\n')
     add('[Event "bad token"]\n\n1. e4 e5 2. Nf3 } Nc6 *\n', 3, 17, "unexpected '}'")
-    add('[Event "nested comment"]\n\n1. e4 {a {b} c} e5 *\n', 3, 10, "nested comment")
+    add('[Event "brace as text"]\n\n1. e4 {a {b c; d} e5 *\n')  # comments do not nest
     add('[Event "The "Big" Match"]\n\n1. d4 d5 1/2-1/2\n')
     add('[Event "unclosed variation"]\n\n1. e4 (1. d4 d5 2. c4 *\n', 3, 7,
         "unclosed variation")
