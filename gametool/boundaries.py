@@ -37,20 +37,25 @@ class Starts:
         self.parens = 0
         self.after = ""
         """What the last lines were: "tag", "blank" (after a tag line) or ""."""
-        self.names: set[str] = set()
-        """The tag names of the current game's tags (PGN only)."""
+        self.tag_lines: list[str] = []
+        """The tag lines of the current game (their names are read when needed)."""
 
     def starts(self, line: str) -> bool:
+        # The common lines take the first tests: a tag line from its first column, an empty
+        # line, a line of moves with no comment, variation or result in it.
+        if not self.comment:
+            first = line[:1]
+            if first == "[":
+                return self._tag_line(line)
+            if first == "%" and self.pgn:
+                return False  # an escaped line: nothing of any game
         stripped = line.strip()
         if not stripped:
             if self.after == "tag":
                 self.after = "blank"
             return False
-        if not self.comment:
-            if self.pgn and line.startswith("%"):
-                return False  # an escaped line: nothing of any game
-            if stripped.startswith("["):
-                return self._tag_line(stripped)
+        if not self.comment and stripped[0] == "[":
+            return self._tag_line(stripped)
         start = self.pgn and self.ended and not self.comment
         if start:
             self._new_game()
@@ -58,31 +63,42 @@ class Starts:
         self.after = ""
         outside = self._scan(stripped)
         if self.pgn and not self.comment and not self.parens:
-            self.ended = bool(_ENDS_WITH_RESULT.search(outside))
+            self.ended = stripped[-1] in "012*" and bool(_ENDS_WITH_RESULT.search(outside))
         return start
 
-    def _tag_line(self, stripped: str) -> bool:
-        found = _TAG_NAME.match(stripped)
-        name = found.group(1).lower() if found else ""
-        start = (self.movetext or self.ended
-                 or (self.pgn and self.after == "blank" and name in self.names))
+    def _tag_line(self, line: str) -> bool:
+        stripped = line.rstrip()
+        start = self.movetext or self.ended
+        if not start and self.pgn and self.after == "blank":
+            # A tag after an empty line that follows tags: the next game's when this game
+            # has a tag of that name already.
+            found = _TAG_NAME.match(stripped.lstrip())
+            name = found.group(1).lower() if found else ""
+            start = name in {n.lower() for n in self._names()}
         if start:
             self._new_game()
-        self.names.add(name)
-        moves = stripped[stripped.rfind('"]') + 2:].strip() if self.pgn else ""
+        self.tag_lines.append(stripped)
+        if stripped.endswith("]") or not self.pgn:
+            self.movetext = self.ended = False
+            self.after = "tag"
+            return start
+        moves = stripped[stripped.rfind('"]') + 2:].strip()
         # Tags and moves on one line: the next tag line starts another game.
         self.movetext = bool(moves)
         self.after = "" if moves else "tag"
-        if moves:
-            outside = self._scan(moves)
-            self.ended = not self.comment and not self.parens and bool(
-                _ENDS_WITH_RESULT.search(outside))
+        outside = self._scan(moves)
+        self.ended = not self.comment and not self.parens and bool(
+            _ENDS_WITH_RESULT.search(outside))
         return start
+
+    def _names(self) -> list[str]:
+        return [found.group(1) for line in self.tag_lines
+                for found in [_TAG_NAME.match(line.lstrip())] if found]
 
     def _new_game(self) -> None:
         self.ended = False
         self.parens = 0
-        self.names = set()
+        self.tag_lines = []
 
     def _scan(self, text: str) -> str:
         """Follow the comments and variations of a line; its text outside comments."""

@@ -519,7 +519,13 @@ class Criteria:
             cls = games.playable_class(self.game)
             cls().decode_position(self.position, cls.players_default())
 
-    def keeps_header(self, session: Session) -> bool:
+    def on_tags(self) -> bool:
+        """Whether some test needs only tags (a record that fails it need not be read)."""
+        return (self.game is not None or bool(self.tags) or self.player is not None
+                or self.elo is not None or self.white_elo is not None
+                or self.black_elo is not None or self.dates is not None)
+
+    def keeps_header(self, session: Any) -> bool:
         """The tests that need no replay: game, tags, players, ratings, dates."""
         if self.game is not None and session.game.id != self.game:
             return False
@@ -639,8 +645,18 @@ class PartResult:
 def read_part(part: Part, criteria: Criteria | None = None) -> PartResult:
     """Read every record of ``part`` and keep those ``criteria`` accept (all without)."""
     out = PartResult(part)
-    for index, line, item in sessions(part):
+    if criteria is not None and criteria.on_tags() and is_pgn(part.path):
+        from gametool import tagscan
+
+        # A game whose tags fail is never read past them.
+        items: Iterable[tuple[int, int, Session | GameError | None]] = tagscan.sessions(
+            part, criteria)
+    else:
+        items = sessions(part)
+    for index, line, item in items:
         out.count = index
+        if item is None:
+            continue
         if isinstance(item, GameError):
             out.errors.append(str(item.located(file=part.path)))
             continue
