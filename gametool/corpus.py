@@ -498,9 +498,15 @@ class Criteria:
     """The Date may fall from the first day to the last (YYYYMMDD numbers)."""
     eco: tuple[str, str] | None = None
     """The ECO tag (or, without one, the opening table's code) from the first to the last."""
+    where: str | None = None
+    """A query of ``filter --where`` (see :mod:`gametool.query`)."""
 
     def check(self) -> None:
         """Refuse a malformed criterion before any record is read."""
+        if self.where is not None:
+            from gametool import query
+
+            query.parse(self.where)
         for name, pattern in self.tags:
             try:
                 re.compile(pattern)
@@ -523,7 +529,13 @@ class Criteria:
         """Whether some test needs only tags (a record that fails it need not be read)."""
         return (self.game is not None or bool(self.tags) or self.player is not None
                 or self.elo is not None or self.white_elo is not None
-                or self.black_elo is not None or self.dates is not None)
+                or self.black_elo is not None or self.dates is not None
+                or self._where_on_tags())
+
+    def _where_on_tags(self) -> bool:
+        from gametool import query
+
+        return self.where is not None and query.on_tags(self.where)
 
     def keeps_header(self, session: Any) -> bool:
         """The tests that need no replay: game, tags, players, ratings, dates."""
@@ -550,6 +562,10 @@ class Criteria:
             date = _game_date(record.get("Date"))
             if date is None or date[1] < self.dates[0] or date[0] > self.dates[1]:
                 return False
+        if self._where_on_tags():
+            from gametool import query
+
+            return query.keeps(self.where, record)
         return True
 
     def keeps(self, session: Session, summary: Summary) -> bool:
@@ -574,6 +590,12 @@ class Criteria:
 
                 code = (eco.table().find(session) or ("", ""))[0]
             if not code or not self.eco[0] <= code[:3] <= self.eco[1]:
+                return False
+        if self.where is not None and not self._where_on_tags():
+            from gametool import query
+
+            if not query.keeps(self.where, session.record,
+                               query.derived_fields(session, summary.plies)):
                 return False
         return self.position is None or reaches(session, self.position)
 

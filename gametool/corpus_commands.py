@@ -177,6 +177,10 @@ SAME = click.Choice(["moves", "position"])
 @click.option("--position", "--fen", "position", metavar="P", help="With --game: only records "
               "whose main line reaches position P, in the game's one-line encoding (FEN for "
               "chess; the clocks do not count).")
+@click.option("--where", metavar="EXPR", help="Only records for which the query EXPR holds: "
+              "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
+              "with and, or, not and parentheses ('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a "
+              "query on tags alone never reads a PGN game's moves.")
 @click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
               metavar="[moves|position]", help="Only the records that repeat an earlier one: "
               "its moves, or (position) its last position, so that transpositions count.")
@@ -199,7 +203,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
                    min_plies: int | None, max_plies: int | None, elo_min: int | None,
                    elo_max: int | None, white_elo: str | None, black_elo: str | None,
                    date_from: str | None, date_to: str | None, eco: str | None,
-                   position: str | None, duplicates: str | None, unique: str | None,
+                   position: str | None, where: str | None, duplicates: str | None,
+                   unique: str | None,
                    against: str | None, limit: int | None, output: str | None, force: bool,
                    as_json: bool, jobs: int, scheduler: str | None) -> None:
     """Write the records of FILES that pass every test given, in canonical form.
@@ -220,6 +225,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
       gametool filter games.pgn --elo-min 2600 --date-from 1972 --eco B20-B99 --limit 10
       gametool filter games.pgn --duplicates position --against old.gtn
       gametool filter games.gtn --game chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - -'
+      gametool filter games.pgn --where 'WhiteElo >= 2500 and (ECO ~ "^B9" or plies > 100)'
     """
     from gametool import corpus, games, sink
 
@@ -245,7 +251,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
             max_plies=max_plies, position=position, keep_text=True, elo=elo,
             white_elo=_elo_option(white_elo, "--white-elo"),
             black_elo=_elo_option(black_elo, "--black-elo"), dates=dates,
-            eco=corpus.eco_range(eco) if eco is not None else None)
+            eco=corpus.eco_range(eco) if eco is not None else None, where=where)
         criteria.check()
         by = duplicates or unique or "moves"
         mode = "duplicates" if duplicates else "unique" if unique else None

@@ -1,0 +1,128 @@
+"""``filter --where``: the query language on the real games of bench/data, judged against
+python-chess's reading of the same games; a query on tags never reads the moves."""
+
+from __future__ import annotations
+
+import io
+import lzma
+import re
+import subprocess
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+
+
+def gametool(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["gametool", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def human(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[chess.pgn.Game]]:
+    data = lzma.decompress((DATA / "hlotze-pgn2tex-examples.pgn.xz").read_bytes())
+    # Four games follow the last line of moves of the game before without an empty line:
+    # python-chess reads them with no tags (gametool and pgn-extract with theirs). An empty
+    # line before each makes the file one that both read alike.
+    data = re.sub(rb"([^\r\n])(\r?\n)(\[Event )", rb"\1\2\2\3", data)
+    path = tmp_path_factory.mktemp("real") / "human.pgn"
+    path.write_bytes(data)
+    handle = io.StringIO(data.decode("utf-8", errors="replace"))
+    games = []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games.append(game)
+    return path, games
+
+
+def kept(path: Path, where: str, *more: str) -> tuple[list[str], str]:
+    """The Round and White of each record kept, and stderr."""
+    done = gametool("filter", str(path), "--where", where, *more)
+    assert done.returncode == 0, done.stderr
+    pairs = re.findall(r'^\[Round "([^"]*)"\]\n(?:\[[^\n]*\n)*?\[White "([^"]*)"\]', done.stdout,
+                       re.MULTILINE)
+    return [f"{r}|{w}" for r, w in pairs], done.stderr
+
+
+def ident(game: chess.pgn.Game) -> str:
+    return f"{game.headers.get('Round')}|{game.headers.get('White')}"
+
+
+def elo(game: chess.pgn.Game, tag: str) -> int | None:
+    value = game.headers.get(tag, "")
+    return int(value) if value.isdigit() else None
+
+
+def test_tags_numbers_regular_expressions_and_parentheses(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, err = kept(path, 'WhiteElo >= 2750 and (ECO ~ "^d" or Opening ~ "slav")')
+    expected = [ident(g) for g in games
+                if (elo(g, "WhiteElo") or 0) >= 2750
+                and (re.search("^d", g.headers.get("ECO", ""), re.I)
+                     or re.search("slav", g.headers.get("Opening", ""), re.I))]
+    assert got == expected and expected
+    assert f"{len(expected)} of {len(games)} records kept" in err
+
+
+def test_not_or_and_text_comparisons(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, _ = kept(path, 'not Result = "1/2-1/2" and (Date < "1902" or White = '
+                        '"Carlsen, Magnus")')
+    expected = [ident(g) for g in games
+                if g.headers.get("Result") != "1/2-1/2"
+                and (g.headers.get("Date", "").lower() < "1902"
+                     or g.headers.get("White") == "Carlsen, Magnus")]
+    assert got == expected and expected
+
+
+def test_derived_fields_read_the_moves(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, _ = kept(path, "winner = black and plies < 40")
+    expected = [ident(g) for g in games if g.headers["Result"] == "0-1"
+                and len(list(g.mainline_moves())) < 40]
+    assert got == expected and expected
+    spread, _ = kept(path, "winner = black and plies < 40", "--jobs", "2")
+    assert spread == got
+
+
+def test_a_missing_tag_is_false_but_for_not_equal(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, _ = kept(path, "BlackElo != 0")
+    assert len(got) == len(games)
+    got, _ = kept(path, "BlackElo > 0")
+    assert len(got) == sum(1 for g in games if elo(g, "BlackElo"))
+
+
+@pytest.mark.parametrize(("where", "column", "words"), [
+    ("WhiteElo >= and x", 13, "expected a value"),
+    ('White = "Carlsen" or', 21, "expected a comparison, 'not' or '('"),
+    ("(White = x", 11, "expected ')'"),
+    ('White "Carlsen"', 7, "expected an operator"),
+    ('ECO ~ "("', 1, "is not a regular expression"),
+])
+def test_a_bad_query_is_one_line_with_its_column(tmp_path: Path, where: str, column: int,
+                                                 words: str) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text('[White "a"]\n[Result "*"]\n\n1. e4 *\n')
+    done = gametool("filter", str(path), "--where", where)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert f"--where: column {column}: " in lines[0] and words in lines[0], lines[0]
+
+
+def test_a_query_on_tags_never_reads_the_moves(tmp_path: Path) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text('[White "Kept"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# '
+                    '1-0\n\n[White "Other"]\n[Result "*"]\n\n1. e4 Ke5 *\n\n'
+                    '[White "Other"]\n[Result "*"]\n\n1. e4 {unclosed *\n')
+    for args in (["--where", 'White = "Kept"'], ["--tag", "White=Kept"],
+                 ["--player", "kept"]):
+        done = gametool("filter", str(path), *args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "1 of 3 records kept" in done.stderr
+    # A query on the moves reads them all, and reports the games it cannot read.
+    done = gametool("filter", str(path), "--where", 'White = "Kept" or plies > 100')
+    assert done.returncode == 1
+    assert "game 2: move 1... Ke5" in done.stderr
