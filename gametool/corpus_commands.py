@@ -350,4 +350,77 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
         sys.exit(1)
 
 
-COMMANDS = [split, filter_command, stats]
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--moves", metavar="SAN", help="The position after these moves from the "
+              "standard start ('e4 c5' or '1. e4 c5'); the start without --moves or --fen.")
+@click.option("--fen", metavar="FEN", help="The position, as a FEN.")
+@click.option("--depth", type=params.Whole(1, 20), default=1, show_default=True, metavar="N",
+              help="Each move with the tree of the replies to it, N plies deep.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_options
+def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
+         as_json: bool, jobs: int, scheduler: str | None) -> None:
+    """Print the moves played from a position in the chess games of FILES.
+
+    For each move: the games that played it, how they ended (white wins, draws, black wins, in
+    percent), the average rating of the player moving (WhiteElo or BlackElo) and the best-rated
+    game (file and number). A game counts from the first time its main line reaches the
+    position, whatever the moves that led there. FILES are PGN files, records (.gtn) and
+    folders; they are read game by game, so that memory stays small whatever their size. A game
+    that cannot be read is reported on stderr and left out (exit status 1).
+
+    \b
+    Examples:
+      gametool tree games.pgn --moves "e4 c5"
+      gametool tree archive/ --fen "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+      gametool tree games.pgn --moves "d4 Nf6" --depth 3 --json --jobs 4
+    """
+    import json
+
+    from gametool import corpus, distribute
+    from gametool import tree as trees
+
+    if moves is not None and fen is not None:
+        raise click.UsageError("--moves and --fen: choose one")
+    try:
+        root = trees.target(moves, fen)
+        files_list = corpus.expand(files)
+        if scheduler is not None:
+            distribute.check_scheduler(scheduler)
+        work = functools.partial(trees.tree_part, root=root, depth=depth)
+        if jobs == 1 and scheduler is None:
+            done: Any = corpus.streamed(files_list, work, "reading")
+        else:
+            pieces = [part for path in files_list for part in corpus.parts(path)]
+            done = zip(pieces, distribute.run(work, pieces, jobs, scheduler, "reading"),
+                       strict=True)
+        top = trees.Branch()
+        errors = False
+        offsets: dict[str, int] = {}
+        for part, (part_tree, part_errors, count) in done:
+            # A part's games are numbered within the part: as within the file.
+            base = offsets.get(part.path, 0) if part.number else 0
+            offsets[part.path] = base + count
+            trees.renumber(part_tree, base)
+            top.merge(part_tree)
+            for line in part_errors:
+                errors = True
+                click.echo(corpus.renumbered(line, base), err=True)
+    except GameError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        click.echo(json.dumps({"games": top.games, "moves": trees.as_json(top)}, indent=2,
+                              ensure_ascii=False))
+    else:
+        from gametool.render import table
+
+        click.echo(f"{top.games} game{'s' * (top.games != 1)} reach the position")
+        if top.next:
+            click.echo(table(["move", "games", "white %", "draw %", "black %", "average Elo",
+                              "best game (Elo)"], trees.rows(top)))
+    if errors:
+        sys.exit(1)
+
+
+COMMANDS = [split, filter_command, stats, tree]
