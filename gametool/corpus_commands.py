@@ -295,6 +295,10 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
         if out is not None:
             out.discard()
         raise _fail(exc) from None
+    except BaseException:  # interrupted (SIGINT, SIGTERM): nothing left behind
+        if out is not None:
+            out.discard()
+        raise
     click.echo(f"{kept} of {total} record{'s' * (total != 1)} kept", err=True)
     if errors:
         sys.exit(1)

@@ -77,6 +77,9 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     except GameError as exc:
         writer.discard()
         raise fail(exc) from None
+    except BaseException:  # interrupted (SIGINT, SIGTERM): nothing left behind
+        writer.discard()
+        raise
     if writer.refused:
         raise Rejected(f"{writer.refused} of {writer.refused + writer.games} games refused")
     count = writer.games
