@@ -7,8 +7,11 @@
 A comparison is a field, an operator (``= != < <= > >= ~``) and a value (a quoted string, a
 number or a bare word such as ``1-0`` or ``B90``). A field is any tag, in any letter case, or a
 derived field: ``plies`` (of the main line), ``result`` (the record's, a '*' kept as PGN wrote
-it), ``winner`` (white, black, draw, or none while unfinished) and ``opening`` (the Opening
-tag, else the opening table's name). Two numbers compare as numbers, anything else as text
+it), ``winner`` (white, black, draw, or none while unfinished), ``opening`` (the Opening
+tag, else the opening table's name), and from the ``[%clk H:MM:SS]`` and ``[%eval N]``
+comments of the main line: ``min_clock`` (the least time left on either clock, in seconds),
+``min_clock_white``, ``min_clock_black``, ``max_eval`` and ``min_eval`` (in pawns, White's view;
+a mate in N counts as 100 - N); a game without such comments has none of them. Two numbers compare as numbers, anything else as text
 (any case); ``~`` searches a regular expression (any case). A test on a tag the record lacks
 is false, but ``!=``, which is true. ``and`` binds tighter than ``or``; ``not`` tighter still.
 A query whose fields are all tags is judged on a PGN game's tags alone, its moves unread.
@@ -23,7 +26,8 @@ from typing import Any
 
 from gametool.errors import GameError
 
-DERIVED = ("plies", "result", "winner", "opening")
+DERIVED = ("plies", "result", "winner", "opening", "min_clock", "min_clock_white",
+           "min_clock_black", "max_eval", "min_eval")
 """Fields judged on the game's record (its moves read), not on its tags."""
 OPERATORS = ("!=", "<=", ">=", "=", "<", ">", "~")
 
@@ -181,4 +185,39 @@ def derived_fields(session: Any, plies: int) -> dict[str, Any]:
 
         found = eco.table().find(session)
         opening = found[1] if found else None
-    return {"plies": plies, "result": result, "winner": winner, "opening": opening}
+    out = {"plies": plies, "result": result, "winner": winner, "opening": opening}
+    out.update(annotations(session))
+    return out
+
+
+_CLOCK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+_EVAL = re.compile(r"\[%eval\s+(#?)([+-]?\d+(?:\.\d+)?)")
+
+
+def annotations(session: Any) -> dict[str, float]:
+    """The clock and evaluation fields of a record, from its main line's comments."""
+    from notation import record as gtn
+
+    clocks: dict[int, list[float]] = {0: [], 1: []}
+    evals: list[float] = []
+    names = [name.lower() for name in session.names]
+    for item in session.record.body:
+        if not isinstance(item, gtn.TurnLine) or not item.comment or "[%" not in item.comment:
+            continue
+        seat = names.index(item.seat.lower()) if item.seat.lower() in names else -1
+        for hours, minutes, seconds in _CLOCK.findall(item.comment):
+            if seat in clocks:
+                clocks[seat].append(int(hours) * 3600 + int(minutes) * 60 + float(seconds))
+        for mate, value in _EVAL.findall(item.comment):
+            number = float(value)
+            evals.append((100 - abs(number)) * (1 if number > 0 else -1) if mate else number)
+    out: dict[str, float] = {}
+    if clocks[0] or clocks[1]:
+        out["min_clock"] = min(clocks[0] + clocks[1])
+    if clocks[0]:
+        out["min_clock_white"] = min(clocks[0])
+    if clocks[1]:
+        out["min_clock_black"] = min(clocks[1])
+    if evals:
+        out["max_eval"], out["min_eval"] = max(evals), min(evals)
+    return out

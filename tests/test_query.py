@@ -126,3 +126,58 @@ def test_a_query_on_tags_never_reads_the_moves(tmp_path: Path) -> None:
     done = gametool("filter", str(path), "--where", 'White = "Kept" or plies > 100')
     assert done.returncode == 1
     assert "game 2: move 1... Ke5" in done.stderr
+
+
+CLOCKS = """\
+[Event "Rated Bullet game"]
+[White "Abbot"]
+[Black "Costello"]
+[Result "0-1"]
+[Termination "Time forfeit"]
+
+1. e4 { [%eval 0.17] [%clk 0:01:00] } 1... c5 { [%eval 0.19] [%clk 0:01:00] }
+2. Nf3 { [%eval 0.25] [%clk 0:00:59] } 2... Nc6 { [%eval 0.33] [%clk 0:00:58] }
+3. Bb5 { [%eval -0.1] [%clk 0:00:07] } 3... g6 { [%eval #4] [%clk 0:00:50] } 0-1
+
+[Event "Rated Blitz game"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:58] } 1-0
+
+[Event "No clocks"]
+[Result "*"]
+
+1. d4 *
+"""
+
+
+@pytest.mark.parametrize(("where", "events"), [
+    ("min_clock < 10", ["Rated Bullet game"]),
+    ("min_clock_black > 100", ["Rated Blitz game"]),
+    ("min_clock_white >= 7 and min_clock_white <= 7", ["Rated Bullet game"]),
+    ("max_eval > 50", ["Rated Bullet game"]),
+    ("min_eval < 0", ["Rated Bullet game"]),
+    ("min_clock != 0", ["Rated Bullet game", "Rated Blitz game", "No clocks"]),
+    ("not min_clock >= 0", ["No clocks"]),
+])
+def test_clock_and_evaluation_comments_in_queries(tmp_path: Path, where: str,
+                                                  events: list[str]) -> None:
+    path = tmp_path / "clocks.pgn"
+    path.write_text(CLOCKS)
+    done = gametool("filter", str(path), "--where", where)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r'^\[Event "([^"]*)"\]', done.stdout, re.MULTILINE) == events
+
+
+def test_clock_and_evaluation_comments_are_kept_and_written_back(tmp_path: Path) -> None:
+    path = tmp_path / "clocks.pgn"
+    path.write_text(CLOCKS)
+    record = tmp_path / "clocks.gtn"
+    assert gametool("import", str(path), "-o", str(record)).returncode == 0
+    out = gametool("export", "--pgn", str(record)).stdout
+    before = [g.mainline() for g in [chess.pgn.read_game(io.StringIO(CLOCKS))]][0]
+    after = [g.mainline() for g in [chess.pgn.read_game(io.StringIO(out))]][0]
+    assert [(n.clock(), n.eval()) for n in after] == [(n.clock(), n.eval()) for n in before]
+    assert [n.clock() for n in after] == [60, 60, 59, 58, 7, 50]
