@@ -364,6 +364,9 @@ class Summary:
     """A hash of the game's last position (``--duplicates position``)."""
     opening: str | None = None
     """The opening as the record's ECO and Opening tags name it."""
+    time_use: tuple[tuple[float, int], ...] = ()
+    """Per seat, the seconds its clock ran and the moves they were for, from the main line's
+    [%clk] comments (empty without them)."""
 
     def tag(self, name: str) -> str | None:
         key = name.lower()
@@ -641,7 +644,27 @@ def summarise(session: Session, file: str, index: int, line: int,
         termination=termination_word(outcome.termination, results) if outcome else None,
         plies=session.ply, first_turn=first_turn(session), digest=moves_digest(session),
         text=session.text() if keep_text else None,
-        position=position_digest(session), opening=opening or None)
+        position=position_digest(session), opening=opening or None,
+        time_use=time_use(session))
+
+
+def time_use(session: Session) -> tuple[tuple[float, int], ...]:
+    """Per seat, (seconds used, moves) from the main line's [%clk] comments: what each clock
+    lost from its first reading to its last, with the increment of a TimeControl such as
+    "180+2" given back for each move; empty when the record has no clocks."""
+    from gametool import query
+
+    clocks = query.clock_readings(session)
+    if not any(clocks):
+        return ()
+    control = (session.record.get("TimeControl") or "").partition("+")[2]
+    increment = float(control) if control.replace(".", "", 1).isdigit() else 0.0
+    out = []
+    for readings in clocks:
+        moves = len(readings) - 1
+        used = readings[0] - readings[-1] + increment * moves if moves > 0 else 0.0
+        out.append((max(used, 0.0), max(moves, 0)))
+    return tuple(out)
 
 
 def position_digest(session: Session) -> str:
@@ -742,7 +765,7 @@ class Tally:
         if g is None:
             g = self.games[s.game] = {"lengths": Counter(), "names": {}, "positions": {},
                                       "terminations": Counter(), "turns": Counter(),
-                                      "openings": Counter()}
+                                      "openings": Counter(), "time": {}}
         g["lengths"][s.plies] += 1
         for seat, name in enumerate(s.names):
             result = s.results[seat] if s.results else "unfinished"
@@ -753,6 +776,12 @@ class Tally:
             g["turns"][s.first_turn] += 1
         if s.opening:
             g["openings"][s.opening] += 1
+        for seat, (used, moves) in enumerate(s.time_use):
+            if moves:
+                entry = g["time"].setdefault(seat + 1, [0, 0.0, 0])
+                entry[0] += 1
+                entry[1] += used
+                entry[2] += moves
 
     def result(self) -> dict[str, Any]:
         """Per game: games and plies, results per seat name and per seat position,
@@ -777,6 +806,11 @@ class Tally:
                 "first_turns": [{"turn": t, "games": n} for t, n in
                                 sorted(g["turns"].items(), key=lambda item: (-item[1], item[0]))],
             }
+            if g["time"]:
+                out[game]["time_use"] = {
+                    str(p): {"games": n, "seconds": round(used, 1), "moves": moves,
+                             "seconds_per_move": round(used / moves, 2)}
+                    for p, (n, used, moves) in sorted(g["time"].items())}
             if g["openings"]:
                 out[game]["openings"] = [
                     {"opening": o, "games": n} for o, n in
@@ -823,6 +857,11 @@ def statistics_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[l
         tables.append((_first_turns_title(turns, g["games"]),
                        ["first turn", "games"],
                        [[t["turn"], t["games"]] for t in turns[:TOP]]))
+        if g.get("time_use"):
+            tables.append(("time use per side (from [%clk] comments)",
+                           ["position", "games", "moves", "seconds", "seconds per move"],
+                           [[_ordinal(int(p)), t["games"], t["moves"], t["seconds"],
+                             t["seconds_per_move"]] for p, t in g["time_use"].items()]))
         if g.get("openings"):
             tables.append(("most common openings", ["opening", "games"],
                            [[o["opening"], o["games"]] for o in g["openings"]]))

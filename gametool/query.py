@@ -194,21 +194,34 @@ _CLOCK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 _EVAL = re.compile(r"\[%eval\s+(#?)([+-]?\d+(?:\.\d+)?)")
 
 
-def annotations(session: Any) -> dict[str, float]:
-    """The clock and evaluation fields of a record, from its main line's comments."""
+def _annotated(session: Any) -> Any:
+    """The main line's turns with [%...] commands in their comments, as (seat, comment)."""
     from notation import record as gtn
 
-    clocks: dict[int, list[float]] = {0: [], 1: []}
-    evals: list[float] = []
     names = [name.lower() for name in session.names]
     for item in session.record.body:
-        if not isinstance(item, gtn.TurnLine) or not item.comment or "[%" not in item.comment:
-            continue
-        seat = names.index(item.seat.lower()) if item.seat.lower() in names else -1
-        for hours, minutes, seconds in _CLOCK.findall(item.comment):
-            if seat in clocks:
+        if isinstance(item, gtn.TurnLine) and item.comment and "[%" in item.comment:
+            seat = item.seat.lower()
+            yield (names.index(seat) if seat in names else -1), item.comment
+
+
+def clock_readings(session: Any) -> list[list[float]]:
+    """Each seat's [%clk] readings along the main line, in seconds."""
+    clocks: list[list[float]] = [[] for _ in session.names]
+    for seat, comment in _annotated(session):
+        for hours, minutes, seconds in _CLOCK.findall(comment):
+            if 0 <= seat < len(clocks):
                 clocks[seat].append(int(hours) * 3600 + int(minutes) * 60 + float(seconds))
-        for mate, value in _EVAL.findall(item.comment):
+    return clocks
+
+
+def annotations(session: Any) -> dict[str, float]:
+    """The clock and evaluation fields of a record, from its main line's comments."""
+    readings = clock_readings(session)
+    clocks = {0: readings[0] if readings else [], 1: readings[1] if len(readings) > 1 else []}
+    evals: list[float] = []
+    for _seat, comment in _annotated(session):
+        for mate, value in _EVAL.findall(comment):
             number = float(value)
             evals.append((100 - abs(number)) * (1 if number > 0 else -1) if mate else number)
     out: dict[str, float] = {}

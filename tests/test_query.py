@@ -4,6 +4,7 @@ python-chess's reading of the same games; a query on tags never reads the moves.
 from __future__ import annotations
 
 import io
+import json
 import lzma
 import re
 import subprocess
@@ -181,3 +182,16 @@ def test_clock_and_evaluation_comments_are_kept_and_written_back(tmp_path: Path)
     after = [g.mainline() for g in [chess.pgn.read_game(io.StringIO(out))]][0]
     assert [(n.clock(), n.eval()) for n in after] == [(n.clock(), n.eval()) for n in before]
     assert [n.clock() for n in after] == [60, 60, 59, 58, 7, 50]
+
+
+def test_stats_report_time_use_per_side_where_clocks_exist(tmp_path: Path) -> None:
+    path = tmp_path / "clocks.pgn"
+    path.write_text(CLOCKS.replace('[Result "0-1"]', '[Result "0-1"]\n[TimeControl "60+1"]', 1))
+    done = gametool("stats", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    use = json.loads(done.stdout)["chess"]["time_use"]
+    # White's clock: 60, 59, 7 over two moves, one second given back each; Black's 60, 58, 50.
+    assert use == {"1": {"games": 1, "seconds": 55.0, "moves": 2, "seconds_per_move": 27.5},
+                   "2": {"games": 1, "seconds": 12.0, "moves": 2, "seconds_per_move": 6.0}}
+    table = gametool("stats", str(path)).stdout
+    assert "time use per side (from [%clk] comments)" in table
