@@ -503,6 +503,8 @@ class Criteria:
     """The ECO tag (or, without one, the opening table's code) from the first to the last."""
     where: str | None = None
     """A query of ``filter --where`` (see :mod:`gametool.query`)."""
+    material: str | None = None
+    """Chess material the main line must reach, White's then Black's: "KRP v KR"."""
 
     def check(self) -> None:
         """Refuse a malformed criterion before any record is read."""
@@ -510,6 +512,8 @@ class Criteria:
             from gametool import query
 
             query.parse(self.where)
+        if self.material is not None:
+            material_key(self.material)
         for name, pattern in self.tags:
             try:
                 re.compile(pattern)
@@ -600,6 +604,8 @@ class Criteria:
             if not query.keeps(self.where, session.record,
                                query.derived_fields(session, summary.plies)):
                 return False
+        if self.material is not None and not reaches_material(session, self.material):
+            return False
         return self.position is None or reaches(session, self.position)
 
 
@@ -616,6 +622,34 @@ def _names_player(seat: str, player: str) -> bool:
     if not player:
         return False
     return seat == player or (seat.startswith(player) and not seat[len(player)].isalnum())
+
+
+_MATERIAL = re.compile(r"^\s*([KQRBNP]+)\s*v\s*([KQRBNP]+)\s*$", re.IGNORECASE)
+
+
+def material_key(text: str) -> str:
+    """The material of ``text`` ("KRP v KR": White's pieces, 'v', Black's) as the board
+    writes it (White's letters in capitals, Black's in small letters, each side sorted)."""
+    found = _MATERIAL.match(text)
+    if found is None or "K" not in found[1].upper() or "K" not in found[2].upper():
+        raise GameError(f"--material {text}: write each side's pieces from K, Q, R, B, N, P, "
+                        "White's first: 'KRP v KR'")
+    return "".join(sorted(found[1].upper())) + "".join(sorted(found[2].lower()))
+
+
+def reaches_material(session: Session, material: str) -> bool:
+    """Whether a chess record's main line reaches exactly this material (see
+    :func:`material_key`)."""
+    if session.game.id != "chess":
+        return False
+    want = material_key(material)
+    size = len(want)
+    for state in session.states:
+        pieces = state.board.replace(".", "")
+        if len(pieces) == size and "".join(sorted(c for c in pieces if c.isupper())) + "".join(
+                sorted(c for c in pieces if c.islower())) == want:
+            return True
+    return False
 
 
 def reaches(session: Session, position: str) -> bool:

@@ -181,6 +181,8 @@ SAME = click.Choice(["moves", "position"])
               "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
               "with and, or, not and parentheses ('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a "
               "query on tags alone never reads a PGN game's moves.")
+@click.option("--material", metavar="'KRP v KR'", help="Only chess games whose main line "
+              "reaches this material: White's pieces, 'v', Black's (K, Q, R, B, N, P).")
 @click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
               metavar="[moves|position]", help="Only the records that repeat an earlier one: "
               "its moves, or (position) its last position, so that transpositions count.")
@@ -203,7 +205,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
                    min_plies: int | None, max_plies: int | None, elo_min: int | None,
                    elo_max: int | None, white_elo: str | None, black_elo: str | None,
                    date_from: str | None, date_to: str | None, eco: str | None,
-                   position: str | None, where: str | None, duplicates: str | None,
+                   position: str | None, where: str | None, material: str | None,
+                   duplicates: str | None,
                    unique: str | None,
                    against: str | None, limit: int | None, output: str | None, force: bool,
                    as_json: bool, jobs: int, scheduler: str | None) -> None:
@@ -251,7 +254,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
             max_plies=max_plies, position=position, keep_text=True, elo=elo,
             white_elo=_elo_option(white_elo, "--white-elo"),
             black_elo=_elo_option(black_elo, "--black-elo"), dates=dates,
-            eco=corpus.eco_range(eco) if eco is not None else None, where=where)
+            eco=corpus.eco_range(eco) if eco is not None else None, where=where,
+            material=material)
         criteria.check()
         by = duplicates or unique or "moves"
         mode = "duplicates" if duplicates else "unique" if unique else None

@@ -195,3 +195,30 @@ def test_stats_report_time_use_per_side_where_clocks_exist(tmp_path: Path) -> No
                    "2": {"games": 1, "seconds": 12.0, "moves": 2, "seconds_per_move": 6.0}}
     table = gametool("stats", str(path)).stdout
     assert "time use per side (from [%clk] comments)" in table
+
+
+def python_chess_material(game: chess.pgn.Game, white: str, black: str) -> bool:
+    board = game.board()
+    want = (sorted(white), sorted(black))
+
+    def now() -> tuple[list[str], list[str]]:
+        pieces = [p.symbol() for p in board.piece_map().values()]
+        return (sorted(p for p in pieces if p.isupper()),
+                sorted(p.upper() for p in pieces if p.islower()))
+
+    if now() == want:
+        return True
+    for move in game.mainline_moves():
+        board.push(move)
+        if now() == want:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("material", ["KRP v KR"])
+def test_material_is_python_chess_s(human: tuple[Path, list], material: str) -> None:
+    path, games = human
+    white, _, black = material.partition(" v ")
+    got, _ = kept(path, "plies >= 0", "--material", material)
+    expected = [ident(g) for g in games if python_chess_material(g, white, black)]
+    assert got == expected
