@@ -21,6 +21,18 @@ moves), so validate of the records just imported follows the same positions, eve
 up in the position it is written in and every end judged, without reading the moves again; an
 opening that several games share is read once. (The command line remembers only openings: one
 command reads each record once.)
+
+    python bench/pgn.py --real               # the headline: real games, each command a process
+    python bench/pgn.py --real --copies 8    # the real games 8 times over
+
+With --real the games are the real ones of bench/data (see its README: tournament games of
+1851 to 2022 and engine games with a comment on every move), each command is run as a user runs
+it, in a process of its own, and measured by the CPU time of its process
+(``resource.getrusage(RUSAGE_CHILDREN)``): ``gametool import``, ``gametool validate`` of the
+records imported, ``gametool filter --tag White=...`` (a query on tags only) and ``gametool
+stats``; python-chess reading every game (``read_game``) and replaying its main line, and
+reading every game without the replay; pgn-extract checking every game (``-s``) and selecting
+games by a tag (``-Tw``). Rates are games and main-line plies per CPU second.
 """
 
 from __future__ import annotations
@@ -247,6 +259,126 @@ def memory(times: tuple[int, ...] = (1, 4, 16), megabytes: float = 3.0,
     return ok
 
 
+# -- real games, each command a process -------------------------------------------------------
+
+BENCH_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+TAG_QUERY = ("White", "Carlsen")
+"""The tag-only query measured: the games where Carlsen has White."""
+
+_PEER_REPLAY = """import sys, chess.pgn
+games = plies = 0
+with open(sys.argv[1], encoding="utf-8", errors="replace") as handle:
+    while (game := chess.pgn.read_game(handle)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+            plies += 1
+        games += 1
+print(games, plies)
+"""
+_PEER_READ = """import sys, chess.pgn
+games = 0
+with open(sys.argv[1], encoding="utf-8", errors="replace") as handle:
+    while chess.pgn.read_game(handle) is not None:
+        games += 1
+print(games)
+"""
+
+
+def real_games() -> list[str]:
+    """The files of real games in bench/data (compressed with xz)."""
+    return sorted(os.path.join(BENCH_DATA, name) for name in os.listdir(BENCH_DATA)
+                  if name.endswith(".pgn.xz"))
+
+
+def real_corpus(path: str, copies: int = 1) -> tuple[int, int]:
+    """Write the real games ``copies`` times over to ``path``; (games, main-line plies) as
+    python-chess reads them."""
+    import lzma
+
+    with open(path, "wb") as out:
+        for _ in range(copies):
+            for name in real_games():
+                with lzma.open(name) as handle:
+                    out.write(handle.read().rstrip(b"\r\n") + b"\n\n")
+    done = subprocess.run([sys.executable, "-c", _PEER_REPLAY, path], capture_output=True,
+                          text=True, check=True)
+    games, plies = done.stdout.split()
+    return int(games), int(plies)
+
+
+def cpu(command: list[str]) -> tuple[float, int, str]:
+    """(CPU seconds, exit status, standard output) of one command run as a process of its
+    own: the user and system time the kernel counts for the children that ended."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, done.returncode, done.stdout
+
+
+def _pgn_extract() -> str | None:
+    return shutil.which("pgn-extract") or ("/usr/games/pgn-extract"
+                                           if os.path.exists("/usr/games/pgn-extract") else None)
+
+
+def real(copies: int = 1, rounds: int = 1) -> dict[str, float]:
+    """Each command on the real games (``copies`` times over), the best of ``rounds``: its CPU
+    seconds; printed with games/s and plies/s, and the ratios to python-chess."""
+    tool = _gametool()
+    extract = _pgn_extract()
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "real.pgn")
+        records = os.path.join(folder, "real.gtn")
+        games, plies = real_corpus(source, copies)
+        size = os.path.getsize(source)
+        commands: dict[str, list[str]] = {
+            "gametool import": [*tool, "import", source, "-o", records, "--force"],
+            "gametool validate (of the records)": [*tool, "validate", records],
+            f"gametool filter --tag {TAG_QUERY[0]}=...": [
+                *tool, "filter", source, "--tag", f"{TAG_QUERY[0]}={TAG_QUERY[1]}",
+                "-o", os.devnull],
+            "gametool stats": [*tool, "stats", source],
+            "python-chess read + replay": [sys.executable, "-c", _PEER_REPLAY, source],
+            "python-chess read": [sys.executable, "-c", _PEER_READ, source],
+        }
+        if extract is not None:
+            commands["pgn-extract -s (check)"] = [extract, "-s", "-o", os.devnull, source]
+            commands[f"pgn-extract -Tw{TAG_QUERY[1]}"] = [
+                extract, "-s", f"-Tw{TAG_QUERY[1]}", "-o", os.devnull, source]
+        seconds: dict[str, float] = {}
+        for _round in range(rounds):
+            for name, command in commands.items():
+                spent, status, _out = cpu(command)
+                if name.startswith("gametool") and status != 0:
+                    raise SystemExit(f"{name}: exit status {status}")
+                seconds[name] = min(spent, seconds.get(name, spent))
+    print(f"real games: {games:,} games, {plies:,} main-line plies, {size / 1e6:.1f} MB "
+          f"({copies} cop{'y' if copies == 1 else 'ies'} of bench/data), CPU time of each "
+          f"command's process, best of {rounds}")
+    print(f"{'command':40}{'CPU s':>9}{'games/s':>11}{'plies/s':>12}")
+    for name, spent in seconds.items():
+        print(f"{name:40}{spent:9.2f}{games / spent:11,.0f}{plies / spent:12,.0f}")
+    replay, read = seconds["python-chess read + replay"], seconds["python-chess read"]
+    ratios = [
+        ("import / python-chess read + replay", replay / seconds["gametool import"], 3),
+        ("validate / python-chess read + replay",
+         replay / seconds["gametool validate (of the records)"], 4),
+        ("tag-only filter / python-chess read",
+         read / seconds[f"gametool filter --tag {TAG_QUERY[0]}=..."], 10),
+        ("stats / python-chess read + replay", replay / seconds["gametool stats"], None),
+    ]
+    for label, ratio, target in ratios:
+        goal = f" (target {target})" if target else ""
+        print(f"speed ratio {label}: {ratio:.2f}{goal}")
+    if extract is not None:
+        check = seconds["pgn-extract -s (check)"]
+        print(f"speed ratio import / pgn-extract -s: {check / seconds['gametool import']:.3f}")
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300)
@@ -262,7 +394,16 @@ def main() -> None:
                         help="with --memory: the sizes measured, in collections (1,4,16)")
     parser.add_argument("--commands", default=",".join(COMMANDS),
                         help="with --memory: the commands measured")
+    parser.add_argument("--real", action="store_true", help="the real games of bench/data, "
+                        "each command a process of its own")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="with --real: the real games this many times over")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --real: the best of this many runs of each command")
     args = parser.parse_args()
+    if args.real:
+        real(args.copies, args.rounds)
+        return
     if args.memory:
         times = tuple(int(n) for n in args.times.split(","))
         chosen = tuple(args.commands.split(","))

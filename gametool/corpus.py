@@ -18,7 +18,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from gametool.distribute import PART_BYTES, Part, Starts, parts, stream_parts
+from gametool.boundaries import Starts
+from gametool.distribute import PART_BYTES, Part, parts, stream_parts
 from gametool.engine import CHANCE
 from gametool.errors import GameError
 from gametool.record import OFF_THE_BOARD, Session
@@ -157,6 +158,11 @@ def game_number(message: str) -> int:
     return int(found[2]) if found else 0
 
 
+def renumbered(message: str, base: int) -> str:
+    """A message about game N of a part as about game N + ``base`` of its file."""
+    return _GAME_NUMBER.sub(lambda m: f"{m[1]}{int(m[2]) + base}{m[3]}", message, count=1)
+
+
 def joined_imports(results: Iterable[tuple[Any, int]]) -> Iterator[tuple[Any, list[str]]]:
     """The games of a whole PGN file from the reports on its parts, in order, as they come:
     each record or refusal with its messages, the games numbered within the file (as from
@@ -225,6 +231,9 @@ class Summary:
     """A hash of the game's last position (``--duplicates position``)."""
     opening: str | None = None
     """The opening as the record's ECO and Opening tags name it."""
+    time_use: tuple[tuple[float, int], ...] = ()
+    """Per seat, the seconds its clock ran and the moves they were for, from the main line's
+    [%clk] comments (empty without them)."""
 
     def tag(self, name: str) -> str | None:
         key = name.lower()
@@ -359,9 +368,19 @@ class Criteria:
     """The Date may fall from the first day to the last (YYYYMMDD numbers)."""
     eco: tuple[str, str] | None = None
     """The ECO tag (or, without one, the opening table's code) from the first to the last."""
+    where: str | None = None
+    """A query of ``filter --where`` (see :mod:`gametool.query`)."""
+    material: str | None = None
+    """Chess material the main line must reach, White's then Black's: "KRP v KR"."""
 
     def check(self) -> None:
         """Refuse a malformed criterion before any record is read."""
+        if self.where is not None:
+            from gametool import query
+
+            query.parse(self.where)
+        if self.material is not None:
+            material_key(self.material)
         for name, pattern in self.tags:
             try:
                 re.compile(pattern)
@@ -380,7 +399,19 @@ class Criteria:
             cls = games.playable_class(self.game)
             cls().decode_position(self.position, cls.players_default())
 
-    def keeps_header(self, session: Session) -> bool:
+    def on_tags(self) -> bool:
+        """Whether some test needs only tags (a record that fails it need not be read)."""
+        return (self.game is not None or bool(self.tags) or self.player is not None
+                or self.elo is not None or self.white_elo is not None
+                or self.black_elo is not None or self.dates is not None
+                or self._where_on_tags())
+
+    def _where_on_tags(self) -> bool:
+        from gametool import query
+
+        return self.where is not None and query.on_tags(self.where)
+
+    def keeps_header(self, session: Any) -> bool:
         """The tests that need no replay: game, tags, players, ratings, dates."""
         if self.game is not None and session.game.id != self.game:
             return False
@@ -405,13 +436,18 @@ class Criteria:
             date = _game_date(record.get("Date"))
             if date is None or date[1] < self.dates[0] or date[0] > self.dates[1]:
                 return False
+        if self._where_on_tags():
+            from gametool import query
+
+            return query.keeps(self.where, record)
         return True
 
     def keeps(self, session: Session, summary: Summary) -> bool:
         if not self.keeps_header(session):
             return False
         if self.result is not None:
-            tag = session.record.get("Result") or "*"
+            # A '*' the PGN had where the moves end the game is kept in PGNResult.
+            tag = session.record.get("PGNResult") or session.record.get("Result") or "*"
             if tag.strip() != self.result.strip():
                 return False
         if self.termination is not None:
@@ -429,6 +465,14 @@ class Criteria:
                 code = (eco.table().find(session) or ("", ""))[0]
             if not code or not self.eco[0] <= code[:3] <= self.eco[1]:
                 return False
+        if self.where is not None and not self._where_on_tags():
+            from gametool import query
+
+            if not query.keeps(self.where, session.record,
+                               query.derived_fields(session, summary.plies)):
+                return False
+        if self.material is not None and not reaches_material(session, self.material):
+            return False
         return self.position is None or reaches(session, self.position)
 
 
@@ -445,6 +489,34 @@ def _names_player(seat: str, player: str) -> bool:
     if not player:
         return False
     return seat == player or (seat.startswith(player) and not seat[len(player)].isalnum())
+
+
+_MATERIAL = re.compile(r"^\s*([KQRBNP]+)\s*v\s*([KQRBNP]+)\s*$", re.IGNORECASE)
+
+
+def material_key(text: str) -> str:
+    """The material of ``text`` ("KRP v KR": White's pieces, 'v', Black's) as the board
+    writes it (White's letters in capitals, Black's in small letters, each side sorted)."""
+    found = _MATERIAL.match(text)
+    if found is None or "K" not in found[1].upper() or "K" not in found[2].upper():
+        raise GameError(f"--material {text}: write each side's pieces from K, Q, R, B, N, P, "
+                        "White's first: 'KRP v KR'")
+    return "".join(sorted(found[1].upper())) + "".join(sorted(found[2].lower()))
+
+
+def reaches_material(session: Session, material: str) -> bool:
+    """Whether a chess record's main line reaches exactly this material (see
+    :func:`material_key`)."""
+    if session.game.id != "chess":
+        return False
+    want = material_key(material)
+    size = len(want)
+    for state in session.states:
+        pieces = state.board.replace(".", "")
+        if len(pieces) == size and "".join(sorted(c for c in pieces if c.isupper())) + "".join(
+                sorted(c for c in pieces if c.islower())) == want:
+            return True
+    return False
 
 
 def reaches(session: Session, position: str) -> bool:
@@ -473,7 +545,27 @@ def summarise(session: Session, file: str, index: int, line: int,
         termination=termination_word(outcome.termination, results) if outcome else None,
         plies=session.ply, first_turn=first_turn(session), digest=moves_digest(session),
         text=session.text() if keep_text else None,
-        position=position_digest(session), opening=opening or None)
+        position=position_digest(session), opening=opening or None,
+        time_use=time_use(session))
+
+
+def time_use(session: Session) -> tuple[tuple[float, int], ...]:
+    """Per seat, (seconds used, moves) from the main line's [%clk] comments: what each clock
+    lost from its first reading to its last, with the increment of a TimeControl such as
+    "180+2" given back for each move; empty when the record has no clocks."""
+    from gametool import query
+
+    clocks = query.clock_readings(session)
+    if not any(clocks):
+        return ()
+    control = (session.record.get("TimeControl") or "").partition("+")[2]
+    increment = float(control) if control.replace(".", "", 1).isdigit() else 0.0
+    out = []
+    for readings in clocks:
+        moves = len(readings) - 1
+        used = readings[0] - readings[-1] + increment * moves if moves > 0 else 0.0
+        out.append((max(used, 0.0), max(moves, 0)))
+    return tuple(out)
 
 
 def position_digest(session: Session) -> str:
@@ -499,8 +591,18 @@ class PartResult:
 def read_part(part: Part, criteria: Criteria | None = None) -> PartResult:
     """Read every record of ``part`` and keep those ``criteria`` accept (all without)."""
     out = PartResult(part)
-    for index, line, item in sessions(part):
+    if criteria is not None and criteria.on_tags() and is_pgn(part.path):
+        from gametool import tagscan
+
+        # A game whose tags fail is never read past them.
+        items: Iterable[tuple[int, int, Session | GameError | None]] = tagscan.sessions(
+            part, criteria)
+    else:
+        items = sessions(part)
+    for index, line, item in items:
         out.count = index
+        if item is None:
+            continue
         if isinstance(item, GameError):
             out.errors.append(str(item.located(file=part.path)))
             continue
@@ -521,6 +623,7 @@ def numbered(results: Iterable[PartResult]) -> Iterator[PartResult]:
         base = offset.get(path, 0) if result.part.number else 0
         if base:
             result.kept = [_renumber(s, s.index + base) for s in result.kept]
+            result.errors = [renumbered(line, base) for line in result.errors]
         offset[path] = base + result.count
         yield result
 
@@ -563,7 +666,7 @@ class Tally:
         if g is None:
             g = self.games[s.game] = {"lengths": Counter(), "names": {}, "positions": {},
                                       "terminations": Counter(), "turns": Counter(),
-                                      "openings": Counter()}
+                                      "openings": Counter(), "time": {}}
         g["lengths"][s.plies] += 1
         for seat, name in enumerate(s.names):
             result = s.results[seat] if s.results else "unfinished"
@@ -574,6 +677,12 @@ class Tally:
             g["turns"][s.first_turn] += 1
         if s.opening:
             g["openings"][s.opening] += 1
+        for seat, (used, moves) in enumerate(s.time_use):
+            if moves:
+                entry = g["time"].setdefault(seat + 1, [0, 0.0, 0])
+                entry[0] += 1
+                entry[1] += used
+                entry[2] += moves
 
     def result(self) -> dict[str, Any]:
         """Per game: games and plies, results per seat name and per seat position,
@@ -598,6 +707,11 @@ class Tally:
                 "first_turns": [{"turn": t, "games": n} for t, n in
                                 sorted(g["turns"].items(), key=lambda item: (-item[1], item[0]))],
             }
+            if g["time"]:
+                out[game]["time_use"] = {
+                    str(p): {"games": n, "seconds": round(used, 1), "moves": moves,
+                             "seconds_per_move": round(used / moves, 2)}
+                    for p, (n, used, moves) in sorted(g["time"].items())}
             if g["openings"]:
                 out[game]["openings"] = [
                     {"opening": o, "games": n} for o, n in
@@ -644,6 +758,11 @@ def statistics_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[l
         tables.append((_first_turns_title(turns, g["games"]),
                        ["first turn", "games"],
                        [[t["turn"], t["games"]] for t in turns[:TOP]]))
+        if g.get("time_use"):
+            tables.append(("time use per side (from [%clk] comments)",
+                           ["position", "games", "moves", "seconds", "seconds per move"],
+                           [[_ordinal(int(p)), t["games"], t["moves"], t["seconds"],
+                             t["seconds_per_move"]] for p, t in g["time_use"].items()]))
         if g.get("openings"):
             tables.append(("most common openings", ["opening", "games"],
                            [[o["opening"], o["games"]] for o in g["openings"]]))

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from gametool import sources
 from gametool.errors import GameError
+from gametool.boundaries import Starts
 from gametool.sources import is_pgn, lines
 
 T = TypeVar("T")
@@ -80,46 +81,6 @@ def parts(path: str, size: int | None = None) -> list[Part]:
     each. A piece of a file is its place in the file, read where the work runs, so that the
     list stays small whatever the file's size; standard input's pieces carry their text."""
     return list(stream_parts(path, size, ranges=path != "-"))
-
-
-class Starts:
-    """Finds, line by line, where a record (or a PGN game) surely starts: a tag line after a
-    line of moves, outside a comment in braces; in PGN also a tag line after an empty line that
-    follows tags (the game before has tags and no moves)."""
-
-    def __init__(self, pgn: bool) -> None:
-        self.pgn = pgn
-        self.movetext = False
-        self.depth = 0
-        self.after = ""
-        """What the last lines were: "tag", "blank" (after a tag line) or ""."""
-
-    def starts(self, line: str) -> bool:
-        stripped = line.strip()
-        if not stripped:
-            if self.after == "tag":
-                self.after = "blank"
-            return False
-        if self.depth == 0 and stripped.startswith("["):
-            start = self.movetext or (self.pgn and self.after == "blank")
-            moves = stripped[stripped.rfind('"]') + 2:].strip() if self.pgn else ""
-            # Tags and moves on one line: the next tag line starts another game.
-            self.movetext = bool(moves)
-            self.after = "" if moves else "tag"
-            self._braces(moves)
-            return start
-        self.movetext = True
-        self.after = ""
-        self._braces(stripped)
-        return False
-
-    def _braces(self, text: str) -> None:
-        if "{" in text or "}" in text:
-            for char in text.split(";", 1)[0] if self.depth == 0 else text:
-                if char == "{":
-                    self.depth += 1
-                elif char == "}" and self.depth:
-                    self.depth -= 1
 
 
 def stream_parts(path: str, size: int | None = None, ranges: bool = False) -> Iterator[Part]:

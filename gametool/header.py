@@ -53,7 +53,7 @@ def parse_contributions(value: str, seats: int) -> list[str | None]:
 
 
 _DEFAULT_NAME = re.compile(r"p[0-9]+")
-_SEAT_NAME = re.compile(f"[{re.escape(gtn.SEAT_CHARS)}]+")
+_SEAT_NAME = re.compile(gtn.SEAT_PATTERN)
 """A seat name: one or more of the characters a record writes in one."""
 
 

@@ -141,7 +141,7 @@ def main_page(cli: click.Group) -> str:
         "What the reader accepts is bounded, and each bound is checked before the work it "
         "bounds: "
         f"a record file holds at most {storage.MAX_FILE_BYTES // (1024 * 1024)} MiB, "
-        f"a line at most {gtn.MAX_LINE:,} characters, "
+        f"a line at most {gtn.MAX_LINE:,} characters beside its comment, "
         f"a tag name at most {gtn.MAX_TAG_NAME:,} characters, "
         f"a tag value at most {gtn.MAX_TAG_VALUE:,} characters (its line at most "
         f"{gtn.MAX_TAG_LINE:,}, room for a value written all in escapes), "

@@ -57,6 +57,9 @@ class Sink:
             if os.path.lexists(path) and not force:
                 raise GameError(f"{path}: already exists (use --force to overwrite)")
             folder = os.path.dirname(os.path.realpath(path))
+            # What an earlier write killed on the way left (kill -9, a power cut): its lock
+            # is free, so it is removed.
+            storage.clean_stale_temporaries(folder)
             # No signal between making the temporary file and holding it ready: the sink is
             # whole, or nothing is left behind.
             with interrupt.deferred():

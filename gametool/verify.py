@@ -11,6 +11,9 @@ reading the master itself.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -264,6 +267,9 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
             verdicts = result
             break
         verdicts += result
+    if path.lower().endswith(".pgn"):
+        # A part's games are numbered within the part: as within the file.
+        verdicts = [_numbered(v, index) for index, v in enumerate(verdicts, start=1)]
     records = [{
         "index": index, "line": v.line, "game": v.game, "plies": v.plies, "ok": v.ok,
         "unchecked": v.unchecked,
@@ -283,6 +289,23 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
                 lines.append(f"{path}: {which}not checked: " + "; ".join(verdict.unchecked))
     return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), tuple(errors),
                       ok)
+
+
+_GAME = re.compile(r"^game \d+: ")
+
+
+def _numbered(verdict: Checked, index: int) -> Checked:
+    """A verdict whose reading errors name its game by its number in the file."""
+    if not any(_GAME.match(e.message) for e in verdict.errors):
+        return verdict
+    errors = []
+    for error in verdict.errors:
+        if _GAME.match(error.message):
+            error = copy.copy(error)
+            error.message = _GAME.sub(f"game {index}: ", error.message, count=1)
+            error.args = (error.message, *error.args[1:])
+        errors.append(error)
+    return dataclasses.replace(verdict, errors=errors)
 
 
 def _commitment_check(expected_hash: str | None, exported: str | None,

@@ -48,12 +48,16 @@ if TYPE_CHECKING:
 
 ACTION_SEPARATOR = " | "
 SEAT_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.'+@"
-"""Characters of a seat name: a plain name (``ann``) or an email address (``ann@example.org``)."""
+"""The ASCII characters of a seat name: a plain name (``ann``) or an email address
+(``ann@example.org``)."""
+SEAT_PATTERN = r"[\w.'+@-]+"
+"""A seat name: letters and digits of any script (``Непомнящий_Ян``, ``李_白``) and
+``_ - . ' + @``."""
 
 # Limits of what the reader accepts, checked before the work they bound. A record file is
 # bounded as a whole by the record layer; these bound one line, one tag value and one number.
 MAX_LINE = 65_536
-"""Characters of one line of a record (a tag pair, a turn, a comment)."""
+"""Characters of one line of a record (a tag pair, a turn) beside its comment."""
 MAX_TAG_VALUE = 16_384
 """Characters of one tag value, after its escapes are read."""
 MAX_TAG_NAME = 256
@@ -61,8 +65,11 @@ MAX_TAG_NAME = 256
 MAX_TAG_LINE = len('[ ""]') + MAX_TAG_NAME + len("\\u{10ffff}") * MAX_TAG_VALUE
 """Characters of one tag line: room for the longest name and the longest value with every
 character written as an escape, so that any tag read can be written back."""
-MAX_COMMENT = MAX_LINE // 2
-"""Characters of one comment, leaving room on its line for the rest of it."""
+MAX_COMMENT = 1 << 20
+"""Characters of one comment: room for the longest notes of real annotated games (some run
+past 32,768 characters)."""
+MAX_COMMENTED_LINE = MAX_LINE + MAX_COMMENT
+"""Characters of a line that holds a comment: the comment and the rest of the line."""
 MAX_REASON = 2_048
 """Characters of the reason of an ending off the board, which may be written all in
 escapes."""
@@ -246,7 +253,7 @@ def _grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
     comment = (brace_comment | semi_comment)("comment")
 
     ply = pp.Word(pp.nums).set_name("ply number")
-    seat = pp.Word(SEAT_CHARS).set_name("seat")
+    seat = pp.Regex(SEAT_PATTERN).set_name("seat")
     actions = pp.Regex(r"[^{};]+").set_name("action")
     turn_line = (
         ply("ply")
@@ -273,7 +280,7 @@ def grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
 # read line by line. Anything this does not match goes to the pyparsing grammar above, which
 # decides and names the error.
 _FAST_TURN = re.compile(
-    r"(?P<ply>[0-9]+)\.[ \t]*(?P<seat>[A-Za-z0-9_.'+@-]+)[ \t]*:[ \t]*"
+    r"(?P<ply>[0-9]+)\.[ \t]*(?P<seat>[\w.'+@-]+)[ \t]*:[ \t]*"
     r"(?P<actions>[^{};|\s][^{};]*)"
     r"(?P<comment>\{[^}]*\}|;.*)?"
 )
@@ -429,7 +436,7 @@ class Reader:
 
     def line(self, raw: str, lineno: int) -> Record | Tag | Item | None:
         if len(raw) > MAX_LINE:
-            bound = MAX_TAG_LINE if raw.lstrip().startswith("[") else MAX_LINE
+            bound = _line_bound(raw.lstrip())
             if len(raw) > bound:
                 raise NotationError(f"line of {len(raw):,} characters: a line holds at most "
                                     f"{bound:,}", lineno, 1)
@@ -607,11 +614,18 @@ def write(record: Record) -> str:
     _write_body(record.body, out, "")
     text = "\n".join(out)
     for number, line in enumerate(out if len(text) > MAX_LINE else (), start=1):
-        bound = MAX_TAG_LINE if line.startswith("[") else MAX_LINE
+        bound = _line_bound(line.lstrip())
         if len(line) > bound:
             raise NotationError(f"the record would have a line of {len(line):,} characters, "
                                 f"and a line holds at most {bound:,}", number, 1)
     return text + "\n"
+
+
+def _line_bound(line: str) -> int:
+    """The most characters of a line: a tag line's, a line with a comment's, or any other's."""
+    if line.startswith("["):
+        return MAX_TAG_LINE
+    return MAX_COMMENTED_LINE if "{" in line or ";" in line else MAX_LINE
 
 
 def _write_body(body: list[Item], out: list[str], indent: str) -> None:

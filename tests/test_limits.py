@@ -339,7 +339,7 @@ def test_tag_names_and_tag_lines_are_bounded(tmp_path: Path) -> None:
 
 def test_the_writer_refuses_a_line_the_reader_would_refuse() -> None:
     record = gtn.parse('[Game "colors"]\n\n1. p1: d4=R { x }\n')[0]
-    record.body[0].comment = "y" * gtn.MAX_LINE
+    record.body[0].comment = "y" * gtn.MAX_COMMENTED_LINE
     with pytest.raises(NotationError, match="a line holds at most"):
         gtn.write(record)
     record.body[0].comment = None
@@ -350,13 +350,14 @@ def test_the_writer_refuses_a_line_the_reader_would_refuse() -> None:
 
 def test_pgn_games_beyond_a_record_s_bounds_are_refused_one_by_one(tmp_path: Path) -> None:
     pgn = tmp_path / "a.pgn"
-    pgn.write_text('[Event "long comment"]\n[Result "*"]\n\n1. e4 {' + "word " * 14_000 +
+    pgn.write_text('[Event "long comment"]\n[Result "*"]\n\n1. e4 {' + "word " * (gtn.MAX_COMMENT // 5 + 1) +
                    '} e5 *\n\n[Event "' + "\x01" * 14_000 + '"]\n[Result "*"]\n\n1. d4 *\n\n'
                    '[Event "' + "e" * 20_000 + '"]\n[Result "*"]\n\n1. c4 *\n')
     out = tmp_path / "a.gtn"
     status, _, err = invoke("import", str(pgn), "-o", str(out))
     assert status == 1
-    assert "game 1: comment of 69,999 characters: a comment holds at most" in err
+    size = 5 * (gtn.MAX_COMMENT // 5 + 1) - 1
+    assert f"game 1: comment of {size:,} characters: a comment holds at most" in err
     assert "game 3: cannot write the record: the tag Event would have a value of 20,000" in err
     status, listed, err = invoke("validate", str(out))
     assert status == 0, err
@@ -433,7 +434,7 @@ def test_a_record_the_reader_takes_can_be_written_back(tmp_path: Path) -> None:
     assert invoke("validate", str(path))[0] == 0
     path.write_text(head + "1.ann:e4{" + "x" * (gtn.MAX_COMMENT + 1) + "}\n")
     status, out, err = invoke("validate", str(path))
-    assert status == 1 and "a comment holds at most 32,768" in out + err
+    assert status == 1 and f"a comment holds at most {gtn.MAX_COMMENT:,}" in out + err
     path.write_text(head.replace("*", "1-0") + '1. ann: e4\nend: 1-0 "' + "\\u{2028}" * 2_048
                     + '"\n')
     status, out, err = invoke("export", str(path), "--as", "ann")

@@ -83,7 +83,7 @@ def mixed_file() -> tuple[str, dict[int, tuple[int, int, str]]]:
         '4 Bb5 a6 *\n')
     add('[Event "null move"]\n\n1. e4 -- 2. d4 d5 *\n')
     add('[Event "bad token"]\n\n1. e4 e5 2. Nf3 } Nc6 *\n', 3, 17, "unexpected '}'")
-    add('[Event "nested comment"]\n\n1. e4 {a {b} c} e5 *\n', 3, 10, "nested comment")
+    add('[Event "brace as text"]\n\n1. e4 {a {b c; d} e5 *\n')  # comments do not nest
     add('[Event "The "Big" Match"]\n\n1. d4 d5 1/2-1/2\n')
     add('[Event "unclosed variation"]\n\n1. e4 (1. d4 d5 2. c4 *\n', 3, 7,
         "unclosed variation")
@@ -185,7 +185,9 @@ def test_games_past_an_automatic_draw_are_read_with_automatic_draws_off(
     assert code == 0, err
     session = load_one(out.read_text(encoding="utf-8"))
     assert session.game.non_default_options() == [("automatic_draws", "off")]
-    assert session.ply == 18 and session.outcome().termination == "ended off the board"
+    # A draw without a Termination tag is the automatic draw the moves went past.
+    assert session.ply == 18 and session.outcome().termination == "fivefold repetition"
+    assert session.ending is not None
     dead = ('[Event "d"]\n[SetUp "1"]\n[FEN "7k/8/8/4r3/8/2B5/8/K7 w - - 0 1"]\n\n'
             '1. Bxe5+ Kg8 2. Kb2 1/2-1/2\n')
     code, _out, err, out = run_import(tmp_path, dead, "--force")

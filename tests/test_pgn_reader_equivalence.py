@@ -257,10 +257,6 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             if not body.endswith("}"):
                 raise PgnError("unclosed comment: this '{' has no '}'", at)
             inner = body[1:-1]
-            nested = inner.find("{")
-            if nested >= 0:
-                raise PgnError("nested comment: '{' inside a comment (comments do not nest)",
-                               at + 1 + nested)
             following = _NEXT_TAG.search(inner)
             if following is not None and inner[:following.start()].endswith("\n"):
                 raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
@@ -275,10 +271,11 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
                     raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
                 # The next game's tags: this game had no result.
                 return game(None, at, at)
-            if tags and _BLANK_LINE.search(text, last_end, at):
-                # Tags after an empty line that follows tags: a game with tags and no moves.
+            name, value, after = _tag(text, at)
+            if tags and name.lower() in offsets and _BLANK_LINE.search(text, last_end, at):
+                # A tag this game has, after an empty line: a game with tags and no moves.
                 return game(None, at, at)
-            name, value, pos = _tag(text, at)
+            pos = after
             tags.append((name, value))
             offsets.setdefault(name.lower(), at)
         elif kind in ("nag", "stray"):

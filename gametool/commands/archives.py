@@ -75,17 +75,22 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
       gametool split collection.gtn -o games/
       gametool split open.pgn -o games/ --force
     """
-    from gametool import corpus, sources, storage
+    from gametool import boundaries, corpus, sources, storage
 
     if folder == "-":
         raise click.UsageError("-o -: split writes one file per record into a folder; "
                                "'gametool filter FILE' prints the records")
     try:
         stem, suffix = os.path.splitext(os.path.basename(file if file != "-" else "stdin.gtn"))
-        if file != "-" and sources.is_pgn(file):
-            # A PGN file is read twice, game by game: to count and check the names, to write.
-            count = sum(1 for _piece in corpus.split_lines(sources.lines(file), file))
-            pieces: Any = corpus.split_lines(sources.lines(file), file)
+        whole = file != "-" and sources.is_pgn(file)
+        if whole:
+            # A PGN file is read twice, game by game, as bytes (its line ends and encoding
+            # kept): to count and check the names, to write.
+            try:
+                count = sum(1 for _piece in boundaries.split_bytes(file))
+            except OSError as exc:
+                raise GameError(f"{file}: cannot read: {exc.strerror}") from None
+            pieces: Any = boundaries.split_bytes(file)
         else:
             pieces = corpus.split_text(sources.read_file(file), None if file == "-" else file)
             count = len(pieces)
@@ -97,14 +102,19 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
                 if os.path.exists(name):
                     raise GameError(f"{name}: already exists (use --force to overwrite)")
         made = storage.make_folders(folder)
-        for name, text in zip(names, pieces, strict=False):
-            try:
-                storage.create(name, text, force=True)
-            except GameError:
-                storage.undo_folders(made)  # the folders made, when they are still empty
-                raise
-            if not as_json:
-                click.echo(name)
+        try:
+            if whole:
+                for name in boundaries.write_files(pieces, names):
+                    if not as_json:
+                        click.echo(name)
+            else:
+                for name, text in zip(names, pieces, strict=False):
+                    storage.create(name, text, force=True)
+                    if not as_json:
+                        click.echo(name)
+        except (GameError, OSError):
+            storage.undo_folders(made)  # the folders made, when they are still empty
+            raise
     except GameError as exc:
         raise _fail(exc) from None
     except OSError as exc:
@@ -160,6 +170,12 @@ SAME = click.Choice(["moves", "position"])
 @click.option("--position", "--fen", "position", metavar="P", help="With --game: only records "
               "whose main line reaches position P, in the game's one-line encoding (FEN for "
               "chess; the clocks do not count).")
+@click.option("--where", metavar="EXPR", help="Only records for which the query EXPR holds: "
+              "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
+              "with and, or, not and parentheses ('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a "
+              "query on tags alone never reads a PGN game's moves.")
+@click.option("--material", metavar="'KRP v KR'", help="Only chess games whose main line "
+              "reaches this material: White's pieces, 'v', Black's (K, Q, R, B, N, P).")
 @click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
               metavar="[moves|position]", help="Only the records that repeat an earlier one: "
               "its moves, or (position) its last position, so that transpositions count.")
@@ -182,7 +198,9 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
                    min_plies: int | None, max_plies: int | None, elo_min: int | None,
                    elo_max: int | None, white_elo: str | None, black_elo: str | None,
                    date_from: str | None, date_to: str | None, eco: str | None,
-                   position: str | None, duplicates: str | None, unique: str | None,
+                   position: str | None, where: str | None, material: str | None,
+                   duplicates: str | None,
+                   unique: str | None,
                    against: str | None, limit: int | None, output: str | None, force: bool,
                    as_json: bool, jobs: int, scheduler: str | None) -> None:
     """Write the records of FILES that pass every test given, in canonical form.
@@ -203,6 +221,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
       gametool filter games.pgn --elo-min 2600 --date-from 1972 --eco B20-B99 --limit 10
       gametool filter games.pgn --duplicates position --against old.gtn
       gametool filter games.gtn --game chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - -'
+      gametool filter games.pgn --where 'WhiteElo >= 2500 and (ECO ~ "^B9" or plies > 100)'
     """
     from gametool import corpus, games, sink
 
@@ -228,7 +247,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
             max_plies=max_plies, position=position, keep_text=True, elo=elo,
             white_elo=_elo_option(white_elo, "--white-elo"),
             black_elo=_elo_option(black_elo, "--black-elo"), dates=dates,
-            eco=corpus.eco_range(eco) if eco is not None else None)
+            eco=corpus.eco_range(eco) if eco is not None else None, where=where,
+            material=material)
         criteria.check()
         by = duplicates or unique or "moves"
         mode = "duplicates" if duplicates else "unique" if unique else None
@@ -272,6 +292,10 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
         if out is not None:
             out.discard()
         raise _fail(exc) from None
+    except BaseException:  # interrupted (SIGINT, SIGTERM): nothing left behind
+        if out is not None:
+            out.discard()
+        raise
     click.echo(f"{kept} of {total} record{'s' * (total != 1)} kept", err=True)
     if errors:
         sys.exit(1)
@@ -327,4 +351,77 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
         sys.exit(1)
 
 
-COMMANDS = [split, filter_command, stats]
+@click.command()
+@click.argument("files", nargs=-1, required=True)
+@click.option("--moves", metavar="SAN", help="The position after these moves from the "
+              "standard start ('e4 c5' or '1. e4 c5'); the start without --moves or --fen.")
+@click.option("--fen", metavar="FEN", help="The position, as a FEN.")
+@click.option("--depth", type=params.Whole(1, 20), default=1, show_default=True, metavar="N",
+              help="Each move with the tree of the replies to it, N plies deep.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_options
+def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
+         as_json: bool, jobs: int, scheduler: str | None) -> None:
+    """Print the moves played from a position in the chess games of FILES.
+
+    For each move: the games that played it, how they ended (white wins, draws, black wins, in
+    percent), the average rating of the player moving (WhiteElo or BlackElo) and the best-rated
+    game (file and number). A game counts from the first time its main line reaches the
+    position, whatever the moves that led there. FILES are PGN files, records (.gtn) and
+    folders; they are read game by game, so that memory stays small whatever their size. A game
+    that cannot be read is reported on stderr and left out (exit status 1).
+
+    \b
+    Examples:
+      gametool tree games.pgn --moves "e4 c5"
+      gametool tree archive/ --fen "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+      gametool tree games.pgn --moves "d4 Nf6" --depth 3 --json --jobs 4
+    """
+    import json
+
+    from gametool import corpus, distribute
+    from gametool import tree as trees
+
+    if moves is not None and fen is not None:
+        raise click.UsageError("--moves and --fen: choose one")
+    try:
+        root = trees.target(moves, fen)
+        files_list = corpus.expand(files)
+        if scheduler is not None:
+            distribute.check_scheduler(scheduler)
+        work = functools.partial(trees.tree_part, root=root, depth=depth)
+        if jobs == 1 and scheduler is None:
+            done: Any = corpus.streamed(files_list, work, "reading")
+        else:
+            pieces = [part for path in files_list for part in corpus.parts(path)]
+            done = zip(pieces, distribute.run(work, pieces, jobs, scheduler, "reading"),
+                       strict=True)
+        top = trees.Branch()
+        errors = False
+        offsets: dict[str, int] = {}
+        for part, (part_tree, part_errors, count) in done:
+            # A part's games are numbered within the part: as within the file.
+            base = offsets.get(part.path, 0) if part.number else 0
+            offsets[part.path] = base + count
+            trees.renumber(part_tree, base)
+            top.merge(part_tree)
+            for line in part_errors:
+                errors = True
+                click.echo(corpus.renumbered(line, base), err=True)
+    except GameError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        click.echo(json.dumps({"games": top.games, "moves": trees.as_json(top)}, indent=2,
+                              ensure_ascii=False))
+    else:
+        from gametool.render import table
+
+        click.echo(f"{top.games} game{'s' * (top.games != 1)} reach the position")
+        if top.next:
+            click.echo(table(["move", "games", "white %", "draw %", "black %", "average Elo",
+                              "best game (Elo)"], trees.rows(top)))
+    if errors:
+        sys.exit(1)
+
+
+COMMANDS = [split, filter_command, stats, tree]

@@ -39,10 +39,14 @@ class Openings:
 
     def find(self, session: Any) -> tuple[str, str] | None:
         """The (ECO, name) of a chess record's opening; None for a game from a set-up
-        position, of another game, or that leaves the table at once."""
-        if session.game.id != "chess" or session.record.get("Position"):
+        position (other than the standard start), of another game, or that leaves the table
+        at once."""
+        if session.game.id != "chess":
             return None
         game = session.game
+        if session.record.get("Position") and game.position_key(session.states[0]) != \
+                game.position_key(game.initial_state(len(session.names))):
+            return None  # a set-up position; a FEN tag of the standard start is none
         found = None
         for state in session.states[1:self.depth + 1]:
             hit = self.entries.get(game.position_key(state))

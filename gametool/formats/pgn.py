@@ -21,11 +21,16 @@ a ``*`` stays ``*`` (the tag PGNResult keeps it when the moves end the game).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gametool import collector
+from gametool.formats.pgn_text import brace as _brace
+from gametool.formats.pgn_text import escape as _escape
+from gametool.formats.pgn_text import long_move as _long
+from gametool.formats.pgn_text import wrap as _wrap
 from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
@@ -344,11 +349,7 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             body = token.group()
             if not body.endswith("}"):
                 raise PgnError("unclosed comment: this '{' has no '}'", at)
-            inner = body[1:-1]
-            nested = inner.find("{")
-            if nested >= 0:
-                raise PgnError("nested comment: '{' inside a comment (comments do not nest)",
-                               at + 1 + nested)
+            inner = body[1:-1]  # a '{' inside is text: comments do not nest
             following = _NEXT_TAG.search(inner)
             if following is not None and inner[:following.start()].endswith("\n"):
                 raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
@@ -363,10 +364,13 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
                     raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
                 # The next game's tags: this game had no result.
                 return game(None, at, at)
-            if tags and _BLANK_LINE.search(text, last_end, at):
-                # Tags after an empty line that follows tags: a game with tags and no moves.
+            name, value, after = _tag(text, at)
+            if tags and name.lower() in offsets and _BLANK_LINE.search(text, last_end, at):
+                # After an empty line that follows tags, a tag this game has already: the
+                # next game's, this one has tags and no moves. (A blank line amid one game's
+                # tags, as after ChessBase's [Event], does not end it.)
                 return game(None, at, at)
-            name, value, pos = _tag(text, at)
+            pos = after
             tags.append((name, value))
             offsets.setdefault(name.lower(), at)
         elif kind in ("nag", "stray"):
@@ -433,21 +437,28 @@ def parse_pgn(text: str, file: str | None = None) -> list[PgnGame]:
 # -- games into records -------------------------------------------------------------------------
 
 
-_NOT_SEAT = re.compile(r"[^A-Za-z0-9_\-.'+@]+")
+_NOT_SEAT = re.compile(r"[^\w\-.'+@]+")
 
 
 def _seat_name(value: str | None, fallback: str) -> str:
-    """A PGN player name as a record seat name (letters, digits and _ - . ' + @)."""
+    """A PGN player name as a record seat name: letters and digits of any script, and
+    _ - . ' + @ (the rest made '_'; letters with accents composed, so that 'Šahović' stays
+    whole however it was written)."""
     if not value or value.strip() in ("?", "-", ""):
         return fallback
+    if not value.isascii():
+        value = unicodedata.normalize("NFC", value)
     name = _NOT_SEAT.sub("_", value.strip()).strip("_")
     return name or fallback
 
 
 class _Refused(Exception):
-    def __init__(self, message: str, offset: int, automatic: bool = False) -> None:
+    def __init__(self, message: str, offset: int, automatic: bool = False,
+                 termination: str = "") -> None:
         super().__init__(message)
         self.message, self.offset, self.automatic = message, offset, automatic
+        self.termination = termination
+        """The automatic draw the moves went past, when that was the refusal."""
 
 
 def _uses_nulls(line: Line) -> bool:
@@ -471,17 +482,19 @@ def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | Non
     except _Refused as exc:
         if not exc.automatic:
             raise
+        passed = exc.termination
     else:
         if warnings is not None:
             warnings += first
         return session
-    # The game goes on past an automatic draw: read it with automatic draws off.
-    return _to_session(game, file, warnings, False, fix_results, made)
+    # The game goes on past an automatic draw: read it with automatic draws off. A draw
+    # without a Termination tag is then that draw, not an agreement.
+    return _to_session(game, file, warnings, False, fix_results, made, passed)
 
 
 def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
                 automatic: bool, fix_results: bool = False,
-                made: dict[Any, Any] | None = None) -> Session:
+                made: dict[Any, Any] | None = None, passed: str = "") -> Session:
     tags = {name.lower(): value for name, value in game.tags}  # the last value counts
     white = _seat_name(tags.get("white"), "white")
     black = _seat_name(tags.get("black"), "black")
@@ -500,10 +513,14 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     key = (white, black, tuple(options.items()))
     try:
         session = Session.start("chess", [white, black], options, None, fen,
-                                date=tags.get("date") or "????.??.??",
+                                date=_or_default(tags.get("date"), "????.??.??"),
                                 game=made.get(key) if made is not None else None)
     except GameError as exc:
         raise _Refused(exc.message, game.tag_offsets.get("fen", game.start)) from None
+    if tags.get("date") == "":
+        for tag in session.record.tags:  # a Date written empty stays empty
+            if tag.name == "Date":
+                tag.value = ""
     if made is not None and key not in made:
         if len(made) >= 16:
             made.clear()
@@ -550,7 +567,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
                 record.body.append(_variation(game_obj, session, variation, states[:-1]))
     last = termination_at == len(record.tags)
     _finish(session, game, tags, warnings if warnings is not None else [], termination_at,
-            last, fix_results, automatic)
+            last, fix_results, automatic, passed)
     return session
 
 
@@ -587,7 +604,8 @@ def _over(game: Any, state: Any, node: Node) -> _Refused:
     outcome = game.outcome(state)
     termination = outcome.termination if outcome else "over"
     return _Refused(f"move {node.san!r} after the end of the game ({termination})",
-                    node.offset, automatic=termination in AUTOMATIC_DRAWS)
+                    node.offset, automatic=termination in AUTOMATIC_DRAWS,
+                    termination=termination)
 
 
 def _next_move(game: Any, state: Any, node: Node, where: str) -> tuple[int, Any]:
@@ -634,8 +652,8 @@ def _variation(game: Any, session: Session, line: Line, states: list[Any]) -> gt
 
 
 def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: list[str],
-            termination_at: int, last: bool, fix: bool = False, automatic: bool = False
-            ) -> None:
+            termination_at: int, last: bool, fix: bool = False, automatic: bool = False,
+            passed: str = "") -> None:
     """Carry the PGN result into the record: the moves' own result must agree with it; a
     result the moves do not reach is an ending off the board, its reason the Termination tag.
 
@@ -652,6 +670,17 @@ def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: lis
             warnings.append("no result at the end of the movetext: read as '*'")
         stated = "*"
     original = None
+    if tagged == "*" and stated != "*":
+        # A '*' is never rewritten: the game stays unfinished (--fix-results takes the
+        # movetext's result, the tag OriginalResult keeping the '*').
+        if not fix:
+            warnings.append(f"the Result tag says * but the movetext ends {stated}: '*' kept "
+                            "(--fix-results takes the movetext's)")
+            stated = "*"
+        else:
+            warnings.append(f"the Result tag says * but the movetext ends {stated}: "
+                            f"{stated} kept, the tag OriginalResult keeps *")
+            original = "*"
     if tagged in RESULTS and stated != "*" and tagged not in (stated, "*"):
         if not fix:
             raise _Refused(f"the Result tag says {tagged} but the movetext ends {stated} "
@@ -680,7 +709,10 @@ def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: lis
                             f"{outcome.result_tag()} kept, the tag OriginalResult keeps {stated}")
             original = original or stated
     elif stated != "*":
-        session.end_off_board(stated, termination.strip() if termination else "")
+        reason = termination.strip() if termination else ""
+        if not reason and stated == "1/2-1/2" and passed:
+            reason = passed  # the moves went on past this draw, which the rules make
+        session.end_off_board(stated, reason)
         outcome = session.outcome()
     if session.ending is None:  # an ending off the board has set the result tags already
         session.update_result_tags()
@@ -802,6 +834,8 @@ class Style:
     plies: int | None = None
     """The main line cut after this many plies (the Result is then '*')."""
     width: int = 80
+    plycount: bool = False
+    """A PlyCount tag with the plies of the main line written (pgn-extract's --plycount)."""
 
 
 def export_pgn(session: Session, style: Style | None = None) -> str:
@@ -821,7 +855,9 @@ def export_pgn(session: Session, style: Style | None = None) -> str:
     cut = style.plies is not None and style.plies < session.ply
     if cut:
         result = "*"
-    values = {name: record.get(name) or ROSTER_DEFAULTS.get(name, "?") for name in ROSTER}
+    # A tag written empty ("") stays empty; a missing one is "?" (or the unknown date).
+    values = {name: _or_default(record.get(name), ROSTER_DEFAULTS.get(name, "?"))
+              for name in ROSTER}
     values["Result"] = result
     lines = [f'[{name} "{_escape(values[name])}"]' for name in ROSTER]
     if record.get("Position"):
@@ -833,11 +869,15 @@ def export_pgn(session: Session, style: Style | None = None) -> str:
             key = tag.name.lower()
             if key == "pgntermination":
                 lines.append(f'[Termination "{_escape(tag.value)}"]')
-            elif key not in OWN_TAGS and key not in roster:
+            elif key not in OWN_TAGS and key not in roster and not (
+                    style.plycount and key == "plycount"):
                 lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
         termination = record.get("Termination")
         if termination is not None and record.get("PGNTermination") is None and not cut:
             lines.append(f'[Termination "{_escape(termination)}"]')
+    if style.plycount:
+        plies = min(session.ply, style.plies) if style.plies is not None else session.ply
+        lines.append(f'[PlyCount "{plies}"]')
     lines.append("")
     first = session.states[0]
     units: list[str] = []
@@ -849,22 +889,8 @@ def export_pgn(session: Session, style: Style | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _wrap(units: list[str], width: int) -> list[str]:
-    """Units (a move with its number, a NAG, a comment, a parenthesis) in lines of at most
-    ``width`` characters; only a comment is broken inside, between its words."""
-    lines: list[str] = []
-    current = ""
-    for unit in units:
-        pieces = unit.split(" ") if unit.startswith("{") and len(unit) > width else [unit]
-        for piece in pieces:
-            if current and len(current) + 1 + len(piece) > width:
-                lines.append(current)
-                current = piece
-            else:
-                current = f"{current} {piece}" if current else piece
-    if current:
-        lines.append(current)
-    return lines
+def _or_default(value: str | None, default: str) -> str:
+    return default if value is None else value
 
 
 class _Movetext:
@@ -949,31 +975,3 @@ class _Movetext:
         if self.style.notation == "san":
             return text, after
         return _long(state, action, text, self.style.notation == "uci"), after
-
-
-def _long(state: Any, action: int, san: str, uci: bool) -> str:
-    """A move in long algebraic notation (Ng1-f3, e4xd5, e7-e8=Q+) or UCI (g1f3, e7e8q)."""
-    from gametool.games.chess.board import EMPTY, PROMO_LETTERS, SQUARE_NAMES
-    from gametool.games.chess.game import MOVE_MASK
-
-    if san == "--":
-        return "0000" if uci else "--"
-    move = action & MOVE_MASK
-    start, target, promo = move & 63, (move >> 6) & 63, move >> 12
-    if uci:
-        return SQUARE_NAMES[start] + SQUARE_NAMES[target] + PROMO_LETTERS[promo].strip().lower()
-    if san.startswith("O-O"):
-        return san
-    piece = state.board[start].upper()
-    capture = state.board[target] != EMPTY or (piece == "P" and (start ^ target) & 7)
-    suffix = san[-1] if san[-1] in "+#" else ""
-    return (("" if piece == "P" else piece) + SQUARE_NAMES[start] + ("x" if capture else "-")
-            + SQUARE_NAMES[target] + (f"={PROMO_LETTERS[promo]}" if promo else "") + suffix)
-
-
-def _brace(text: str) -> str:
-    return "{" + text.replace("}", ")") + "}"
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')

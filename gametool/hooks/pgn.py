@@ -77,6 +77,9 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     except GameError as exc:
         writer.discard()
         raise fail(exc) from None
+    except BaseException:  # interrupted (SIGINT, SIGTERM): nothing left behind
+        writer.discard()
+        raise
     if writer.refused:
         raise Rejected(f"{writer.refused} of {writer.refused + writer.games} games refused")
     count = writer.games
@@ -178,7 +181,8 @@ def _style(values: dict[str, Any]) -> Any:
                      variations=not values.get("no_variations"),
                      seven_tags=bool(values.get("seven_tags")),
                      notation=values.get("notation") or "san",
-                     fen_comments=bool(values.get("fen_comments")), plies=values.get("plies"))
+                     fen_comments=bool(values.get("fen_comments")), plies=values.get("plies"),
+                     plycount=bool(values.get("plycount")))
 
 
 def export_pgn(sessions: list[Any], as_seat: str | None, **values: Any) -> str:
@@ -269,6 +273,9 @@ OPTIONS = {
         (click.Option(["--plies", "plies"], type=params.Whole(0, params.PLY_MAXIMUM),
                       metavar="N", help="With --pgn: the main line cut after N plies "
                       "(the Result is then '*')."), None),
+        (click.Option(["--plycount", "plycount"], is_flag=True,
+                      help="With --pgn: a PlyCount tag with the plies of the main line "
+                      "written (an existing one replaced)."), None),
         (click.Option(["--eco", "eco"], is_flag=True,
                       help="With --pgn: set the ECO and Opening tags from the opening "
                       "table."), None),

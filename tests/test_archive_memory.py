@@ -1,0 +1,107 @@
+"""Memory stays flat on real games: each archive command's peak on N and on 4N distinct real
+games (bench/data) is about the same; an output killed on the way leaves no temporary file
+that a later run keeps."""
+
+from __future__ import annotations
+
+import lzma
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gametool import boundaries, storage
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+N = 240
+
+_LAUNCH = """\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_pid, status, usage = os.wait4(pid, 0)
+print(usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+"""
+
+
+def peak_mb(*args: str) -> float:
+    """The peak resident memory of one gametool command, from the kernel (wait4), taken by a
+    small launcher so that the test's own memory does not count."""
+    done = subprocess.run([sys.executable, "-S", "-c", _LAUNCH, "gametool", *args],
+                          capture_output=True, text=True, check=True)
+    kilobytes, status = done.stdout.split()
+    assert status in ("0", "1"), args
+    return int(kilobytes) / 1024
+
+
+@pytest.fixture(scope="module")
+def sizes(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Path]:
+    folder = tmp_path_factory.mktemp("memory")
+    whole = folder / "all.pgn"
+    whole.write_bytes(lzma.decompress((DATA / "hlotze-pgn2tex-examples.pgn.xz").read_bytes()))
+    games = list(boundaries.split_bytes(str(whole)))
+    assert len(games) >= 4 * N
+    out = {}
+    for count in (N, 4 * N):
+        path = folder / f"g{count}.pgn"
+        path.write_bytes(b"\n".join(games[:count]))
+        out[count] = path
+    return out
+
+
+def test_every_command_stays_flat_from_n_to_4n_distinct_games(sizes: dict[int, Path],
+                                                              tmp_path: Path) -> None:
+    peaks: dict[str, list[float]] = {}
+    for count, source in sizes.items():
+        records = tmp_path / f"g{count}.gtn"
+        commands = {
+            "import": ["import", str(source), "-o", str(records), "--force"],
+            "validate": ["validate", str(records)],
+            "export": ["export", str(records), "--pgn", "-o", os.devnull],
+            "filter": ["filter", str(source), "--where", "plies > 60", "-o", os.devnull],
+            "stats": ["stats", str(source)],
+            "tree": ["tree", str(source), "--moves", "e4", "--depth", "2"],
+        }
+        for name, args in commands.items():
+            peaks.setdefault(name, []).append(peak_mb(*args))
+    for name, (small, large) in peaks.items():
+        assert large < 150, (name, peaks)
+        assert large <= small * 1.25 + 8, (name, peaks)
+
+
+def test_a_killed_import_leaves_no_temporary_file_a_later_run_keeps(sizes: dict[int, Path],
+                                                                    tmp_path: Path) -> None:
+    out = tmp_path / "out.gtn"
+
+    def temporaries() -> list[str]:
+        return [n for n in os.listdir(tmp_path) if n.startswith(storage.TEMP_PREFIX)]
+
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
+        process = subprocess.Popen(["gametool", "import", str(sizes[4 * N]), "-o", str(out),
+                                    "--force"], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        for _ in range(600):
+            if temporaries() or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "the import ended before it could be interrupted"
+        process.send_signal(sig)
+        process.wait(timeout=60)
+        assert not out.exists()
+        if sig != signal.SIGKILL:
+            assert temporaries() == [], sig  # an interrupted command removes what it began
+    assert len(temporaries()) == 1  # kill -9 could not be caught
+    time.sleep(storage.STALE_SECONDS + 0.5)
+    done = subprocess.run(["gametool", "filter", str(sizes[N]), "--where", "plies > 500",
+                           "-o", str(tmp_path / "other.gtn")], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert temporaries() == []  # its lock free: a dead write's, removed
