@@ -614,7 +614,9 @@ def _targets(board: str, s: int, c: str, white: bool, enemy: str, ep: int) -> li
     the one to its first square is, since a pin keeps the piece on the pinning line)."""
     if c in "Pp":
         up, capts = (8, W_PAWN_CAPT) if white else (-8, B_PAWN_CAPT)
-        found = [t for t in capts[s] if board[t] in enemy and board[t] != EMPTY or t == ep]
+        # En passant onto an empty square only (a horse may stand on it: Super Horse Chess).
+        found = [t for t in capts[s]
+                 if board[t] != EMPTY and board[t] in enemy or t == ep and board[t] == EMPTY]
         if board[s + up] == EMPTY:
             found.append(s + up)
         return found

@@ -150,7 +150,8 @@ def resolve(pos: Position, mt: MoveText, text: str, strict: bool = True) -> int:
     if mt.kind == "castle":
         rank = 0 if pos.white else 56
         m = (rank + 4) | (rank + (6 if mt.kingside else 2)) << 6
-        if m in pos.moves_to(m >> 6):
+        # The king's move only: a rook or queen on the king's square has the same squares.
+        if board[rank + 4] == ("K" if pos.white else "k") and m in pos.moves_to(m >> 6):
             return m
         name = "kingside" if mt.kingside else "queenside"
         raise IllegalAction(
