@@ -302,10 +302,10 @@ def plain_moves_to(board: str, white: bool, target: int, piece: str) -> list[int
     """The legal moves of the side's ``piece`` (N, B, R or Q) to ``target`` when the side is
     not in check: what ``piece_moves_to`` gives, found from the pieces themselves (a string
     search for the letter, then the line between each piece and the square), in board order.
-    None when ``target`` holds a piece of the side."""
+    None when ``target`` holds a piece of the side or a horse."""
     there = board[target]
-    if there != EMPTY and there in (WHITE_PIECES if white else BLACK_PIECES):
-        return None
+    if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
+        return None  # a piece of the side, or a horse (never captured)
     letter = piece if white else piece.lower()
     found: list[int] = []
     s = board.find(letter)
