@@ -16,7 +16,7 @@ import chess as pychess
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gametool.errors import GameOver
+from gametool.errors import GameError, GameOver
 from gametool.games.chess import Chess, SuperHorseChess
 from gametool.games.chess import board as core
 from gametool.games.chess.game import CLAIM, _read_plain
@@ -33,6 +33,7 @@ STARTS = [
     "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1",  # a knight from a dead position
     "4k3/8/8/8/8/8/4b3/2B1K3 b - - 0 1",  # bishops on both colours
     "7k/8/8/8/8/8/8/K3R3 w - - 0 1",  # a rook on the king's square
+    "k3q3/8/8/8/8/8/8/K7 b - - 0 1",  # a queen on the king's square
     "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 140 80",  # the 75-move rule near
     "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 95 60",
     "k7/8/8/8/8/8/1q6/K7 w - - 0 1",
@@ -183,6 +184,16 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
             full = resolve(state, parse_move_text(text), text)
             assert fast[0] == full, (board.fen(), text)
             assert fast[1] == board.san(pychess.Move.from_uci(_uci(fast[0]))), text
+        for text in ("O-O", "O-O-O"):  # castling names the king's move only
+            try:
+                theirs = board.parse_san(text).uci()
+            except ValueError:
+                theirs = None
+            try:
+                ours = _uci(resolve(state, parse_move_text(text), text))
+            except GameError:
+                ours = None
+            assert ours == theirs, (board.fen(), text)
         moves = list(board.legal_moves)
         if pick is None or not moves:
             return
