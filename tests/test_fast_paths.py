@@ -92,7 +92,10 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
     state = game.decode_position(fen, 2)
     board = pychess.Board(fen)
     made: list[pychess.Move] = []
-    for _ply in range(data.draw(st.integers(1, 70), label="plies")):
+    # The kind of each move (0-3: undo a move, 4-5: pass, else any) follows a short pattern,
+    # repeated: games that go round in circles, by moves and by null moves.
+    pattern = data.draw(st.lists(st.integers(0, 9), min_size=1, max_size=4), label="pattern")
+    for ply in range(data.draw(st.integers(1, 70), label="plies")):
         end = expected_end(board, automatic)
         outcome = game.outcome(state)
         assert (outcome.termination if outcome else None) == end, (board.fen(), made)
@@ -109,7 +112,7 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
                   if not a & CLAIM}
         assert listed == {board.san(m) for m in moves}, board.fen()
         # The next move: often one that undoes a move, or a null move, so positions recur.
-        kind = data.draw(st.integers(0, 9), label="kind")
+        kind = pattern[ply % len(pattern)]
         move = None
         if kind < 4 and len(made) >= 2 and made[-2] != pychess.Move.null():
             back = pychess.Move(made[-2].to_square, made[-2].from_square)
@@ -242,6 +245,13 @@ def boards(draw: st.DrawFn) -> tuple[str, bool, int, int]:
         ep = draw(st.sampled_from(passed))
         if cells[ep + 8 if white else ep - 8] != ".":
             ep = -1
+        elif draw(st.booleans()):
+            cells[ep] = "*"  # D8: a horse on the passed-over square
+    if draw(st.booleans()):  # the king walled in by horses: few moves, stalemate near
+        ksq = cells.index("K" if white else "k")
+        for sq in core.KING[ksq]:
+            if cells[sq] == "." and sq != ep:
+                cells[sq] = "*"
     board = "".join(cells)
     assume(not core.attacked(board, board.index("k" if white else "K"), white))  # D6
     return board, white, rights, ep
