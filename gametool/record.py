@@ -1251,7 +1251,10 @@ class Session:
         return write_record(self.canonical_record(shared=True))
 
     def exported(self, seat: int | None) -> gtn.Record:
-        """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
+        """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed. A
+        player's file speaks for its own seat only (GameError for another)."""
+        if self.player_file and seat is not None:
+            self.view_as(self.seat_name(seat))
         out = self.canonical_record()
         if self.secret is not None:
             out.set("Seed", None)
