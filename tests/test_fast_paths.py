@@ -232,6 +232,11 @@ def boards(draw: st.DrawFn) -> tuple[str, bool, int, int]:
             continue
         cells[sq] = kind
     white = draw(st.booleans())
+    if draw(st.booleans()):  # a pawn of the other side has just advanced two squares
+        ep = (40 if white else 16) + draw(st.integers(0, 7))
+        pawn, origin = (ep - 8, ep + 8) if white else (ep + 8, ep - 8)
+        if cells[pawn] == "." and cells[origin] == "." and cells[ep] == ".":
+            cells[pawn] = "p" if white else "P"
     rights = 0
     for bit, king, rook, letters in ((core.WK, 4, 7, "KR"), (core.WQ, 4, 0, "KR"),
                                      (core.BK, 60, 63, "kr"), (core.BQ, 60, 56, "kr")):
@@ -245,8 +250,13 @@ def boards(draw: st.DrawFn) -> tuple[str, bool, int, int]:
         ep = draw(st.sampled_from(passed))
         if cells[ep + 8 if white else ep - 8] != ".":
             ep = -1
-        elif draw(st.booleans()):
-            cells[ep] = "*"  # D8: a horse on the passed-over square
+        else:
+            if draw(st.booleans()):
+                cells[ep] = "*"  # D8: a horse on the passed-over square
+            beside = [s for s in ((ep - 8, ep - 7, ep - 9) if white else (ep + 8, ep + 7, ep + 9))
+                      if (s & 7) - (ep & 7) in (1, -1) and cells[s] == "."]
+            if beside and draw(st.booleans()):  # a pawn that may take en passant
+                cells[draw(st.sampled_from(beside))] = "P" if white else "p"
     if draw(st.booleans()):  # the king walled in by horses: few moves, stalemate near
         ksq = cells.index("K" if white else "k")
         for sq in core.KING[ksq]:
@@ -255,6 +265,21 @@ def boards(draw: st.DrawFn) -> tuple[str, bool, int, int]:
     board = "".join(cells)
     assume(not core.attacked(board, board.index("k" if white else "K"), white))  # D6
     return board, white, rights, ep
+
+
+def crowded(board: str, white: bool, ep: int, keep: int) -> str:
+    """``board`` with the side's pieces other than its king and the piece on ``keep`` turned
+    into horses, and horses on the empty squares next to those two (the en-passant square
+    left as it is): a position where almost nothing moves, so that whether anything does
+    turns on that piece and the king alone."""
+    own = core.WHITE_PIECES if white else core.BLACK_PIECES
+    king = board.index("K" if white else "k")
+    cells = ["*" if c in own and s not in (king, keep) else c for s, c in enumerate(board)]
+    for centre in (king, keep):
+        for s in core.KING[centre]:
+            if cells[s] == "." and s != ep:
+                cells[s] = "*"
+    return "".join(cells)
 
 
 @settings(max_examples=400, deadline=None,
@@ -266,6 +291,11 @@ def test_the_move_tables_agree_with_the_whole_move_list(
     board, white, castling, ep = position
     moves = core.legal_moves(board, white, castling, ep)
     assert core.has_legal_move(board, white, castling, ep) == bool(moves)
+    own = core.WHITE_PIECES if white else core.BLACK_PIECES
+    for keep in [s for s, c in enumerate(board) if c in own]:
+        alone = crowded(board, white, ep, keep)
+        assert core.has_legal_move(alone, white, castling, ep) == bool(
+            core.legal_moves(alone, white, castling, ep)), (alone, white, castling, ep)
     checked = core.in_check(board, white)
     assert core.has_legal_move(board, white, castling, ep, checked=checked) == bool(moves)
     for target in range(64):
