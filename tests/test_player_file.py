@@ -183,3 +183,24 @@ def test_a_players_file_speaks_for_its_own_seat_only(sample: str, tmp_path: Path
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert f"exported for {names[1]}" in done.stderr and "Traceback" not in done.stderr
         assert not out.exists()
+
+
+def test_a_hidden_value_in_a_game_that_hides_nothing_is_refused_at_once(tmp_path: Path) -> None:
+    """Sapos hides nothing, so no record of it holds a '?': each one is refused on its own
+    line, as a malformed action, without guessing what it could stand for."""
+    lines = [f"{i}. {'Dark' if i % 2 else 'Light'}: ?" for i in range(1, 41)]
+    path = tmp_path / "sapos.gtn"
+    path.write_text('[Game "sapos"]\n[Players "Dark; Light"]\n[View "Dark"]\n\n'
+                    + "\n".join(lines) + "\n")
+    done = subprocess.run(["gametool", "validate", "--all", str(path)], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode != 0
+    refused = [line for line in done.stderr.splitlines() if "Sapos hides nothing" in line]
+    assert len(refused) == 40, done.stderr
+    assert refused[0].startswith(f"{path}:5:10: ply 1:")
+    # A move with a '?' annotation is no hidden value: a chess player's file reads it.
+    chess = tmp_path / "chess.gtn"
+    chess.write_text('[Game "chess"]\n[Players "ann; ben"]\n[View "ann"]\n\n1. ann: e4?\n')
+    done = subprocess.run(["gametool", "validate", str(chess)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
