@@ -96,21 +96,21 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
     # repeated: games that go round in circles, by moves and by null moves.
     pattern = data.draw(st.lists(st.integers(0, 9), min_size=1, max_size=4), label="pattern")
     for ply in range(data.draw(st.integers(1, 70), label="plies")):
+        # The position is read from before its end is judged, as a record is: a move read
+        # first, then whose turn it is.
         end = expected_end(board, automatic)
-        outcome = game.outcome(state)
-        assert (outcome.termination if outcome else None) == end, (board.fen(), made)
         moves = list(board.legal_moves)
         if end is not None:
             for move in moves[:3]:  # any move is refused once the game is over
+                reader = game.read_move if data.draw(st.booleans()) else game.parse_action
                 try:
-                    game.parse_action(state, board.san(move))
+                    reader(state, board.san(move))
                 except GameOver:
                     continue
-                raise AssertionError(f"{board.san(move)} read after {end}")
+                raise AssertionError(f"{board.san(move)} read after {end} in {board.fen()}")
+            outcome = game.outcome(state)
+            assert outcome is not None and outcome.termination == end, (board.fen(), made)
             return
-        listed = {game.format_action(state, a) for a in game.legal_actions(state)
-                  if not a & CLAIM}
-        assert listed == {board.san(m) for m in moves}, board.fen()
         # The next move: often one that undoes a move, or a null move, so positions recur.
         kind = pattern[ply % len(pattern)]
         move = None
@@ -130,6 +130,10 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         read = game.read_move(state, text)  # remembers the move in ``state``
         again = game.read_move(state, text)
         remembered = game.known_step(state, seat, text)
+        assert game.outcome(state) is None, (board.fen(), made)
+        listed = {game.format_action(state, a) for a in game.legal_actions(state)
+                  if not a & CLAIM}
+        assert listed == {board.san(m) for m in moves}, board.fen()
         canonical = board.san(move) if move else "--"
         board.push(move)
         made.append(move)
@@ -138,10 +142,13 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         for other in (read[2], again[2], known, remembered):
             if other is not None:
                 assert same_position(other, after), text
-        assert game.encode_position(after).split()[:4] == board.fen(en_passant="fen").split()[:4], text
+        assert (game.encode_position(after).split()[:4]
+                == board.fen(en_passant="fen").split()[:4]), text
         assert after.halfmove == board.halfmove_clock, text
         assert after.repetitions() == _occurrences(board), text
         state = after
+    outcome = game.outcome(state)
+    assert (outcome.termination if outcome else None) == expected_end(board, automatic)
 
 
 def _occurrences(board: pychess.Board) -> int:

@@ -86,6 +86,41 @@ def test_the_conditions_on_single_ships_agree_with_replaying_the_reports(
                                                is None), (other, log)
 
 
+def alone_gives(ship: int, mask: int, log: tuple[tuple[int, int, int], ...],
+                name_hits: bool) -> bool:
+    """Whether ``ship`` on ``mask``, alone on the ocean, answers every shot on its squares as
+    reported, and no shot elsewhere is reported about it (the reports replayed, D7, D8)."""
+    masks = [0] * len(fl.SHIPS)
+    masks[ship] = mask
+    hit = 0
+    about = {rp.nt.SUNK + ship, rp.nt.HIT_SHIP + ship}
+    for sq, code, _number in log:
+        right, hit = rp._answer(masks, hit, sq, name_hits)
+        if mask >> sq & 1:
+            if right != code:
+                return False
+        elif code in about:
+            return False
+    return True
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_each_placement_allowed_is_one_that_answers_as_reported(
+        game: tuple[bool, bool, tuple[fl.Placement, ...], list[int]]) -> None:
+    """The search's list of each ship (``ship_rows``) holds exactly the placements that, alone,
+    answer every shot as reported: every placement of every ship is checked."""
+    classic, name_hits, master, shots = game
+    log = log_of(master, shots, name_hits)
+    reports = Reports(log)
+    table = fl.placement_table(classic)
+    rows = ship_rows(table, SHIPS, reports)
+    for ship in SHIPS:
+        allowed = {mask for mask, _p in rows[ship]}
+        for mask, p in table[ship]:
+            assert (mask in allowed) == alone_gives(ship, mask, log, name_hits), (p, log)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games(), st.text("0123456789abcdef", min_size=4, max_size=8))
 def test_a_guessed_fleet_gives_every_result_reported(
