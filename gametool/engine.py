@@ -494,6 +494,12 @@ class Game(Generic[S, A]):
         """
         if self.to_move(state) is None:
             return state, self.parse_action(state, text)
+        if self.hidden in ("", "none"):  # nothing to guess: read as in the master record
+            if HIDDEN_VALUE in text.split():
+                raise MalformedAction(f"'{HIDDEN_VALUE}' stands for a hidden value, and "
+                                      f"{self.name} hides nothing (every action is written in "
+                                      "full)")
+            return state, self.parse_action(state, text)
         first: GameError | None = None
         guess = state
         for attempt in range(GUESSES):

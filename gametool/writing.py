@@ -132,7 +132,10 @@ def canonical_record(self: Any, shared: bool = False) -> gtn.Record:
 
 
 def exported(self: Any, seat: int | None) -> gtn.Record:
-    """The record of the session ``self`` as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
+    """The record of the session ``self`` as ``seat`` may see it: hidden values as ``?``,
+    SeedHash for Seed. A player's file speaks for its own seat only (GameError for another)."""
+    if self.player_file and seat is not None:
+        self.view_as(self.seat_name(seat))
     out = self.canonical_record()
     if self.secret is not None:
         out.set("Seed", None)

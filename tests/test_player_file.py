@@ -9,6 +9,7 @@ master shows that seat, and ``validate`` passes and says what it could not check
 from __future__ import annotations
 
 import hashlib
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,55 @@ def test_dry_run_on_a_player_file_says_what_follows(tmp_path: Path) -> None:
     assert result.output.splitlines()[0].endswith(f"{name}: {first}")
     assert result.output.splitlines()[-1].startswith("then ")
     assert mine.read_bytes() == before
+
+
+PLAYER_FILE_SAMPLES = ["two-headed-dragon/three-players.gtn", "special-salvo/referee-special.gtn",
+                       "johari-bones/three-players.gtn", "western-mahjong/random-full-game.gtn"]
+
+
+@pytest.mark.parametrize("sample", PLAYER_FILE_SAMPLES)
+def test_a_players_file_speaks_for_its_own_seat_only(sample: str, tmp_path: Path) -> None:
+    """Exported again, a player's file gives its own seat's record (which validates); for any
+    other seat it is refused in one line, and nothing is written: it does not hold that seat's
+    hidden values, and inventing them would make a record of another game."""
+    master = Path(__file__).parent.parent / "sample_games" / sample
+    names = load_one(master.read_text(encoding="utf-8")).names
+    mine = tmp_path / "mine.gtn"
+
+    def gametool(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["gametool", *args], capture_output=True, text=True, check=False)
+
+    done = gametool("export", str(master), "--as", names[1], "--weak-seed-ok", "-o", str(mine))
+    assert done.returncode == 0, done.stderr
+    again = tmp_path / "again.gtn"
+    done = gametool("export", str(mine), "--as", names[1], "-o", str(again))
+    assert done.returncode == 0, done.stderr
+    assert gametool("validate", str(again)).returncode == 0
+    for other in [n for n in names if n != names[1]]:
+        out = tmp_path / f"{other}.gtn"
+        done = gametool("export", str(mine), "--as", other, "-o", str(out))
+        assert done.returncode != 0, other
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+        assert f"exported for {names[1]}" in done.stderr and "Traceback" not in done.stderr
+        assert not out.exists()
+
+
+def test_a_hidden_value_in_a_game_that_hides_nothing_is_refused_at_once(tmp_path: Path) -> None:
+    """Sapos hides nothing, so no record of it holds a '?': each one is refused on its own
+    line, as a malformed action, without guessing what it could stand for."""
+    lines = [f"{i}. {'Dark' if i % 2 else 'Light'}: ?" for i in range(1, 41)]
+    path = tmp_path / "sapos.gtn"
+    path.write_text('[Game "sapos"]\n[Players "Dark; Light"]\n[View "Dark"]\n\n'
+                    + "\n".join(lines) + "\n")
+    done = subprocess.run(["gametool", "validate", "--all", str(path)], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode != 0
+    refused = [line for line in done.stderr.splitlines() if "Sapos hides nothing" in line]
+    assert len(refused) == 40, done.stderr
+    assert refused[0].startswith(f"{path}:5:10: ply 1:")
+    # A move with a '?' annotation is no hidden value: a chess player's file reads it.
+    chess = tmp_path / "chess.gtn"
+    chess.write_text('[Game "chess"]\n[Players "ann; ben"]\n[View "ann"]\n\n1. ann: e4?\n')
+    done = subprocess.run(["gametool", "validate", str(chess)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr

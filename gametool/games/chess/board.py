@@ -302,10 +302,10 @@ def plain_moves_to(board: str, white: bool, target: int, piece: str) -> list[int
     """The legal moves of the side's ``piece`` (N, B, R or Q) to ``target`` when the side is
     not in check: what ``piece_moves_to`` gives, found from the pieces themselves (a string
     search for the letter, then the line between each piece and the square), in board order.
-    None when ``target`` holds a piece of the side."""
+    None when ``target`` holds a piece of the side or a horse."""
     there = board[target]
-    if there != EMPTY and there in (WHITE_PIECES if white else BLACK_PIECES):
-        return None
+    if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
+        return None  # a piece of the side, or a horse (never captured)
     letter = piece if white else piece.lower()
     found: list[int] = []
     s = board.find(letter)
@@ -614,7 +614,9 @@ def _targets(board: str, s: int, c: str, white: bool, enemy: str, ep: int) -> li
     the one to its first square is, since a pin keeps the piece on the pinning line)."""
     if c in "Pp":
         up, capts = (8, W_PAWN_CAPT) if white else (-8, B_PAWN_CAPT)
-        found = [t for t in capts[s] if board[t] in enemy and board[t] != EMPTY or t == ep]
+        # En passant onto an empty square only (a horse may stand on it: Super Horse Chess).
+        found = [t for t in capts[s]
+                 if board[t] != EMPTY and board[t] in enemy or t == ep and board[t] == EMPTY]
         if board[s + up] == EMPTY:
             found.append(s + up)
         return found

@@ -379,6 +379,10 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         super().__init__(options)
         self.automatic = self.settings.get("automatic_draws", "on") == "on"
         self.nulls = self.settings.get("null_moves", "off") == "on"
+        self.fifth_after = 8 if self.nulls else 16
+        """D4: the fewest plies of history a fifth occurrence needs. A position recurs 4 plies
+        apart at the soonest (each side moves a piece away and back), 2 with null moves (two
+        passes); the history is never longer than the halfmove clock."""
         self._last: tuple[Position, int, Position] | None = None
         """The last plain move read and not remembered: (position, move, position after)."""
         self._kind = (type(self), tuple(sorted(self.settings.items())))
@@ -434,9 +438,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             return Outcome.draw(2, STALEMATE)
         if pos.halfmove >= 150:
             return Outcome.draw(2, SEVENTY_FIVE)
-        # D4: a position recurs 4 plies apart at the soonest, so a fifth time needs 16 plies
-        # of history, and the history is never longer than the halfmove clock.
-        if pos.halfmove >= 16 and pos.repetitions() >= 5:
+        if pos.halfmove >= self.fifth_after and pos.repetitions() >= 5:  # D4
             return Outcome.draw(2, FIVEFOLD)
         return None
 
@@ -587,7 +589,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         status = state._status
         if status is _UNSET:  # a legal move was read: the end needs no search for one
             board = state.board
-            if state.end is None and state.halfmove < 16 and ("P" in board or "p" in board):
+            if (state.end is None and state.halfmove < self.fifth_after
+                    and ("P" in board or "p" in board)):
                 status = state._status = None  # no dead position, no fifth time yet
             else:
                 status = state._status = self._judge(state, True)

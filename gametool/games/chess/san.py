@@ -1,16 +1,15 @@
 """Chess moves as text: canonical SAN out; SAN, long algebraic and UCI in.
 
-A regular expression reads the common spellings into a :class:`MoveText`, and the full grammar
-(pyparsing, in ``san_grammar``, loaded on first need) the others; :func:`resolve`
-finds the one legal move it names, or says why there is none or more than one. Formatting uses
-the legal moves only, so disambiguation ignores pinned pieces (as PGN does).
+A regular expression reads the common spellings into a :class:`MoveText` (both in
+``movetext``), and the full grammar (pyparsing, in ``san_grammar``, loaded on first need) the
+others; :func:`resolve` finds the one legal move it names, or says why there is none or more
+than one. Formatting uses the legal moves only, so disambiguation ignores pinned pieces (as PGN
+does).
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
-from typing import NamedTuple
 
 from gametool.errors import AmbiguousAction, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
@@ -22,72 +21,10 @@ from gametool.games.chess.board import (
     legal_moves,
     make_move,
 )
+from gametool.games.chess.movetext import COMMON, MoveText, from_match
 from gametool.games.chess.position import Position
 
 PIECE_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
-
-
-class MoveText(NamedTuple):
-    """A move as written: its form and the parts it names (None: not named)."""
-
-    kind: str  # "castle", "piece", "pawn" or "long"
-    piece: str | None  # upper-case piece letter; "P" for a pawn move
-    from_file: int | None
-    from_rank: int | None
-    to: int | None
-    promo: int  # 0: none named; 1-4: N, B, R, Q
-    kingside: bool = False
-    capture: bool = False  # an 'x' was written
-
-
-# The common spellings (lower-case files, squares on the board), each form matched exactly as
-# the full grammar's first matching alternative reads it, up to a blank or the end; anything
-# else is left to the full grammar.
-_KINGSIDE = ("O-O", "0-0", "o-o")
-_PROMO = r"(?:=?(?P<{}>[QRBNqrbn]))?"
-_COMMON = (
-    r"(?:(?P<castle>O-O-O|O-O|0-0-0|0-0|o-o-o|o-o)"
-    r"|(?P<lp>[KQRBN])(?P<lf>[a-h][1-8])(?P<lx>[-xX])?(?P<lt>[a-h][1-8])"
-    r"|(?P<piece>[KQRBN])(?:(?P<ff>[a-h])|(?P<fr>[1-8]))?(?P<px>[xX])?(?P<pt>[a-h][1-8])"
-    r"|(?P<uf>[a-h][1-8])(?P<ux>[-xX])?(?P<ut>[a-h][1-8])" + _PROMO.format("up") +
-    r"|(?P<cf>[a-h])(?P<cx>[xX])?(?P<ct>[a-h][1-8])" + _PROMO.format("cp") +
-    r"|(?P<to>[a-h][1-8])" + _PROMO.format("tp") +
-    r")(?:[+#]+[!?]*|[!?]+)?(?![^ \t\r\n])"
-)
-COMMON = re.compile(_COMMON)
-
-
-def _index(name: str) -> int:
-    return (int(name[1]) - 1) * 8 + ord(name[0]) - 97
-
-
-def _promo_index(letter: str | None) -> int:
-    return " NBRQ".index(letter.upper()) if letter else 0
-
-
-def from_match(match: re.Match[str]) -> MoveText:
-    """The move that a match of ``COMMON`` names."""
-    g = match.group
-    if g("castle"):
-        return MoveText("castle", "K", None, None, None, 0, kingside=g("castle") in _KINGSIDE)
-    if g("lp"):
-        frm = _index(g("lf"))
-        return MoveText("long", g("lp"), frm & 7, frm >> 3, _index(g("lt")), 0,
-                        capture=g("lx") in ("x", "X"))
-    if g("piece"):
-        ff, fr = g("ff"), g("fr")
-        return MoveText("piece", g("piece"), None if ff is None else ord(ff) - 97,
-                        None if fr is None else int(fr) - 1, _index(g("pt")), 0,
-                        capture=g("px") is not None)
-    if g("uf"):
-        frm = _index(g("uf"))
-        return MoveText("long", None, frm & 7, frm >> 3, _index(g("ut")), _promo_index(g("up")),
-                        capture=g("ux") in ("x", "X"))
-    if g("cf"):
-        return MoveText("pawn", "P", ord(g("cf")) - 97, None, _index(g("ct")),
-                        _promo_index(g("cp")), capture=g("cx") is not None)
-    return MoveText("pawn", "P", None, None, _index(g("to")), _promo_index(g("tp")))
-
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -150,7 +87,8 @@ def resolve(pos: Position, mt: MoveText, text: str, strict: bool = True) -> int:
     if mt.kind == "castle":
         rank = 0 if pos.white else 56
         m = (rank + 4) | (rank + (6 if mt.kingside else 2)) << 6
-        if m in pos.moves_to(m >> 6):
+        # The king's move only: a rook or queen on the king's square has the same squares.
+        if board[rank + 4] == ("K" if pos.white else "k") and m in pos.moves_to(m >> 6):
             return m
         name = "kingside" if mt.kingside else "queenside"
         raise IllegalAction(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pyparsing as pp
 
 from gametool.games.chess.board import FILES
-from gametool.games.chess.san import COMMON, MoveText, from_match
+from gametool.games.chess.movetext import COMMON, MoveText, from_match
 from notation import tokens
 
 

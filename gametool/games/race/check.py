@@ -24,11 +24,11 @@ from gametool.games.race.turns import (
 )
 
 if TYPE_CHECKING:
-    from gametool.games.race.game import RaceGame, Table
+    from gametool.games.race.rules import RaceRules, Table
     from gametool.games.race.state import RaceState
 
 
-def follow(game: RaceGame, state: RaceState, specs: Sequence[Spec]
+def follow(game: RaceRules, state: RaceState, specs: Sequence[Spec]
            ) -> tuple[Key, int, list[int], Turn]:
     """Play typed sub-moves in order; return the reached key, dice used, which dice, and the
     sub-moves as played (the turn as typed, in the generator's form)."""
@@ -157,7 +157,7 @@ def follow(game: RaceGame, state: RaceState, specs: Sequence[Spec]
     return (tuple(mine), hand, bar, off, hits), used, used_dice, tuple(path)
 
 
-def explain_rejection(game: RaceGame, state: RaceState, table: Table, key: Key, used: int,
+def explain_rejection(game: RaceRules, state: RaceState, table: Table, key: Key, used: int,
                       dice_used: list[int]) -> str:
     """Why a turn that is legal step by step is still not a legal turn."""
     assert state.dice is not None

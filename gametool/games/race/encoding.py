@@ -27,13 +27,13 @@ from gametool.games.race.standing import END_WORDS, end_word
 from gametool.games.race.state import RaceState
 
 if TYPE_CHECKING:
-    from gametool.games.race.game import RaceGame
+    from gametool.games.race.rules import RaceRules
 
 _ITEM = re.compile(r"(?:([0-9]+)(?:x([0-9]+))?|(h|bar|off|place)([0-9]+)|(left))\Z",
                    re.IGNORECASE)
 
 
-def encode(game: RaceGame, state: RaceState) -> str:
+def encode(game: RaceRules, state: RaceState) -> str:
     """The position as one line (the inverse of :func:`decode`)."""
     geo = game.geo
     groups = []
@@ -67,7 +67,7 @@ def encode(game: RaceGame, state: RaceState) -> str:
     return " ".join(groups)
 
 
-def decode(game: RaceGame, text: str) -> RaceState:
+def decode(game: RaceRules, text: str) -> RaceState:
     """A position from its one-line encoding, checked for what the rules allow."""
     geo = game.geo
     n = geo.seats
@@ -191,7 +191,7 @@ def decode(game: RaceGame, text: str) -> RaceState:
     return state
 
 
-def _plies(game: RaceGame, value: str, bad: Callable[[str], GameError]) -> int:
+def _plies(game: RaceRules, value: str, bad: Callable[[str], GameError]) -> int:
     """The player actions played so far: a whole number up to the game's ``max_plies``."""
     if not re.fullmatch(r"[0-9]+", value):
         raise bad(f"plies={value[:24]}: expected a whole number of player actions")
@@ -203,7 +203,7 @@ def _plies(game: RaceGame, value: str, bad: Callable[[str], GameError]) -> int:
     return int(digits)
 
 
-def _figures(game: RaceGame, q: int, row: list[int], hand: int | None, bar: int, off: int,
+def _figures(game: RaceRules, q: int, row: list[int], hand: int | None, bar: int, off: int,
              gone: bool, bad: Callable[[str], GameError]) -> int:
     """Check that seat ``q`` has all its figures; return how many are in hand. A seat that
     left Track Gammon took every figure not borne off with it (D12)."""
@@ -224,7 +224,7 @@ def _figures(game: RaceGame, q: int, row: list[int], hand: int | None, bar: int,
     return rest
 
 
-def _check_spaces(game: RaceGame, counts: list[list[int]],
+def _check_spaces(game: RaceRules, counts: list[list[int]],
                   bad: Callable[[str], GameError]) -> None:
     """One colour per ordinary space, one figure per colour on a special space, the packing
     limit and the start limit of every seat (D6)."""

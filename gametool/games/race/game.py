@@ -9,7 +9,7 @@ keeps the sub-moves as the player typed them, in their order and along their pat
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
@@ -17,6 +17,7 @@ from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.race import encoding, notation, view
 from gametool.games.race.check import explain_rejection, follow
 from gametool.games.race.geometry import Geometry
+from gametool.games.race.rules import Table
 from gametool.games.race.state import RaceState, initial, replace_at
 from gametool.games.race.turns import (
     Key,
@@ -33,16 +34,6 @@ if TYPE_CHECKING:
 
 ROLLS_ORDERED = [("roll", a, b) for a in range(1, 7) for b in range(1, 7)]
 ROLLS = [("roll", a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
-
-
-class Table(NamedTuple):
-    """The legal turns of one position: listed actions, their reached positions, the raw tree."""
-
-    actions: list[Any]
-    key_of: dict[Any, Key]
-    chosen: frozenset[Key]
-    results: dict[Key, list[Any]]
-    best: int
 
 
 class RaceGame(Game[RaceState, Any]):

@@ -14,7 +14,7 @@ from gametool.errors import GameError
 from gametool.games.race.turns import has_submove
 
 if TYPE_CHECKING:
-    from gametool.games.race.game import RaceGame
+    from gametool.games.race.rules import RaceRules
     from gametool.games.race.state import RaceState
 
 Bad = Callable[[str], GameError]
@@ -32,7 +32,7 @@ def end_word(termination: str) -> str:
 class Standing:
     """The seats of a position by standing: finished (all figures off), left, playing."""
 
-    def __init__(self, game: RaceGame, state: RaceState) -> None:
+    def __init__(self, game: RaceRules, state: RaceState) -> None:
         geo = game.geo
         self.finished = [q for q in range(geo.seats)
                          if state.off[q] == geo.figures and not state.out[q]]
@@ -41,7 +41,7 @@ class Standing:
                         if q not in self.finished and q not in self.gone]
 
 
-def places(game: RaceGame, state: RaceState, bad: Bad) -> tuple[int, ...]:
+def places(game: RaceRules, state: RaceState, bad: Bad) -> tuple[int, ...]:
     """Each seat's place as the rules fix it: given places are checked, a place the rules
     leave no choice about may be left out. Under ``placings=off`` the first to bear off all
     figures wins (place 1) and a resigner has none; under ``placings=on`` the seats that
@@ -96,7 +96,7 @@ def places(game: RaceGame, state: RaceState, bad: Bad) -> tuple[int, ...]:
     return tuple(out)
 
 
-def endings(game: RaceGame, state: RaceState) -> list[tuple[str, str]]:
+def endings(game: RaceRules, state: RaceState) -> list[tuple[str, str]]:
     """How the game has ended in this position, as the engine would have ended it, with the
     reason in words; empty while it goes on. Two entries when the last seat was left alone
     by either a finish or a resignation (placings=on)."""
@@ -120,7 +120,7 @@ def endings(game: RaceGame, state: RaceState) -> list[tuple[str, str]]:
     return []
 
 
-def check_turn(game: RaceGame, state: RaceState, bad: Bad) -> None:
+def check_turn(game: RaceRules, state: RaceState, bad: Bad) -> None:
     """A game in play: not over by the rules, and the seat to move still in the game."""
     over = endings(game, state)
     letter = "opening" if state.opening else game.geo.letters[state.seat]
@@ -135,7 +135,7 @@ def check_turn(game: RaceGame, state: RaceState, bad: Bad) -> None:
                   "turns")
 
 
-def check_end(game: RaceGame, state: RaceState, word: str, bad: Bad) -> None:
+def check_end(game: RaceRules, state: RaceState, word: str, bad: Bad) -> None:
     """A finished game: the rules end it in this position, and the way ``end=`` says."""
     over = endings(game, state)
     if not over:

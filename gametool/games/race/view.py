@@ -11,10 +11,10 @@ from gametool.tables import tabulate
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
-    from gametool.games.race.game import RaceGame
+    from gametool.games.race.rules import RaceRules
 
 
-def position(game: RaceGame, state: RaceState) -> dict[str, Any]:
+def position(game: RaceRules, state: RaceState) -> dict[str, Any]:
     """The position as JSON-able data: each seat's colour, the figures on each occupied space
     by seat, each seat's hand, bar, borne-off figures and place, the dice."""
     geo = game.geo
@@ -43,7 +43,7 @@ def position(game: RaceGame, state: RaceState) -> dict[str, Any]:
     }
 
 
-def cell(game: RaceGame, state: RaceState, s: int) -> str:
+def cell(game: RaceRules, state: RaceState, s: int) -> str:
     """One space as text: ``B2`` (colour, count), ``.`` empty, ``[BW]`` a special space."""
     letters = game.geo.letters
     if game.geo.is_special_space(s):
@@ -55,7 +55,7 @@ def cell(game: RaceGame, state: RaceState, s: int) -> str:
     return "."
 
 
-def draw(game: RaceGame, state: RaceState, names: Sequence[str]) -> str:
+def draw(game: RaceRules, state: RaceState, names: Sequence[str]) -> str:
     """The board with space numbers on its edges, a table of the seats, and the dice."""
     geo = game.geo
     board = tabulate(game.board_rows(state), tablefmt="plain", stralign="center")
@@ -81,7 +81,7 @@ def draw(game: RaceGame, state: RaceState, names: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def diagram(game: RaceGame, state: RaceState, names: Sequence[str]) -> Diagram:
+def diagram(game: RaceRules, state: RaceState, names: Sequence[str]) -> Diagram:
     """The board as it lies on the table (a tables board, or Track Gammon's triangle) with every
     space once, the special spaces hatched, each figure shaped and coloured by its seat, and each
     seat's hand, bar and borne-off figures in trays of their own; a table of the seats and the

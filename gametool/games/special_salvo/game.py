@@ -21,6 +21,7 @@ from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo import reports as rp
 from gametool.games.special_salvo.fleet import ALL_SUNK, FLEET_SQUARES, SHIPS, SQUARE_NAMES
+from gametool.games.special_salvo.search import sample_fleet
 from gametool.games.special_salvo.state import (
     FIRE,
     OVER,
@@ -533,108 +534,3 @@ def _reported(state: SalvoState, owner: int) -> tuple[tuple[int, int, int], ...]
         log = log + tuple((sq, code, 0) for sq, code in zip(state.salvo, state.answers,
                                                               strict=False))
     return log
-
-
-SEARCH_NODES = 5000
-
-
-def sample_fleet(table: Sequence[Sequence[tuple[int, fl.Placement]]], ships: Sequence[int],
-                 log: Sequence[tuple[int, int, int]], name_hits: bool,
-                 rng: SeedRng) -> tuple[fl.Placement, ...]:
-    """A random fleet of ``ships`` that gives every result in ``log`` (square, result, salvo).
-
-    Each ship keeps only the placements the results allow on their own (no miss on it; a sunk
-    ship lies on squares hit by then, its sinking square included; a named hit lies on the
-    named ship; a ship afloat has a square not yet hit); :func:`_search` then lays them out
-    until :func:`reports.first_false_report` finds nothing false. Should no fleet be found
-    within its budget, a fleet that avoids every miss stands in.
-    """
-    misses = hits = 0
-    hit_by: dict[int, int] = {}  # square -> bit set of the squares hit up to that shot
-    sunk_at: dict[int, int] = {}  # ship -> its sinking square
-    named = [0] * len(SHIPS)  # ship -> squares reported as hits on it (or its sinking square)
-    for sq, code, _number in log:
-        bit = 1 << sq
-        if code == nt.MISS:
-            misses |= bit
-            continue
-        hits |= bit
-        hit_by[sq] = hits
-        if code >= nt.SUNK:
-            sunk_at[code - nt.SUNK] = sq
-            named[code - nt.SUNK] |= bit
-        elif code >= nt.HIT_SHIP:
-            named[code - nt.HIT_SHIP] |= bit
-    all_named = 0
-    for mask in named:
-        all_named |= mask
-    rows: dict[int, list[tuple[int, fl.Placement]]] = {}
-    for ship in ships:
-        own, foreign = named[ship], all_named & ~named[ship]
-        allowed = []
-        for mask, p in table[ship]:
-            if mask & (misses | foreign) or mask & own != own:
-                continue
-            if ship in sunk_at:
-                if mask & ~hit_by[sunk_at[ship]]:
-                    continue
-            elif not mask & ~hits:
-                continue
-            allowed.append((mask, p))
-        rows[ship] = allowed or [(m, p) for m, p in table[ship] if not m & misses] or list(
-            table[ship])
-    found = _search(rows, ships, sunk_at, hits, log, name_hits, rng)
-    if found is not None:
-        return found
-    # Fallback (search budget spent, or results no fleet gives): a fleet avoiding the misses.
-    occupied, fresh = 0, []
-    for ship in ships:
-        options = [(m, p) for m, p in table[ship] if not m & (occupied | misses)] or [
-            (m, p) for m, p in table[ship] if not m & occupied]
-        mask, p = options[rng.randbelow(len(options))]
-        occupied |= mask
-        fresh.append(p)
-    return tuple(sorted(fresh))
-
-
-def _search(rows: dict[int, list[tuple[int, fl.Placement]]], ships: Sequence[int],
-            sunk_at: dict[int, int], hits: int, log: Sequence[tuple[int, int, int]],
-            name_hits: bool, rng: SeedRng) -> tuple[fl.Placement, ...] | None:
-    """Depth-first search for :func:`sample_fleet` in a random order: the sunk ships first,
-    then a ship over the lowest hit square still uncovered, then the rest anywhere free. Each
-    choice starts at a random candidate and goes round the list; at most ``SEARCH_NODES``
-    placements are tried."""
-    budget = [SEARCH_NODES]
-    order = [s for s in ships if s in sunk_at] + [s for s in ships if s not in sunk_at]
-    length = {s: fl.LENGTHS[s] for s in ships}
-
-    def go(left: list[int], occupied: int, fresh: tuple[fl.Placement, ...]
-           ) -> tuple[fl.Placement, ...] | None:
-        uncovered = hits & ~occupied
-        if not left:
-            if uncovered:
-                return None
-            fleet = tuple(sorted(fresh))
-            return fleet if rp.first_false_report(log, fleet, name_hits) is None else None
-        if uncovered.bit_count() > sum(length[s] for s in left):
-            return None
-        if left[0] in sunk_at or not uncovered:
-            options = [(left[0], m, p) for m, p in rows[left[0]] if not m & occupied]
-        else:
-            bit = uncovered & -uncovered
-            options = [(ship, m, p) for ship in left for m, p in rows[ship]
-                       if m & bit and not m & occupied]
-        if not options:
-            return None
-        start = rng.randbelow(len(options))
-        for k in range(len(options)):
-            if budget[0] <= 0:
-                return None
-            budget[0] -= 1
-            ship, mask, p = options[(start + k) % len(options)]
-            found = go([s for s in left if s != ship], occupied | mask, (*fresh, p))
-            if found is not None:
-                return found
-        return None
-
-    return go(order, 0, ())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from gametool.games.special_salvo import fleet as fl
 
@@ -51,3 +51,12 @@ class SalvoState:
 def pair_with(pair: tuple[Any, Any], seat: int, value: Any) -> tuple[Any, Any]:
     """``pair`` with the entry of ``seat`` replaced by ``value``."""
     return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+class Sight(Protocol):
+    """What the views ask of the rules (the game object): whether the engine referees, and
+    whether a seat sees a fleet."""
+
+    referee: bool
+
+    def visible_fleet(self, state: SalvoState, owner: int, seat: int | None) -> bool: ...

@@ -11,11 +11,11 @@ from gametool.engine import seat_text
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
+from gametool.games.special_salvo.state import SalvoState, Sight
 from gametool.tables import tabulate
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
-    from gametool.games.special_salvo.game import SalvoState, SpecialSalvo
 
 LETTERS = ("C", "B", "R", "S", "P")  # cv bb cr sub pt on the grids
 LEGEND = ("C B R S P: carrier, battleship, cruiser, submarine, PT boat (lower case: hit)\n"
@@ -40,7 +40,7 @@ def _shots(state: SalvoState, seat: int) -> dict[str, str]:
     return out
 
 
-def view_state(game: SpecialSalvo, state: SalvoState, seat: int | None) -> dict[str, Any]:
+def view_state(game: Sight, state: SalvoState, seat: int | None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "phase": state.phase,
         "fleets": {seat_text(owner): _fleet_dict(state.placed[owner])
@@ -94,7 +94,7 @@ def _hit_mark(result: str) -> str:
     return "x"
 
 
-def render_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
+def render_state(game: Sight, state: SalvoState, seat: int | None,
                  names: Sequence[str]) -> str:
     if seat is None:
         panels = [(f"shots at {names[owner]}",
@@ -130,7 +130,7 @@ def render_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def diagram_state(game: SpecialSalvo, state: SalvoState, seat: int | None,
+def diagram_state(game: Sight, state: SalvoState, seat: int | None,
                   names: Sequence[str]) -> Diagram:
     """The two oceans side by side, built from the seat's view: ships where the seat may see
     them, each shot as a ring (miss), a cross (hit, lettered once the ship is known) or a plus
