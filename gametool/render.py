@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import replace
 from collections.abc import Callable
 from typing import Any
 
@@ -558,6 +559,28 @@ def _every_hand(session: Session, state: Any, parts: tuple[Any, ...]) -> tuple[A
     return swap(parts)
 
 
+_DRAWN: dict[tuple[int, int, int | None, bool, tuple[str, ...]], tuple[Any, Any, Any]] = {}
+DRAWN_KEPT = 8
+"""Diagrams kept: a picture also draws the position before it, which the picture before drew."""
+
+
+def _drawn(session: Session, state: Any, seat: int | None, every_hand: bool) -> Any:
+    """The game's diagram of ``state`` for ``seat`` (``every_hand``: each row of cards as the
+    seat that sees most of it draws it), kept for the next picture's position before."""
+    game = session.game
+    key = (id(game), id(state), seat, every_hand, tuple(session.names))
+    kept = _DRAWN.get(key)
+    if kept is not None and kept[0] is game and kept[1] is state:
+        return kept[2]
+    drawn = game.diagram(state, seat, session.names)
+    if every_hand:
+        drawn = replace(drawn, parts=_every_hand(session, state, drawn.parts))
+    if len(_DRAWN) >= DRAWN_KEPT:
+        _DRAWN.pop(next(iter(_DRAWN)))
+    _DRAWN[key] = (game, state, drawn)
+    return drawn
+
+
 def picture(session: Session, ply: int | None = None, as_seat: str | None = None,
             flip: bool | None = None, referee: bool = False) -> Any:
     """The whole position as one diagram: header, the game's parts with the last action's
@@ -570,17 +593,16 @@ def picture(session: Session, ply: int | None = None, as_seat: str | None = None
     state = session.states[ply]
     game = session.game
     seat = _seat_of(session, as_seat)
-    referee = referee and as_seat is None and not session.player_file
-    drawn = game.diagram(state, seat, session.names)
+    referee = (referee and as_seat is None and not session.player_file
+               and type(game).hidden not in ("", "none"))  # else every seat sees the same
+    drawn = _drawn(session, state, seat, False)
     parts = drawn.parts
     if referee:
-        parts = _every_hand(session, state, parts)
+        parts = _drawn(session, state, seat, True).parts
         referee = parts != drawn.parts  # said in the header only where it shows more
     if ply > 0:
-        before = game.diagram(session.states[ply - 1], seat, session.names).parts
-        if referee:
-            before = _every_hand(session, session.states[ply - 1], before)
-        parts = _mark_changes(before, parts)
+        parts = _mark_changes(_drawn(session, session.states[ply - 1], seat, referee).parts,
+                              parts)
     tail: list[Any] = []
     scores = _scores(session, state, seat, data)
     if scores is not None:
