@@ -268,20 +268,11 @@ class Renderer:
                     fill = shades[0] if light else shades[1]
                 else:
                     fill = "#ffffff"
-                rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
-                           stroke=LINE, stroke_width=0.5)
-                rect.set("data-cell", f"{part.files[col]}{part.ranks[row]}")
-                if (col, row) in part.marked:
-                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL,
-                        fill=f"url(#{self.ids}hatch)")
-                if (col, row) in part.highlight:
-                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
-                        fill_opacity=0.55)
-                if (col, row) in part.alert:
-                    _el(g, "circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL / 2,
-                        fill=f"url(#{self.ids}alert)", **{"class": "alert"})
-                    _el(g, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2,
-                        fill="none", stroke=ALERT, stroke_width=2, stroke_dasharray="4 2")
+                square = (x, y, fill, f"{part.files[col]}{part.ranks[row]}",
+                          (col, row) in part.marked, (col, row) in part.highlight,
+                          (col, row) in part.alert)
+                self._shared(g, (self.ids, "square", *square),
+                             lambda holder, square=square: self._square(holder, *square))
         for (col, row), piece in sorted(part.cells.items()):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
             self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
@@ -303,6 +294,24 @@ class Renderer:
                   cls="coord")
         return box
 
+    def _square(self, g: ET.Element, x: float, y: float, fill: str, name: str, marked: bool,
+                lit: bool, alert: bool) -> None:
+        """A board's square: hatched where the rules mark it, shaded where the last action
+        changed it, ringed where a piece on it is in danger."""
+        rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
+                   stroke=LINE, stroke_width=0.5)
+        rect.set("data-cell", name)
+        if marked:
+            _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=f"url(#{self.ids}hatch)")
+        if lit:
+            _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
+                fill_opacity=0.55)
+        if alert:
+            _el(g, "circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL / 2,
+                fill=f"url(#{self.ids}alert)", **{"class": "alert"})
+            _el(g, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2,
+                fill="none", stroke=ALERT, stroke_width=2, stroke_dasharray="4 2")
+
     @staticmethod
     def _cell_xy(col: int, row: int, ncols: int, nrows: int, flip: bool,
                  top: float) -> tuple[float, float]:
@@ -312,6 +321,11 @@ class Renderer:
 
     def piece(self, parent: ET.Element, cx: float, cy: float, size: float,
               piece: Piece) -> None:
+        self._shared(parent, (self.ids, "piece", cx, cy, size, piece),
+                     lambda holder: self._piece(holder, cx, cy, size, piece))
+
+    def _piece(self, parent: ET.Element, cx: float, cy: float, size: float,
+               piece: Piece) -> None:
         fill, ink = self.colours(piece.style)
         g = _el(parent, "g", **{"class": "piece"})
         if piece.text or piece.label:

@@ -40,13 +40,13 @@ KEY_EVERY = 50
 IDS = "pic-"
 """The prefix of the ids inside the pictures; one picture is on the page at a time."""
 
-_TOKEN = re.compile(r"(?=<)")
 _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
 
 
 def _tokens(picture: str) -> list[str]:
     """A picture cut before every tag, as the page's script cuts it."""
-    return [t for t in _TOKEN.split(picture) if t]
+    head, *rest = picture.split("<")
+    return ([head] if head else []) + ["<" + piece for piece in rest]
 
 
 def difference(before: list[str], after: list[str]) -> list[Any]:
