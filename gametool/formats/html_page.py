@@ -238,8 +238,8 @@ def page(tree: Tree, first: str, width: float, height: float, packed: str,
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title>",
-        f"<style>{STYLE}#board {{ flex-basis: {width + 2:g}px; max-width: {width + 2:g}px; }}"
-        f"#frame {{ aspect-ratio: {width:g} / {height:g}; }}</style>",
+        f"<style>:root {{ --width: {width + 2:g}px; --shape: {width:g} / {height:g}; }}"
+        f"{STYLE}</style>",
         "</head>",
         '<body data-ply="0" data-node="0">',
         head,
@@ -278,10 +278,11 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: .6em; col
 #game p { margin: .1em 0; color: #333; font-size: .9em; }
 #game .elo { color: #555; font-weight: normal; font-size: .85em; }
 .layout { display: flex; gap: 1em; align-items: flex-start; margin-top: .4em; }
-#board { flex: 0 1 auto; min-width: 0; }
+#board { flex: 0 1 var(--width); max-width: var(--width); min-width: 0; }
 #side { flex: 1 1 17em; min-width: 15em; max-width: 30em; position: sticky; top: .3em;
         display: flex; flex-direction: column; gap: .35em; max-height: calc(100vh - .6em); }
-#frame { margin: 0; width: 100%; overflow: hidden; border: 1px solid #999; }
+#frame { margin: 0; width: 100%; overflow: hidden; border: 1px solid #999;
+         aspect-ratio: var(--shape); }
 #frame svg { display: block; height: auto; }
 nav { display: flex; gap: .25em; align-items: center; background: #fff; }
 nav button { font-size: 1em; min-width: 2em; padding: .15em .3em; }
