@@ -137,3 +137,88 @@ def result(session: Any) -> tuple[str, str | None]:
     if outcome is not None:
         return outcome.result_tag(), outcome.termination
     return (session.record.get("Result") or "*"), None
+
+
+@dataclass(frozen=True)
+class Note:
+    """What a record says of one ply: the comment after it, its NAGs, the variations that
+    replace it (each as its moves' text)."""
+
+    comment: Comment | None = None
+    nags: tuple[int, ...] = ()
+    variations: tuple[str, ...] = ()
+
+    def data(self, variations: bool) -> dict[str, Any]:
+        """The note for JSON: only what it holds."""
+        out: dict[str, Any] = {}
+        if self.comment is not None and self.comment.text:
+            out["comment"] = self.comment.text
+        if self.comment is not None and self.comment.clock is not None:
+            out["clock"] = self.comment.clock
+        if self.comment is not None and self.comment.evaluation is not None:
+            out["eval"] = self.comment.evaluation
+        if self.nags:
+            out["nags"] = [nag_glyph(n) for n in self.nags]
+        if variations and self.variations:
+            out["variations"] = list(self.variations)
+        return out
+
+
+def _body_of(session: Any) -> tuple[list[Any], int]:
+    """The items of the line ``session`` follows (the main line, or the variation a branch
+    view follows) and the ply before its first turn."""
+    for branch in session.branches:
+        if branch.steps is session.steps:
+            return branch.variation.body, branch.start - 1
+    return session.record.body, 0
+
+
+def note_at(session: Any, ply: int) -> Note | None:
+    """What the record says of ``ply`` on the line ``session`` follows; None for nothing."""
+    from notation import record as gtn
+
+    body, at = _body_of(session)
+    note: Note | None = None
+    variations: list[str] = []
+    for item in body:
+        if isinstance(item, gtn.TurnLine):
+            if at >= ply:
+                break
+            at += len(item.actions)
+            if at == ply:
+                note = Note(read_comment(item.comment), tuple(item.nags))
+        elif isinstance(item, gtn.Variation) and note is not None and at == ply:
+            variations.append(variation_text(item))
+    if note is None and not variations:
+        return None
+    note = note or Note()
+    if variations:
+        note = Note(note.comment, note.nags, tuple(variations))
+    if note.comment is None and not note.nags and not note.variations:
+        return None
+    return note
+
+
+def variation_text(variation: Any) -> str:
+    """A variation as one line: ``10. Na5 11. Bb5+ ... (14. Qb6!? {a rare try}) ...``, each
+    action after its ply number, NAGs as glyphs, comments in braces."""
+    from notation import record as gtn
+
+    parts: list[str] = []
+    for item in variation.body:
+        if isinstance(item, gtn.TurnLine):
+            moves = " ".join(a.text for a in item.actions)
+            move = "".join(nag_glyph(n) for n in item.nags if n in MOVE_GLYPHS)
+            other = " ".join(nag_glyph(n) for n in item.nags if n not in MOVE_GLYPHS)
+            comment = read_comment(item.comment)
+            text = f"{item.ply}. {item.seat}: {moves}{move}" + (f" {other}" if other else "")
+            if comment is not None and comment.text:
+                text += f" {{{comment.text}}}"
+            parts.append(text)
+        elif isinstance(item, gtn.Variation):
+            parts.append(f"({variation_text(item)})")
+        elif isinstance(item, gtn.CommentLine):
+            comment = read_comment(item.text)
+            if comment is not None and comment.text:
+                parts.append(f"{{{comment.text}}}")
+    return " ".join(parts)

@@ -12,6 +12,7 @@ from dataclasses import replace
 from collections.abc import Callable
 from typing import Any
 
+from gametool import annotations
 from gametool.engine import CHANCE, Game
 from gametool.record import Session
 from gametool.tables import tabulate
@@ -241,6 +242,11 @@ def show_data(session: Session, ply: int | None = None,
     scores = game.scores(state)
     if scores is not None:
         data["scores"] = {name: scores[i] for i, name in enumerate(session.names)}
+    note = annotations.note_at(session, ply) if ply > 0 else None
+    if note is not None:  # the record's comment, NAGs (and variations) of this ply
+        shown = note.data(getattr(session, "show_variations", False))
+        if shown:
+            data["note"] = shown
     data["position"] = game.view(state, seat)
     return data
 
@@ -259,8 +265,18 @@ def _header(session: Session, data: dict[str, Any]) -> list[str]:
     lines.append(status)
     turns = data["last_turns"]
     lines += [f"earlier: {turn}" for turn in turns[:-1]]
+    note = data.get("note", {})
     if turns:
-        lines.append(f"last: {turns[-1]}")
+        nags = note.get("nags")
+        lines.append(f"last: {turns[-1]}" + (f"  {' '.join(nags)}" if nags else ""))
+    if "comment" in note:
+        lines.append(f"comment: {note['comment']}")
+    clock = ", ".join(f"{word} {note[key]}" for key, word in (("clock", "clock"),
+                                                              ("eval", "evaluation"))
+                      if key in note)
+    if clock:
+        lines.append(clock)
+    lines += [f"variation: {line}" for line in note.get("variations", ())]
     return lines
 
 
