@@ -164,6 +164,8 @@ class Renderer:
         self.palette = {**PALETTE, **(palette or {})}
         self.flipped = flipped
         self.ids = ids
+        self.key = (ids, tuple(sorted((palette or {}).items())))
+        """What a shared drawing depends on beyond its own arguments (see _shared)."""
         self.used: set[str] = set()
         """The figure shapes drawn, to be defined once in the picture's ``<defs>``."""
 
@@ -271,7 +273,7 @@ class Renderer:
                 square = (x, y, fill, f"{part.files[col]}{part.ranks[row]}",
                           (col, row) in part.marked, (col, row) in part.highlight,
                           (col, row) in part.alert)
-                self._shared(g, (self.ids, "square", *square),
+                self._shared(g, (self.key, "square", *square),
                              lambda holder, square=square: self._square(holder, *square))
         for (col, row), piece in sorted(part.cells.items()):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
@@ -321,7 +323,7 @@ class Renderer:
 
     def piece(self, parent: ET.Element, cx: float, cy: float, size: float,
               piece: Piece) -> None:
-        self._shared(parent, (self.ids, "piece", cx, cy, size, piece),
+        self._shared(parent, (self.key, "piece", cx, cy, size, piece),
                      lambda holder: self._piece(holder, cx, cy, size, piece))
 
     def _piece(self, parent: ET.Element, cx: float, cy: float, size: float,
@@ -463,7 +465,7 @@ class Renderer:
             _el(g, "polygon", points=_pts(polygon), fill=TABLE_FILL if n == 0 else FIELD_FILL,
                 stroke="#000000", stroke_width=1.5 if n == 0 else 1)
         for point in points:
-            self._shared(g, (self.ids, point, part.labels),
+            self._shared(g, (self.key, point, part.labels),
                          lambda holder, point=point: self._point(holder, point, part.labels))
         return box
 
@@ -598,7 +600,7 @@ class Renderer:
         """A card, domino or tile at (x, y). A long game draws the same ones at the same
         places picture after picture: each is drawn once (up to ``DRAWN_KEPT``) and its
         elements, and their text, are shared by the pictures that show it."""
-        self._shared(g, (self.ids, x, y, card), lambda holder: self._card(holder, x, y, card))
+        self._shared(g, (self.key, x, y, card), lambda holder: self._card(holder, x, y, card))
 
     def _shared(self, g: ET.Element, key: tuple[Any, ...],
                 draw: Callable[[ET.Element], None]) -> None:
