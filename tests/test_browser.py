@@ -256,15 +256,16 @@ def test_a_long_game_of_every_kind_at_both_sizes(browser: Any, game: str,
     assert shown["drawn"][0] >= 0.8 * shown["natural"][0], shown
     assert len(shown["current"]) == 1
     assert keys(browser, "\ue00e")["ply"] == max(0, plies - 10)  # Page Up
-    assert visible(browser, "#next")
+    for control in ("#first", "#prev", "#next", "#last", "#up", "#goto"):
+        assert visible(browser, control), control
     screenshot(browser, f"{game}-1280x800")
     size(browser, *NARROW)
     middle = plies // 2
     open_page(browser, page, f"#ply-{middle}")
     shown = seen(browser)
     assert shown["ply"] == middle and min(shown["drawn"]) >= 300, shown
-    for button in ("#prev", "#next", "#goto"):
-        assert visible(browser, button), button
+    for control in ("#first", "#prev", "#next", "#last", "#up", "#goto"):
+        assert visible(browser, control), control
     browser.find_element(By.ID, "next").click()
     assert seen(browser)["ply"] == min(middle + 1, plies)
     screenshot(browser, f"{game}-700x900")

@@ -284,7 +284,7 @@ body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: .6em; col
 #frame { margin: 0; width: 100%; overflow: hidden; border: 1px solid #999;
          aspect-ratio: var(--shape); }
 #frame svg { display: block; height: auto; }
-nav { display: flex; gap: .25em; align-items: center; background: #fff; }
+nav { display: flex; flex-wrap: wrap; gap: .25em; align-items: center; background: #fff; }
 nav button { font-size: 1em; min-width: 2em; padding: .15em .3em; }
 #ply { flex: 1 1 auto; text-align: center; font-weight: bold; white-space: nowrap;
        font-size: .9em; }
