@@ -37,11 +37,13 @@ SHORT_PLAYOUT = 8
 
 def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
            budget: int | None = None, nseats: int | None = None,
-           think: float | None = None) -> Any:
+           think: float | None = None, clock: Callable[[], float] = time.monotonic) -> Any:
     """The action that player ``kind`` takes for the seat to move in ``state``.
 
     ``nseats`` is the number of seats (by default the length of the game's score list, else 2).
-    ``think`` bounds an ``mcts`` search in seconds (None or 0: only ``budget`` does).
+    ``think`` bounds an ``mcts`` search in seconds (None or 0: only ``budget`` does), as
+    ``clock`` tells them: the search reads it before each iteration and stops once ``think``
+    seconds have passed since it began.
     """
     seat = game.to_move(state)
     if seat is None or seat == CHANCE:
@@ -57,9 +59,9 @@ def choose(kind: str, game: Game[Any, Any], state: Any, rng: SeedRng,
         if nseats is None:
             scores = game.scores(state)
             nseats = len(scores) if scores else 2
-        deadline = time.monotonic() + think if think else None
+        deadline = clock() + think if think else None
         return _mcts(game, state, seat, actions, rng, budget or DEFAULT_BUDGET, nseats,
-                     deadline)
+                     deadline, clock)
     raise GameError(f"unknown player {kind!r} (players: {', '.join(KINDS)})")
 
 
@@ -104,13 +106,14 @@ def rewards(outcome: Outcome) -> list[float]:
 
 
 def _mcts(game: Game[Any, Any], state: Any, seat: int, actions: list[Any], rng: SeedRng,
-          budget: int, nseats: int, deadline: float | None = None) -> Any:
+          budget: int, nseats: int, deadline: float | None = None,
+          clock: Callable[[], float] = time.monotonic) -> Any:
     root = _Node()
     step: Callable[[Any], Any] = game.apply
     informed = game.scores(state) is not None or type(game).evaluate is not Game.evaluate
     limit = SHORT_PLAYOUT if informed else PLAYOUT_LIMIT
     for iteration in range(budget):
-        if deadline is not None and iteration and time.monotonic() >= deadline:
+        if deadline is not None and iteration and clock() >= deadline:
             break
         current = game.randomize_hidden(state, seat, rng)
         node = root

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import replace
 from collections.abc import Callable
 from typing import Any
 
+from gametool import annotations
 from gametool.engine import CHANCE, Game
 from gametool.record import Session
 from gametool.tables import tabulate
@@ -240,6 +242,11 @@ def show_data(session: Session, ply: int | None = None,
     scores = game.scores(state)
     if scores is not None:
         data["scores"] = {name: scores[i] for i, name in enumerate(session.names)}
+    note = annotations.note_at(session, ply) if ply > 0 else None
+    if note is not None:  # the record's comment, NAGs (and variations) of this ply
+        shown = note.data(getattr(session, "show_variations", False))
+        if shown:
+            data["note"] = shown
     data["position"] = game.view(state, seat)
     return data
 
@@ -258,8 +265,18 @@ def _header(session: Session, data: dict[str, Any]) -> list[str]:
     lines.append(status)
     turns = data["last_turns"]
     lines += [f"earlier: {turn}" for turn in turns[:-1]]
+    note = data.get("note", {})
     if turns:
-        lines.append(f"last: {turns[-1]}")
+        nags = note.get("nags")
+        lines.append(f"last: {turns[-1]}" + (f"  {' '.join(nags)}" if nags else ""))
+    if "comment" in note:
+        lines.append(f"comment: {note['comment']}")
+    clock = ", ".join(f"{word} {note[key]}" for key, word in (("clock", "clock"),
+                                                              ("eval", "evaluation"))
+                      if key in note)
+    if clock:
+        lines.append(clock)
+    lines += [f"variation: {line}" for line in note.get("variations", ())]
     return lines
 
 
@@ -558,6 +575,28 @@ def _every_hand(session: Session, state: Any, parts: tuple[Any, ...]) -> tuple[A
     return swap(parts)
 
 
+_DRAWN: dict[tuple[int, int, int | None, bool, tuple[str, ...]], tuple[Any, Any, Any]] = {}
+DRAWN_KEPT = 8
+"""Diagrams kept: a picture also draws the position before it, which the picture before drew."""
+
+
+def _drawn(session: Session, state: Any, seat: int | None, every_hand: bool) -> Any:
+    """The game's diagram of ``state`` for ``seat`` (``every_hand``: each row of cards as the
+    seat that sees most of it draws it), kept for the next picture's position before."""
+    game = session.game
+    key = (id(game), id(state), seat, every_hand, tuple(session.names))
+    kept = _DRAWN.get(key)
+    if kept is not None and kept[0] is game and kept[1] is state:
+        return kept[2]
+    drawn = game.diagram(state, seat, session.names)
+    if every_hand:
+        drawn = replace(drawn, parts=_every_hand(session, state, drawn.parts))
+    if len(_DRAWN) >= DRAWN_KEPT:
+        _DRAWN.pop(next(iter(_DRAWN)))
+    _DRAWN[key] = (game, state, drawn)
+    return drawn
+
+
 def picture(session: Session, ply: int | None = None, as_seat: str | None = None,
             flip: bool | None = None, referee: bool = False) -> Any:
     """The whole position as one diagram: header, the game's parts with the last action's
@@ -570,17 +609,16 @@ def picture(session: Session, ply: int | None = None, as_seat: str | None = None
     state = session.states[ply]
     game = session.game
     seat = _seat_of(session, as_seat)
-    referee = referee and as_seat is None and not session.player_file
-    drawn = game.diagram(state, seat, session.names)
+    referee = (referee and as_seat is None and not session.player_file
+               and type(game).hidden not in ("", "none"))  # else every seat sees the same
+    drawn = _drawn(session, state, seat, False)
     parts = drawn.parts
     if referee:
-        parts = _every_hand(session, state, parts)
+        parts = _drawn(session, state, seat, True).parts
         referee = parts != drawn.parts  # said in the header only where it shows more
     if ply > 0:
-        before = game.diagram(session.states[ply - 1], seat, session.names).parts
-        if referee:
-            before = _every_hand(session, session.states[ply - 1], before)
-        parts = _mark_changes(before, parts)
+        parts = _mark_changes(_drawn(session, session.states[ply - 1], seat, referee).parts,
+                              parts)
     tail: list[Any] = []
     scores = _scores(session, state, seat, data)
     if scores is not None:

@@ -157,7 +157,7 @@ class Session:
         if known is not None:
             return known
         key = name.strip().lower()
-        if key == CHANCE_NAME:
+        if key in (CHANCE_NAME, "spectator"):  # who sees only what all see
             return CHANCE
         for i, seat in enumerate(self.names):
             if seat.lower() == key:

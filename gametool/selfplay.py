@@ -101,18 +101,28 @@ def run(tasks: Sequence[Task], jobs: int = 1, scheduler: str | None = None,
 
 
 def play_into(tasks: Sequence[Task], out: str, jobs: int = 1, scheduler: str | None = None,
-              label: str = "selfplay") -> list[Played]:
+              label: str = "selfplay", force: bool = False) -> list[Played]:
     """Play ``tasks`` and write each game as soon as it ends: to ``out``/GAME-NNNN.gtn (each
     file whole, by an atomic rename), or, for ``out`` '-', to stdout as one stream of records
     in the order of the tasks. Progress goes to stderr on a terminal. An interrupted run keeps
-    every game that ended before it."""
+    every game that ended before it. A record already in ``out`` is refused before any game is
+    played, unless ``force``."""
     import os
     from contextlib import closing
 
     from gametool import storage
 
     stream = out == "-"
-    made = [] if stream else storage.make_folders(out)
+    made: list[str] = []
+    if not stream:
+        there = [path for task in tasks if os.path.lexists(
+            path := os.path.join(out, f"{task.game_id}-{task.index:04d}.gtn"))]
+        if there and not force:
+            more = f" and {len(there) - 1} more" if len(there) > 1 else ""
+            raise GameError(f"{there[0]}{more}: already exist (use --force to overwrite)"
+                            if more else f"{there[0]}: already exists (use --force to "
+                            "overwrite)")
+        made = storage.make_folders(out)
     done: list[Played] = []
     try:
         games_played = run(tasks, jobs, scheduler, ordered=stream)  # the workers start here

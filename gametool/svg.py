@@ -12,10 +12,12 @@ definitions once. This module returns text and writes no file; it knows no game.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from gametool import figures
 from gametool.diagram import (
@@ -111,6 +113,11 @@ def text_width(text: str, size: float) -> float:
     return len(text) * size * 0.62
 
 
+def _pts(corners: list[tuple[float, float]] | tuple[tuple[float, float], ...]) -> str:
+    """Corners in point widths as an SVG list of points in pixels."""
+    return " ".join(f"{x * UNIT:.1f},{y * UNIT:.1f}" for x, y in corners)
+
+
 class _Box:
     """An SVG group with its size, placed by its parent."""
 
@@ -120,8 +127,14 @@ class _Box:
         self.height = height
 
 
+@functools.cache
+def _attribute_name(key: str) -> str:
+    return key.rstrip("_").replace("_", "-")
+
+
 def _el(parent: ET.Element, tag: str, **attrs: object) -> ET.Element:
-    clean = {key.rstrip("_").replace("_", "-"): str(value) for key, value in attrs.items()}
+    clean = {_attribute_name(key): value if isinstance(value, str) else str(value)
+             for key, value in attrs.items()}
     return ET.SubElement(parent, tag, clean)
 
 
@@ -151,6 +164,8 @@ class Renderer:
         self.palette = {**PALETTE, **(palette or {})}
         self.flipped = flipped
         self.ids = ids
+        self.key = (ids, tuple(sorted((palette or {}).items())))
+        """What a shared drawing depends on beyond its own arguments (see _shared)."""
         self.used: set[str] = set()
         """The figure shapes drawn, to be defined once in the picture's ``<defs>``."""
 
@@ -255,20 +270,11 @@ class Renderer:
                     fill = shades[0] if light else shades[1]
                 else:
                     fill = "#ffffff"
-                rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
-                           stroke=LINE, stroke_width=0.5)
-                rect.set("data-cell", f"{part.files[col]}{part.ranks[row]}")
-                if (col, row) in part.marked:
-                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL,
-                        fill=f"url(#{self.ids}hatch)")
-                if (col, row) in part.highlight:
-                    _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
-                        fill_opacity=0.55)
-                if (col, row) in part.alert:
-                    _el(g, "circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL / 2,
-                        fill=f"url(#{self.ids}alert)", **{"class": "alert"})
-                    _el(g, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2,
-                        fill="none", stroke=ALERT, stroke_width=2, stroke_dasharray="4 2")
+                square = (x, y, fill, f"{part.files[col]}{part.ranks[row]}",
+                          (col, row) in part.marked, (col, row) in part.highlight,
+                          (col, row) in part.alert)
+                self._shared(g, (self.key, "square", *square),
+                             lambda holder, square=square: self._square(holder, *square))
         for (col, row), piece in sorted(part.cells.items()):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
             self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
@@ -290,6 +296,24 @@ class Renderer:
                   cls="coord")
         return box
 
+    def _square(self, g: ET.Element, x: float, y: float, fill: str, name: str, marked: bool,
+                lit: bool, alert: bool) -> None:
+        """A board's square: hatched where the rules mark it, shaded where the last action
+        changed it, ringed where a piece on it is in danger."""
+        rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
+                   stroke=LINE, stroke_width=0.5)
+        rect.set("data-cell", name)
+        if marked:
+            _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=f"url(#{self.ids}hatch)")
+        if lit:
+            _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
+                fill_opacity=0.55)
+        if alert:
+            _el(g, "circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL / 2,
+                fill=f"url(#{self.ids}alert)", **{"class": "alert"})
+            _el(g, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2,
+                fill="none", stroke=ALERT, stroke_width=2, stroke_dasharray="4 2")
+
     @staticmethod
     def _cell_xy(col: int, row: int, ncols: int, nrows: int, flip: bool,
                  top: float) -> tuple[float, float]:
@@ -299,6 +323,11 @@ class Renderer:
 
     def piece(self, parent: ET.Element, cx: float, cy: float, size: float,
               piece: Piece) -> None:
+        self._shared(parent, (self.key, "piece", cx, cy, size, piece),
+                     lambda holder: self._piece(holder, cx, cy, size, piece))
+
+    def _piece(self, parent: ET.Element, cx: float, cy: float, size: float,
+               piece: Piece) -> None:
         fill, ink = self.colours(piece.style)
         g = _el(parent, "g", **{"class": "piece"})
         if piece.text or piece.label:
@@ -432,32 +461,34 @@ class Renderer:
             _text(box.group, 0, 14, part.title, weight="bold")
         g = _el(box.group, "g", transform=f"translate({-left * UNIT:g},{title_h - top * UNIT:g})")
 
-        def pts(corners: list[tuple[float, float]] | tuple[tuple[float, float], ...]) -> str:
-            return " ".join(f"{x * UNIT:.1f},{y * UNIT:.1f}" for x, y in corners)
-
         for n, polygon in enumerate(part.outline):
-            _el(g, "polygon", points=pts(polygon), fill=TABLE_FILL if n == 0 else FIELD_FILL,
+            _el(g, "polygon", points=_pts(polygon), fill=TABLE_FILL if n == 0 else FIELD_FILL,
                 stroke="#000000", stroke_width=1.5 if n == 0 else 1)
         for point in points:
-            corners = pts(self._point_shape(point))
-            fill = TRAY_FILL if point.kind == "tray" else SPIKE_FILLS[point.shade % 2]
-            node = _el(g, "polygon", points=corners, fill=fill, stroke=LINE, stroke_width=0.8)
-            node.set("data-point", point.label)
-            if point.marked:
-                _el(g, "polygon", points=corners, fill=f"url(#{self.ids}hatch)")
-            if point.highlight:
-                _el(g, "polygon", points=corners, fill=HIGHLIGHT_FILL, fill_opacity=0.55)
-                _el(g, "polygon", points=corners, fill="none", stroke=HIGHLIGHT_LINE,
-                    stroke_width=3, stroke_linejoin="round", **{"class": "last"})
-            lx, ly = self._label_at(point, part.labels)
-            dx = math.cos(math.radians(point.toward))
-            if part.labels == "tip" and point.kind != "tray":
-                dx = -dx
-            anchor = "end" if dx > 0.5 else "start" if dx < -0.5 else "middle"
-            _text(g, lx * UNIT, ly * UNIT + 4, point.label, size=11, anchor=anchor,
-                  weight="bold" if point.marked else "normal", cls="coord")
-            self._stack(g, point)
+            self._shared(g, (self.key, point, part.labels),
+                         lambda holder, point=point: self._point(holder, point, part.labels))
         return box
+
+    def _point(self, g: ET.Element, point: Point, labels: str) -> None:
+        """A point of a positioned track, its label and its pieces."""
+        corners = _pts(self._point_shape(point))
+        fill = TRAY_FILL if point.kind == "tray" else SPIKE_FILLS[point.shade % 2]
+        node = _el(g, "polygon", points=corners, fill=fill, stroke=LINE, stroke_width=0.8)
+        node.set("data-point", point.label)
+        if point.marked:
+            _el(g, "polygon", points=corners, fill=f"url(#{self.ids}hatch)")
+        if point.highlight:
+            _el(g, "polygon", points=corners, fill=HIGHLIGHT_FILL, fill_opacity=0.55)
+            _el(g, "polygon", points=corners, fill="none", stroke=HIGHLIGHT_LINE,
+                stroke_width=3, stroke_linejoin="round", **{"class": "last"})
+        lx, ly = self._label_at(point, labels)
+        dx = math.cos(math.radians(point.toward))
+        if labels == "tip" and point.kind != "tray":
+            dx = -dx
+        anchor = "end" if dx > 0.5 else "start" if dx < -0.5 else "middle"
+        _text(g, lx * UNIT, ly * UNIT + 4, point.label, size=11, anchor=anchor,
+              weight="bold" if point.marked else "normal", cls="coord")
+        self._stack(g, point)
 
     @staticmethod
     def _point_shape(point: Point) -> list[tuple[float, float]]:
@@ -566,6 +597,33 @@ class Renderer:
         return CARD_W, CARD_H
 
     def card(self, g: ET.Element, x: float, y: float, card: Card) -> None:
+        """A card, domino or tile at (x, y). A long game draws the same ones at the same
+        places picture after picture: each is drawn once (up to ``DRAWN_KEPT``) and its
+        elements, and their text, are shared by the pictures that show it."""
+        self._shared(g, (self.key, x, y, card), lambda holder: self._card(holder, x, y, card))
+
+    def _shared(self, g: ET.Element, key: tuple[Any, ...],
+                draw: Callable[[ET.Element], None]) -> None:
+        """What ``draw`` draws into ``g``, drawn once for ``key`` and shared afterwards."""
+        found = _DRAWN.get(key)
+        if found is None:
+            holder = ET.Element("g")
+            used, self.used = self.used, set()
+            draw(holder)
+            found = (list(holder), frozenset(self.used))
+            self.used = used
+            if len(_DRAWN) >= DRAWN_KEPT:
+                _DRAWN.clear()
+                _WRITTEN.clear()
+            _DRAWN[key] = found
+            for element in found[0]:
+                text: list[str] = []
+                _write(element, text)
+                _WRITTEN[id(element)] = "".join(text)
+        self.used |= found[1]
+        g.extend(found[0])
+
+    def _card(self, g: ET.Element, x: float, y: float, card: Card) -> None:
         w, h = self._item_size(card)
         if card.count > 1:
             for shift in (4, 2):
@@ -732,8 +790,64 @@ def _root(width: float, height: float, title: str) -> ET.Element:
     return root
 
 
+DRAWN_KEPT = 20_000
+"""Cards, dominoes, tiles and a track's points drawn at one place, kept to be drawn again (see
+Renderer._shared)."""
+_DRAWN: dict[tuple[Any, ...], tuple[list[ET.Element], frozenset[str]]] = {}
+_WRITTEN: dict[int, str] = {}
+"""The text of each element kept in ``_DRAWN``, by its id (a kept element stays alive, so its
+id is its own for as long as it is kept)."""
+
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+def _cdata(text: str) -> str:
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+                                    "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"})
+_PLAIN_VALUE = re.compile(r'[^&<>"\r\n\t]*\Z')
+
+
+def _write(element: ET.Element, out: list[str]) -> None:
+    """``element`` as ElementTree writes it (the same text, without its namespace pass: a
+    picture names no namespace but SVG's own and ``xml:``)."""
+    known = _WRITTEN.get(id(element))
+    if known is not None:
+        out.append(known)
+        return
+    tag = element.tag
+    out.append("<" + tag)
+    for key, value in element.attrib.items():
+        if not _PLAIN_VALUE.match(value):
+            value = value.translate(_ATTRIBUTE_ESCAPES)
+        out.append(f' {"xml:space" if key == _XML_SPACE else key}="{value}"')
+    text = element.text
+    if text or len(element):
+        out.append(">")
+        if text:
+            out.append(_cdata(text))
+        for child in element:
+            _write(child, out)
+        out.append(f"</{tag}>")
+    else:
+        out.append(" />")
+    if element.tail:
+        out.append(_cdata(element.tail))
+
+
 def _text_of(root: ET.Element) -> str:
-    return ET.tostring(root, encoding="unicode") + "\n"
+    out: list[str] = []
+    _write(root, out)
+    out.append("\n")
+    return "".join(out)
 
 
 def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,

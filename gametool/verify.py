@@ -255,6 +255,15 @@ def _check_pgn(part: Part, extra: Callable[[Session], list[GameError]] | None
     return verdicts
 
 
+def verdict_line(path: str, error: str) -> str:
+    """A failed file's line on stdout: ``FILE: invalid: LINE:COL: ply N: message`` (its first
+    error, where it is), as an ok file has ``FILE: ok (...)``: a pipeline tells which failed."""
+    from gametool.render import without_decisions
+
+    where = error[len(path) + 1:].lstrip() if error.startswith(f"{path}:") else error
+    return f"{path}: invalid: {without_decisions(where)}"
+
+
 def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
     """The verdict on a file from the verdicts on its parts, in order: the same as from the
     whole file read at once (a part that cannot be split into records stands for the file)."""
@@ -262,7 +271,8 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
     for result in results:
         if isinstance(result, GameError):
             entry = {"file": path, "ok": False, "records": [], "error": str(result)}
-            return FileReport(entry, (), (f"gametool: {result}",), False)
+            return FileReport(entry, (verdict_line(path, str(result)),),
+                              (f"gametool: {result}",), False)
         if any(v.unread for v in result):
             verdicts = result
             break
@@ -287,6 +297,8 @@ def report(path: str, results: list[list[Checked] | GameError]) -> FileReport:
             if verdict.unchecked:
                 which = f"record {number}: " if len(verdicts) > 1 else ""
                 lines.append(f"{path}: {which}not checked: " + "; ".join(verdict.unchecked))
+    elif errors:
+        lines.append(verdict_line(path, errors[0]))
     return FileReport({"file": path, "ok": ok, "records": records}, tuple(lines), tuple(errors),
                       ok)
 

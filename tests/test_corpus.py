@@ -48,7 +48,8 @@ def test_validate_all_one_typo_gives_one_error(tmp_path: Path) -> None:
     path = tmp_path / "typo.gtn"
     path.write_text(CHESS_ONE_TYPO)
     code, out, err = run("validate", "--all", str(path))
-    assert code == 1 and out == ""
+    assert code == 1 and out == (f"{path}: invalid: 7:11: ply 3: malformed chess action 'Nf9' "
+                                 "(column 4): Expected square (to), found end of text\n")
     assert len(err.splitlines()) == 1
     assert err.startswith(f"{path}:7:11: ply 3: malformed chess action 'Nf9'")
 

@@ -257,15 +257,18 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     assert not fetches.search(page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
     from gametool.formats import html
 
-    # every position's picture, as 'show --svg' draws it; the first one also in the page
+    # every position's picture, as 'show --svg' draws the master record; the first one also
+    # in the page
     pictures = html.pictures_of(page)
-    assert pictures == [render.show_svg(session, n, ids=html.IDS).strip() for n in range(4)]
+    assert pictures == [render.show_svg(session, n, ids=html.IDS, referee=True).strip()
+                        for n in range(4)]
     for picture in pictures:
         parse(picture)
-    assert re.search(r'<figure id="frame" data-ply="0">(.*?)</figure>', page, re.S
+    assert re.search(r'<figure id="frame" data-ply="0" data-node="0">(.*?)</figure>', page, re.S
                      ).group(1) == pictures[0]
     # moves paired by turn, each naming its ply
-    turns = re.findall(r'<li value="(\d+)">(.*?)</li>', page)
+    turns = re.findall(r'<span class="n">(\d+)</span>((?:<span class="cell">.*?</span>'
+                       r'</span>)+)', page)
     assert [(n, re.findall(r'data-ply="(\d+)">([^<]*)<', t)) for n, t in turns] == [
         ("1", [("1", "e4"), ("2", "e5")]), ("2", [("3", "Nf3")])]
     for key in ("ArrowRight", "ArrowLeft", 'id="next"', 'id="prev"'):
@@ -286,7 +289,7 @@ def test_replay_page_for_a_seat_shows_nothing_hidden_from_it() -> None:
             seen |= set(domino.findall(json.dumps(game.view(state, seat))))
             seen |= set(domino.findall(render.show_text(session, ply, name)))
         words = " ".join(svg_words(f) for f in html.pictures_of(page))
-        words += " ".join(re.findall(r"<li[^>]*>(.*?)</li>", page))
+        words += " ".join(re.findall(r'<span class="mv"[^>]*>(.*?)</span>', page))
         assert set(domino.findall(words)) <= seen, name
         assert set(domino.findall(page)) <= seen, name  # nor anywhere else in the page
         # and a seat's own hand is there: the page is not empty of hidden things

@@ -7,7 +7,10 @@ in one shell session: the shell variables (in lower case) that a block sets are 
 the blocks after it. Each command of a block (a line, with its ``\\`` continuations, a whole
 ``for``/``while ... done`` or a here-document) must succeed, unless the comment lines under it
 show the one-line error it prints (``# gametool: ...``): then it must fail with exactly that
-line. A comment ``prints "X"`` on a command's line asks for X in what it prints. A line with
+line. Other comment lines under a command (from the first column) show what it prints: each
+must be a line of its output, in that order (blanks compared as one, ``...`` for lines left
+out), on stderr when the first of them is ``# stderr:``. A comment ``prints "X"`` on a
+command's line asks for X in what it prints. A line with
 ``<Tab>`` is asked of the shell completion instead: what the comment names must be among the
 completions.
 
@@ -73,6 +76,8 @@ class Command:
     text: str  # the shell text, continuations joined
     error: list[str] = field(default_factory=list)  # the comment lines under it: stderr shown
     prints: list[str] = field(default_factory=list)
+    output: list[str] = field(default_factory=list)  # the comment lines under it: its output
+    stream: str = "stdout"  # "stderr" when those lines follow "# stderr:"
 
 
 @dataclass
@@ -146,8 +151,14 @@ def _commands(body: list[tuple[int, str]]) -> list[Command]:
             continue
         elif line.lstrip().startswith("#"):
             note = line.lstrip()[1:].strip()
-            if out and (out[-1].error or note.startswith("gametool:")):
+            if not line.startswith("#"):
+                continue  # an indented comment goes on the comment of the line above
+            if out and not out[-1].output and (out[-1].error or note.startswith("gametool:")):
                 out[-1].error.append(note)
+            elif out and not out[-1].output and note == "stderr:":
+                out[-1].stream = "stderr"
+            elif out:
+                out[-1].output.append(note)
             continue
         else:
             pending = Command(number, line)
@@ -465,11 +476,35 @@ def _run(block: Block, folder: Path, env: dict[str, str], state: Path, smtp: Smt
             counts["checked outputs"] += 1
             if wanted not in stdout:
                 failures.append(f"{where}\n  does not print {wanted!r}{shown}")
+        if command.output:
+            counts["checked outputs"] += 1
+            missing = _shown_lines(command.output, stderr if command.stream == "stderr"
+                                   else stdout)
+            if missing is not None:
+                failures.append(f"{where}\n  does not print the line {missing!r} the README "
+                                f"shows under it (on {command.stream}){shown}")
         if number in mail_before and smtp.address in text:
             counts["mails checked"] += 1
             problem = _mail_check(command, text, folder, smtp, *mail_before[number])
             if problem:
                 failures.append(f"{where}\n  {problem}{shown}")
+
+
+def _shown_lines(shown: list[str], printed: str) -> str | None:
+    """The first line the README shows under a command that is not printed, in that order,
+    by the command (blanks compared as one; a line ``...`` stands for lines left out); None
+    when every one is."""
+    lines = [" ".join(line.split()) for line in printed.splitlines()]
+    at = 0
+    for wanted in shown:
+        wanted = " ".join(wanted.split())
+        if wanted == "...":
+            continue
+        try:
+            at = lines.index(wanted, at) + 1
+        except ValueError:
+            return wanted
+    return None
 
 
 def _check(tmp_path: Path, slow: bool, record_property: pytest.RecordProperty) -> None:
@@ -513,3 +548,20 @@ def test_the_readme_test_reads_blocks_markers_and_shown_errors() -> None:
     assert _installed("python3 -m venv .venv && . .venv/bin/activate && pip install -e . && "
                       "gametool replay x") == "gametool replay x"
     assert _installed("pip install -e '.[test]' && python -m pytest -q") is None
+
+
+def test_the_readme_test_reads_the_output_shown_under_a_command() -> None:
+    text = "\n".join([
+        "```sh", "gametool stats c.gtn   # tables", "# chess: 2 games", "# ...",
+        "# termination    games", "gametool import x.pgn -o x.gtn   # a comment that goes",
+        "                                 # on here", "# stderr:", "#   x.pgn:1:1: warning",
+        "```"])
+    (block,) = parse_blocks(text)
+    stats, imported = block.commands
+    assert (stats.output, stats.stream) == (["chess: 2 games", "...", "termination    games"],
+                                            "stdout")
+    assert (imported.output, imported.stream) == (["x.pgn:1:1: warning"], "stderr")
+    printed = "chess: 2 games\n\nterminations\ntermination      games\n-----\n"
+    assert _shown_lines(stats.output, printed) is None
+    assert _shown_lines(stats.output, "termination games\nchess: 2 games\n") == (
+        "termination games")  # in the order shown

@@ -231,7 +231,8 @@ def test_validate_seed_hash_refuses_a_seed_no_seat_contributed_to(tmp_path: Path
     path.write_text(solo.text())
     commitment = seed_hash("referee alone")
     done = run("validate", str(path), "--seed-hash", commitment)
-    assert done.returncode == 1 and done.stdout == ""
+    assert done.returncode == 1 and done.stdout.startswith(f"{path}: invalid: ")  # its verdict
+    assert done.stdout.count("\n") == 1 and "no seat contributed" in done.stdout
     assert "no seat contributed to the seed" in done.stderr and "--referee-only-seed" in done.stderr
     assert done.stderr.count("\n") == 1
     agreed = run("validate", str(path), "--seed-hash", commitment, "--referee-only-seed")

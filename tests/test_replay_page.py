@@ -1,18 +1,28 @@
-"""The replay page's contents without a browser: every ply's picture comes back from the page
-exactly as 'show --svg' draws it, the page stays small, the move list is paired where two seats
-alternate, and the last action of a hand is outlined. (tests/test_browser.py drives the page.)"""
+"""The replay page's contents without a browser: every position's picture (the main line's and
+each variation's) comes back from the page exactly as 'show --svg' draws it, the page stays
+small, the move list is paired where two seats alternate and carries the record's NAGs,
+comments, clock times and variations, and the header names the players as the record writes
+them. (tests/test_browser.py drives the page.)"""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
-from gametool import render
+from gametool import annotations, render
 from gametool.auto import random_game
-from gametool.formats import html
+from gametool.formats import html, html_page
+from gametool.formats.pgn import import_text
 from gametool.record import Session, load_one
 
 ROOT = Path(__file__).resolve().parent.parent
+ANNOTATED = ROOT / "tests" / "data" / "annotated.pgn"
+
+
+def annotated() -> Session:
+    return load_one(import_text(ANNOTATED.read_text(encoding="utf-8"), str(ANNOTATED)))
 
 
 def test_every_picture_comes_back_whole_across_key_pictures() -> None:
@@ -22,11 +32,12 @@ def test_every_picture_comes_back_whole_across_key_pictures() -> None:
     pictures = html.pictures_of(page)
     assert len(pictures) == 121
     for ply in (0, 1, 49, 50, 51, 99, 100, 120):
-        assert pictures[ply] == render.show_svg(session, ply, ids=html.IDS).strip(), ply
-    # at most 3 MB for 1,000 plies: each ply is sent as its difference, not whole
-    assert len(page.encode()) < 3 * 1024 * 1024 * 120 / 1000
+        assert pictures[ply] == render.show_svg(session, ply, ids=html.IDS,
+                                                referee=True).strip(), ply
+    # at most 2 MB for 1,000 plies: each ply is sent as its difference, compressed
+    assert len(page.encode()) < 2 * 1024 * 1024 * 120 / 1000
     whole = sum(len(p) for p in pictures)
-    assert len(page) < whole / 4
+    assert len(page) < whole / 20
 
 
 def test_a_difference_is_runs_of_the_picture_before_and_new_text() -> None:
@@ -35,34 +46,101 @@ def test_a_difference_is_runs_of_the_picture_before_and_new_text() -> None:
     change = html.difference(before, after)
     assert change == [[0, 2], "<text>b", [3, 2], "<rect/>", [5, 1]]
     assert html.decode(["".join(before), change]) == ["".join(before), "".join(after)]
+    # a node's difference is from its parent's picture, not from the node before it
+    other = ["<svg>", "<g>", "</g>", "</svg>"]
+    frames = html.encode(["".join(before), "".join(after), "".join(other)], [-1, 0, 0])
+    assert html.decode(frames, [-1, 0, 0]) == ["".join(before), "".join(after),
+                                               "".join(other)]
+    assert frames[2] == [[0, 2], [4, 2]]
+
+
+def _cells(markup: str) -> list[str]:
+    """The move list's grid cells as text: numbers, moves, notes."""
+    found = re.findall(r'<span class="n">(\d+)</span>|<span class="cell[^"]*">(.*?)</span>'
+                       r'(?=<span class="(?:n|cell)|<div|$)|<div class="note[^"]*">(.*?)</div>',
+                       markup)
+    return [re.sub(r"<[^>]+>", "", a or b or c) for a, b, c in found]
 
 
 def test_moves_are_paired_where_two_seats_alternate() -> None:
     session = Session.start("chess", ["ann", "bob"])
     for move in ("e4", "e5", "Nf3"):
         session.push(session.game.parse_action(session.state, move))
-    kind, items = html.move_list(session, None)
-    assert kind == "paired"
-    assert re.findall(r'<li value="(\d)">(.*?)</li>', items) == [
-        ("1", '<span class="mv" data-ply="1">e4</span> <span class="mv" data-ply="2">e5</span>'),
-        ("2", '<span class="mv" data-ply="3">Nf3</span>')]
+    tree = html_page.Tree(session, None)
+    assert tree.paired and _cells(tree.html) == ["1", "e4", "e5", "2", "Nf3"]
+    assert re.findall(r'data-node="(\d+)" data-ply="(\d+)">(\w+)<', tree.html) == [
+        ("1", "1", "e4"), ("2", "2", "e5"), ("3", "3", "Nf3")]
     black_first = Session.start("chess", ["ann", "bob"], position=(
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"))
     black_first.push(black_first.game.parse_action(black_first.state, "e5"))
-    kind, items = html.move_list(black_first, None)
-    assert kind == "paired" and items.startswith(
-        '<li value="1"><span class="mv none">\u2026</span> <span class="mv" data-ply="1">e5')
+    assert _cells(html_page.Tree(black_first, None).html) == ["1", "\u2026", "e5"]
 
 
 def test_moves_with_chance_between_are_one_ply_a_line_after_the_seat() -> None:
     session = load_one((ROOT / "sample_games" / "track-gammon" / "placings.gtn").read_text())
-    kind, items = html.move_list(session, None)
-    assert kind == "plies"
-    lines = re.findall(r'<li value="(\d+)"><span class="mv" data-ply="\d+">'
-                       r'<span class="who">([^<]*)</span> ([^<]*)</span></li>', items)
+    tree = html_page.Tree(session, None)
+    assert not tree.paired
+    lines = re.findall(r'<span class="n">(\d+)</span><span class="cell wide"><span class="mv" '
+                       r'data-node="\d+" data-ply="\d+"><span class="who">([^<]*)</span> '
+                       r'([^<]*)</span>', tree.html)
     assert len(lines) == session.ply
     assert lines[0][1] == "chance" and lines[0][2].startswith("roll")
     assert {who for _n, who, _m in lines} == {"chance", *session.names}
+
+
+def test_the_annotated_game_shows_its_annotations_and_names_as_written() -> None:
+    session = annotated()
+    page = html.replay_page(session)
+    title = re.search(r"<title>(.*?)</title>", page).group(1)
+    assert title == ("O&apos;Brien, Siobhán \u2013 Østergaard, Jörg \u00b7 Cork Autumn Open "
+                     "(Chess)") or title == ("O'Brien, Siobhán \u2013 Østergaard, Jörg \u00b7 "
+                                             "Cork Autumn Open (Chess)")
+    head = re.sub(r"<[^>]+>", "", re.search(r'<header id="game">(.*?)</header>', page).group(1))
+    for words in ("O'Brien, Siobhán 2214", "Østergaard, Jörg 2187", "Cork Autumn Open",
+                  "Cork, Ireland", "2025.10.04", "round 3.2", "1-0 (Normal)"):
+        assert words in head, words
+    assert "Siobh_n" not in page and "stergaard_J" not in page
+    cells = _cells(re.search(r'<div id="moves" class="paired">(.*)</div>\n<p', page).group(1))
+    assert cells[:3] == ["A Two Knights game that the annotator found instructive.", "1",
+                         "e40:05:00"]
+    assert "Nxd5?!+1.200:04:30" in cells and "Risky; the usual move is Na5." in cells
+    variation = next(c for c in cells if c.startswith("5\u2026Na5"))
+    assert variation == ("5\u2026Na5 6.Bb5+ c6 7.dxc6 bxc6 += (7\u2026Qb6!? a rare try) "
+                         "8.Be2 h6")
+    assert "Nxc2+??+6.500:03:20" in cells and "Nf6+!!0:04:00" in cells
+    assert cells[-1] == "1-0 (Normal) "
+    # every position of every line is in the page, drawn with the names as written
+    data = html.page_data(page)
+    assert data["lines"] == [[-1, 0, 0, 26], [9, 26, 10, 7], [29, 33, 14, 1], [9, 34, 10, 1],
+                             [17, 35, 18, 3]]
+    pictures = html.pictures_of(page)
+    shown = html.shown_session(session)
+    assert len(pictures) == 38
+    branch = session.branches[0]
+    assert pictures[27] == render.show_svg(shown.branch_view(branch), 11, ids=html.IDS,
+                                           referee=True).strip()
+    assert "O&apos;Brien, Siobhán: Bb5+" in pictures[27] or "O'Brien, Siobhán: Bb5+" in \
+        pictures[27]
+    assert pictures[25] == render.show_svg(shown, 25, ids=html.IDS, referee=True).strip()
+
+
+def test_comments_and_nags_are_read_for_display() -> None:
+    comment = annotations.read_comment("[%clk 0:04:30] [%eval 1.2] Risky; the usual move.")
+    assert comment == annotations.Comment("Risky; the usual move.", "0:04:30", "+1.20")
+    assert annotations.read_comment("[%eval #-3]") == annotations.Comment("", None, "#-3")
+    assert annotations.read_comment("  ") is None and annotations.read_comment(None) is None
+    assert annotations.glyphs([6, 14]) == "?! +=" and annotations.glyphs([200]) == "$200"
+
+
+def test_export_html_and_replay_html_write_the_same_page(tmp_path: Path) -> None:
+    pages = []
+    for command in ("export", "replay"):
+        out = tmp_path / f"{command}.html"
+        done = subprocess.run([sys.executable, "-m", "gametool", command, str(ANNOTATED),
+                               "--html", "-o", str(out)], capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout == "", done.stderr
+        pages.append(out.read_text(encoding="utf-8"))
+    assert pages[0] == pages[1] and "Østergaard, Jörg" in pages[0]
 
 
 def test_the_last_action_of_a_hand_is_outlined_in_a_row_that_appears() -> None:

@@ -63,10 +63,13 @@ def check(result: Result, args: tuple[str, ...] | list[str]) -> None:
     if result.exit_code == 1 and args[0] == "validate" and "--json" in args:
         json.loads(result.stdout)
     elif result.exit_code == 1 and args[0] == "validate":
-        # validate reports each invalid record as FILE:LINE:COL: ply N: message on stdout
-        # (one line per record, or per error with --all), unreadable files as 'gametool:'.
-        lines = [ln for ln in (result.stdout + result.stderr).splitlines()
-                 if not ln.endswith(("plies)", "ply)"))]
+        # validate reports each invalid record as FILE:LINE:COL: ply N: message on stderr
+        # (one line per record, or per error with --all), unreadable files as 'gametool:',
+        # and one verdict line per file on stdout ('FILE: ok (...)', 'FILE: invalid: ...').
+        verdicts = result.stdout.splitlines()
+        assert verdicts and all(ln.endswith(("plies)", "ply)")) or ": invalid: " in ln
+                                for ln in verdicts), (args, result.stdout)
+        lines = result.stderr.splitlines()
         assert lines and all(ONE_LINE.match(ln) for ln in lines), (args, result.output)
     elif result.exit_code == 1:
         lines = result.stderr.splitlines()

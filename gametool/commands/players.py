@@ -58,10 +58,11 @@ from gametool.record import (
 @jobs_option
 @scheduler_option
 @json_option
+@click.option("--force", is_flag=True, help="Overwrite records already in DIR.")
 def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple[str, ...],
                      seed: str | None, player_seed: str | None, budget: int | None,
                      think: float | None, jobs: int, scheduler: str | None,
-                     as_json: bool) -> None:
+                     as_json: bool, force: bool) -> None:
     """Play N complete games of GAME between computer players and write their records to DIR.
 
     Each record is written as soon as its game ends, so an interrupted run keeps every game
@@ -105,7 +106,7 @@ def selfplay_command(game: str, count: int, out: str, kinds: str, options: tuple
              for i in range(count)]
     began = time.perf_counter()
     try:
-        done = selfplay.play_into(tasks, out, jobs, scheduler, cls.id)
+        done = selfplay.play_into(tasks, out, jobs, scheduler, cls.id, force)
     except GameError as exc:
         raise fail(exc) from None
     headers, rows = selfplay.summary(chosen, done, names, time.perf_counter() - began)

@@ -119,9 +119,12 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
 @term.unicode_option
 @weak_seed_option
 @record_option
+@hooks.add_options("replay")
+@output_option("the page (with --html)")
+@force_option
 def replay(file: str, as_seat: str | None, first: int, last: int | None, variations: bool,
            stepping: bool, as_json: bool, color: str, unicode: bool, weak_seed_ok: bool,
-           number: int | None) -> None:
+           number: int | None, output: str | None, force: bool, **extra: Any) -> None:
     """Show every position of the record in turn, with the action that led to it.
 
     With --variations, each variation of the record follows, position by position from the ply
@@ -136,6 +139,7 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
       gametool replay game.gtn
       gametool replay game.gtn --from 10 --to 12 --as ann
       gametool replay game.gtn --step --unicode
+      gametool replay game.pgn --html -o game.html
     """
     from gametool import step
 
@@ -145,8 +149,16 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     if stepping and not step.on_a_terminal():
         raise click.UsageError("--step needs a terminal (stdin and stdout); without it, replay "
                                "prints every position in turn")
+    pages = hooks.chosen("replay", extra)
+    if (pages and (stepping or as_json)) or (output and not pages):
+        raise click.UsageError("-o goes with --html, and --html with neither --step nor --json")
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
+    for handler, _value in pages:  # the replay as a page (--html)
+        try:
+            return deliver(handler([session], as_seat), output, force)
+        except GameError as exc:
+            raise fail(exc) from None
     if last is not None and first > last:
         raise click.UsageError(f"--from {first} comes after --to {last}")
     if first > session.ply:

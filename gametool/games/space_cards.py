@@ -476,7 +476,7 @@ upper case in run order."""
 
         parts: list[Any] = []
         if view["turn_of"] is not None:
-            parts.append(Note((self.render(state, seat, names).splitlines()[0],)))
+            parts.append(Note((self._turn_line(state, names),)))
             parts.append(Row(f"hand of {names[state.seat]}",
                              tuple(face(c) for c in view["hand"]),
                              "to be dealt" if view["phase"] == "deal" else ""))
@@ -494,13 +494,16 @@ upper case in run order."""
 
     scores_in_render = True  # the score sheet ends with the totals
 
+    def _turn_line(self, state: SpaceState, names: Sequence[str]) -> str:
+        """Whose turn, which of the seat's turns, and the trades left."""
+        turn = sum(1 for box in state.cards[state.seat] if box is not None) + 1
+        return (f"turn {turn} of {TURNS} for {names[state.seat]}; trades left: "
+                f"{self.trade_limit - state.trades}")
+
     def render(self, state: SpaceState, seat: int | None, names: Sequence[str]) -> str:
         lines = []
         if state.phase != OVER:
-            mover = names[state.seat]
-            turn = sum(1 for box in state.cards[state.seat] if box is not None) + 1
-            lines.append(f"turn {turn} of {TURNS} for {mover}; trades left: "
-                         f"{self.trade_limit - state.trades}")
+            lines.append(self._turn_line(state, names))
             if state.phase == DEAL:
                 lines.append("hand: (to be dealt)")
             else:

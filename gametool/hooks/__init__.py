@@ -22,7 +22,8 @@ from typing import Any
 
 import click
 
-MODULES = ("gametool.hooks.pgn", "gametool.hooks.special_salvo", "gametool.hooks.html")
+MODULES = ("gametool.hooks.pgn", "gametool.hooks.special_salvo", "gametool.hooks.html",
+           "gametool.hooks.annotations")
 
 
 def modules() -> list[ModuleType]:

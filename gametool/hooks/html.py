@@ -1,4 +1,5 @@
-"""The replay page on the command line: ``gametool export FILE --html [--as SEAT]``."""
+"""The replay page on the command line: ``gametool replay FILE --html [--as SEAT]``, the same
+as ``gametool export FILE --html``."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ def export_html(sessions: list[Any], as_seat: str | None) -> str:
     return html.replay_page(sessions[0], as_seat)
 
 
+HELP = ("Write a self-contained HTML page that replays the record as a game viewer: the "
+        "players and event, every position's picture as SEAT sees it (the master record's, "
+        "every hand, without --as), the move list with its comments, NAGs, clock times and "
+        "variations; stepping by buttons, arrow keys, Page Up/Down, Home/End, a ply number "
+        "and the address's #ply-N.")
+
 OPTIONS = {
-    "export": [(click.Option(["--html", "html"], is_flag=True,
-                             help="Write a self-contained HTML page that replays the record: "
-                             "every position's picture as SEAT sees it (a spectator's without "
-                             "--as), the move list, stepping by buttons and arrow keys."),
-                export_html)],
+    "export": [(click.Option(["--html", "html"], is_flag=True, help=HELP), export_html)],
+    "replay": [(click.Option(["--html", "html"], is_flag=True, help=HELP), export_html)],
 }

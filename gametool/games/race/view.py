@@ -69,7 +69,13 @@ def draw(game: RaceRules, state: RaceState, names: Sequence[str]) -> str:
                      state.bar[q], state.off[q], place])
     seats = tabulate(rows, headers=["colour", "player", "hand", "bar", "off", "place"],
                      tablefmt="simple")
-    lines = [board, "", seats, ""]
+    return "\n".join([board, "", seats, "", *_status(game, state)]) + "\n"
+
+
+def _status(game: RaceRules, state: RaceState) -> list[str]:
+    """The lines under the table of seats: the last roll, and what comes next."""
+    geo = game.geo
+    lines = []
     if state.last_roll:
         lines.append(f"last roll: {state.last_roll[0]}-{state.last_roll[1]}")
     if state.ended is None and state.opening:
@@ -78,7 +84,7 @@ def draw(game: RaceRules, state: RaceState, names: Sequence[str]) -> str:
         lines.append(f"{geo.colours[state.seat]} plays {state.dice[0]}-{state.dice[1]}")
     elif state.ended is None:
         lines.append(f"{geo.colours[state.seat]} to roll")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def diagram(game: RaceRules, state: RaceState, names: Sequence[str]) -> Diagram:
@@ -117,7 +123,7 @@ def diagram(game: RaceRules, state: RaceState, names: Sequence[str]) -> Diagram:
                   tuple((f"{letter} {geo.colours[q]}", names[q], str(state.hand[q]),
                          str(state.bar[q]), str(state.off[q]))
                         for q, letter in enumerate(geo.letters)))
-    notes = [line for line in draw(game, state, names).split("\n\n")[-1].splitlines() if line]
+    notes = _status(game, state)
     if geo.special:
         notes.append("special spaces (hatched): " + ", ".join(
             str(s + 1) for s in range(geo.spaces) if geo.is_special_space(s)))

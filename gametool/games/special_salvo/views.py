@@ -117,17 +117,26 @@ def render_state(game: Sight, state: SalvoState, seat: int | None,
                      state.hits[owner].bit_count(), fired])
     lines += tabulate(rows, headers=["seat", "ships afloat", "hits taken", "shots fired"],
                       tablefmt="simple").splitlines()
-    if state.phase == "fire" and state.turn is not None:
-        lines += ["", f"{names[state.turn]} fires a salvo of {state.due} shots"
-                  + (f"; so far: {' '.join(SQUARE_NAMES[s] for s in state.salvo)}"
-                     if state.salvo else "")]
-    elif state.phase == "report":
-        lines += ["", f"salvo of {names[state.attacker]} to report: "
-                  + " ".join(SQUARE_NAMES[s] for s in state.salvo)]
-    elif state.phase == "place" and game.referee:
-        lines += ["", "placing fleets: " + ", ".join(
-            f"{names[o]} {len(state.placed[o])} of {len(SHIPS)} ships" for o in (0, 1))]
+    status = _status(game, state, names)
+    if status:
+        lines += ["", status]
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _status(game: Sight, state: SalvoState, names: Sequence[str]) -> str:
+    """The line under the table of shots: the salvo being fired or reported, or the fleets
+    being placed (empty otherwise)."""
+    if state.phase == "fire" and state.turn is not None:
+        return (f"{names[state.turn]} fires a salvo of {state.due} shots"
+                + (f"; so far: {' '.join(SQUARE_NAMES[s] for s in state.salvo)}"
+                   if state.salvo else ""))
+    if state.phase == "report":
+        return (f"salvo of {names[state.attacker]} to report: "
+                + " ".join(SQUARE_NAMES[s] for s in state.salvo))
+    if state.phase == "place" and game.referee:
+        return "placing fleets: " + ", ".join(
+            f"{names[o]} {len(state.placed[o])} of {len(SHIPS)} ships" for o in (0, 1))
+    return ""
 
 
 def diagram_state(game: Sight, state: SalvoState, seat: int | None,
@@ -175,9 +184,11 @@ def diagram_state(game: Sight, state: SalvoState, seat: int | None,
                  f"{names[seat]}'s ocean" if owner == seat else
                  f"{names[seat]}'s shots at {names[owner]}")
         grids.append(Grid(letters(SIZE), numbers_down(SIZE), cells, title))
-    blocks = render_state(game, state, seat, names).split("\n\n")
     # the legend and the phase line; the table of shots between them is drawn as a panel
-    lines = [line for block in blocks[1:2] + blocks[3:] for line in block.splitlines() if line]
+    lines = [line.rstrip() for line in LEGEND.splitlines() if line.strip()]
+    status = _status(game, state, names)
+    if status:
+        lines.append(status.rstrip())
     rows = tuple((names[owner], str(len(SHIPS) - state.sunk[owner].bit_count()),
                   str(state.hits[owner].bit_count()), str(state.fired[owner].bit_count()))
                  for owner in (0, 1))

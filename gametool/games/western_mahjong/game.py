@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+
 import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
@@ -551,6 +552,7 @@ HONOURS = {"EW": ("E", "wind", "black"), "SW": ("S", "wind", "black"),
 red, so shape and colour both tell them), winds by letter and compass, dragons by sign."""
 
 
+@lru_cache(maxsize=256)
 def tile_card(name: str, symbol: str = "") -> Card:
     """The face of the tile ``name`` (``8b``, ``EW``, ``RD``) for a picture."""
     from gametool.diagram import Card
