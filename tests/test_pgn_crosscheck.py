@@ -270,12 +270,16 @@ def test_the_moves_remembered_are_freed_past_the_limit(monkeypatch: pytest.Monke
     rng = random.Random(5)
     text = "\n\n".join(_random_game(rng, n) for n in range(40))
     forget_shared()
+    gc.collect()
+    # Positions other tests of this process keep alive are not this import's.
+    before = {id(o) for o in gc.get_objects() if type(o) is position.Position}
     expected = pgn.import_games(text).text()
     forget_shared()
     monkeypatch.setattr(position, "LINK_LIMIT", 200)
     assert pgn.import_games(text).text() == expected
     gc.collect()
-    alive = sum(1 for o in gc.get_objects() if type(o) is position.Position)
+    alive = sum(1 for o in gc.get_objects()
+                if type(o) is position.Position and id(o) not in before)
     assert alive < 1_000, alive
     assert all(v.ok for v in check_text(expected))
     forget_shared()
@@ -372,6 +376,9 @@ def test_a_check_past_the_moves_it_may_remember_judges_the_same(
     rng = random.Random(17)
     text = "\n\n".join(_random_game(rng, n) for n in range(30))
     forget_shared()
+    gc.collect()
+    # Positions other tests of this process keep alive are not this check's.
+    before = {id(o) for o in gc.get_objects() if type(o) is position.Position}
     records = pgn.import_games(text).text()
     damaged = records.replace("\n5. ", "\n5. x", 7).replace("+\n", "\n", 5)
     expected = [_verdicts(records, False), _verdicts(damaged, True)]
@@ -385,7 +392,8 @@ def test_a_check_past_the_moves_it_may_remember_judges_the_same(
         assert all(position._STARTS.get(key) is pos for key, pos in starts.items())
         assert position._LINKS[0] <= 150 and position._LINKS[1] <= 40
     gc.collect()
-    alive = sum(1 for o in gc.get_objects() if type(o) is position.Position)
+    alive = sum(1 for o in gc.get_objects()
+                if type(o) is position.Position and id(o) not in before)
     assert alive < 1_500, alive
     forget_shared()
 
@@ -402,6 +410,9 @@ def test_the_command_line_remembers_only_openings(monkeypatch: pytest.MonkeyPatc
     rng = random.Random(23)
     text = "\n\n".join(_random_game(rng, n) for n in range(30))
     forget_shared()
+    gc.collect()
+    # Positions other tests of this process keep alive are not this command's.
+    before = {id(o) for o in gc.get_objects() if type(o) is position.Position}
     records = pgn.import_games(text).text()
     expected = _verdicts(records, True)
     monkeypatch.setattr(engine, "REMEMBER_ALL", False)
@@ -410,7 +421,8 @@ def test_the_command_line_remembers_only_openings(monkeypatch: pytest.MonkeyPatc
     assert pgn.import_games(text).text() == records
     assert _verdicts(records, True) == expected
     gc.collect()
-    kept = [o for o in gc.get_objects() if type(o) is position.Position and o._after is not None]
+    kept = [o for o in gc.get_objects() if type(o) is position.Position
+            and o._after is not None and id(o) not in before]
     assert kept and all(p.ply < position.OPENING_PLIES for p in kept)
     assert position._LINKS[0] <= 100
     forget_shared()
