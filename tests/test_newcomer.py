@@ -60,31 +60,41 @@ def _damaged(game_id: str, lines: int) -> str:
 
 
 @pytest.mark.parametrize("game_id", ["chess", "super-horse-chess", "desdemona", "sapos"])
-def test_validate_all_takes_time_linear_in_the_damaged_lines(game_id: str) -> None:
-    """Every line of the record rejected: each costs about the same small time (the machine
-    may be loaded: the ratio is the test; bench/ keeps the figures)."""
-    def cost(lines: int) -> float:
-        # In a process of its own, as a command runs: the heap other tests leave behind in
-        # this one makes the collector's passes, not the check, grow with the lines.
-        text = _damaged(game_id, lines)
-        probe = ("import sys, time\n"
-                 "from gametool.record import check_text\n"
-                 "text = sys.stdin.read()\n"
-                 "spent = []\n"
-                 "for _ in range(3):\n"
-                 "    began = time.process_time()\n"
-                 "    checked, = check_text(text, 'd.gtn', all_errors=True)\n"
-                 "    spent.append(time.process_time() - began)\n"
-                 "print(min(spent), len(checked.errors))\n")
-        done = subprocess.run([sys.executable, "-c", probe], input=text, capture_output=True,
-                              text=True, check=True)
-        spent, errors = done.stdout.split()
-        assert int(errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
-        return float(spent)
+def test_validate_all_does_work_linear_in_the_damaged_lines(
+        game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line of the record rejected: each costs about the same bounded work, counted as
+    calls into the game (a count, not a clock: the machine may be loaded; bench/ keeps the
+    times). A search that went back over the lines read before, or tried every action of a
+    crowded position, would show here as calls growing with the lines."""
+    from collections import Counter
 
-    cost(8)
-    small, large = cost(64), cost(256)
-    assert large < 4 * small + 0.5, (small, large)
+    from gametool.games import game_class
+    from gametool.record import check_text
+    from gametool.resync import RESYNC_BREADTH, RESYNC_LOOKAHEAD
+
+    calls: Counter[str] = Counter()
+    cls = game_class(game_id)
+    for name in ("legal_actions", "format_action", "action_stem", "apply", "parse_action",
+                 "to_move", "chance_outcomes"):
+        method = getattr(cls, name)
+
+        def counted(self: Any, *args: Any, _method: Any = method, _name: str = name) -> Any:
+            calls[_name] += 1
+            return _method(self, *args)
+        monkeypatch.setattr(cls, name, counted)
+
+    def work(lines: int) -> float:
+        calls.clear()
+        checked, = check_text(_damaged(game_id, lines), "d.gtn", all_errors=True)
+        assert len(checked.errors) >= min(lines, 150)  # Desdemona lasts at most 200 plies
+        return sum(calls.values()) / lines
+
+    small, large = work(64), work(256)
+    # Per line: the nearness of at most RESYNC_BREADTH actions (a stem, a text), the written
+    # actions after it read once, and the turn's bookkeeping.
+    bound = 3 * RESYNC_BREADTH + 4 * RESYNC_LOOKAHEAD
+    assert small <= bound and large <= bound, (small, large, calls)
+    assert large <= 1.25 * small, (small, large, calls)
 
 
 @pytest.mark.parametrize("game_id", ["chess", "super-horse-chess", "colors", "desdemona"])

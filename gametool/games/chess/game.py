@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from sys import intern
@@ -129,7 +130,7 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
     same = hist[-1::-2]  # earlier positions with the opponent to move, as after a move
     if len(set(same)) == len(same):
         return out
-    twice = {k for k in same if same.count(k) >= 2}
+    twice = {k for k, seen in Counter(same).items() if seen >= 2}
     board, white, castling = pos.board, pos.white, pos.castling
     for m in moves:
         if board[(m >> 6) & 63] != "." or board[m & 63] in "Pp":

@@ -8,6 +8,7 @@ owned) that block every piece and are never captured (D8).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import islice, repeat
 from typing import Any, ClassVar
@@ -327,7 +328,7 @@ lower-case file (h4); a horse move with an upper-case H.
         twice: set[Any] = set()
         same = hist[-1::-2]  # earlier positions with the opponent to move, as after a turn
         if len(hist) >= 3 and len(set(same)) != len(same):
-            twice = {k for k in same if same.count(k) >= 2}
+            twice = {k for k, seen in Counter(same).items() if seen >= 2}
         if not fifty and not twice:
             return out
         boards = {k[0] for k in twice}
@@ -339,8 +340,12 @@ lower-case file (h4); a horse move with an upper-case H.
                 out.append((CLAIM | m, h))
                 continue
             if twice:
-                after = self._play(pos, m, h)
-                if after.board in boards and after.key in twice:
+                # The board alone rules out nearly every turn; the whole key (castling
+                # rights, an en-passant capture) is asked only of a board seen twice.
+                after_board = make_move(board, m, pos.white, pos.castling, pos.ep)[0]
+                if h is not None:
+                    after_board = self._horse_board(after_board, h, pos.white)
+                if after_board in boards and self._play(pos, m, h).key in twice:
                     out.append((CLAIM | m, h))
         return out
 
@@ -370,12 +375,15 @@ lower-case file (h4); a horse move with an upper-case H.
         # positions can recur after anything but a pawn move or a pawn's capture, since a horse
         # promotion can bring back a captured piece (pawns are never created).
         halfmove = 0 if zeroing else pos.halfmove + 1
+        fullmove = pos.fullmove + (not pos.white)
         if zeroing and (pos.board[m & 63] in "Pp" or pos.board[(m >> 6) & 63] in "Pp"):
-            history: tuple[Any, ...] = ()
-        else:
-            history = (*pos.history, pos.key)
-        return Position(board, not pos.white, castling, ep, halfmove,
-                        pos.fullmove + (not pos.white), history, pos.ply + 1)
+            return Position(board, not pos.white, castling, ep, halfmove, fullmove, (),
+                            pos.ply + 1)
+        # The history is this position's and its key, worked out when first asked: the
+        # positions a search or a claim list tries need none, and copying it would make each
+        # of them cost the length of the game.
+        return Position(board, not pos.white, castling, ep, halfmove, fullmove, None,
+                        pos.ply + 1, None, pos)
 
     def apply(self, state: Position, action: Any) -> Position:
         if action == RESIGN:
