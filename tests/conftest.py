@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 _ONLY = os.environ.get("GAMETOOL_GAMES")
 PLAYABLE = _ONLY.split(",") if _ONLY else games.playable_ids()
 
-# Conformance self-play: games per registered game (the full count in CI; set lower to iterate).
-SELFPLAY_GAMES = int(os.environ.get("GAMETOOL_SELFPLAY_GAMES", "200"))
+# Conformance self-play: random games per registered game (GAMETOOL_SELFPLAY_GAMES=1000 for a
+# deeper run; lower to iterate).
+SELFPLAY_GAMES = int(os.environ.get("GAMETOOL_SELFPLAY_GAMES", "100"))
 
 
 @cache
