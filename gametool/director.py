@@ -50,8 +50,8 @@ class Report:
 
 def create(ref: Referee, game_id: str, players: list[str], fmt: str, rounds: int | None = None,
            double: bool = False, days: int | None = None,
-           options: dict[str, str] | None = None, seats: int | None = None
-           ) -> tuple[str, list[Outgoing]]:
+           options: dict[str, str] | None = None, seats: int | None = None,
+           bank: int | None = None) -> tuple[str, list[Outgoing]]:
     """Start a tournament; return its id and the opening messages (written to the outbox)."""
     from gametool import games
 
@@ -85,7 +85,8 @@ def create(ref: Referee, game_id: str, players: list[str], fmt: str, rounds: int
                             f"{count} seats has 1 to {most} rounds")
         schedule = [pairing.swiss(names, {}, count)]
     tid = f"{cls.id}-{'rr' if fmt == 'round-robin' else 'swiss'}-{secrets.token_hex(4)}"
-    made = Tournament(tid, cls.id, fmt, names, total, count, double, days, dict(options or {}))
+    made = Tournament(tid, cls.id, fmt, names, total, count, double, days, dict(options or {}),
+                      bank=bank)
     for number, planned in enumerate(schedule, 1):
         made.played.append(Played(number, [], list(planned.byes)))
     messages = _start_games(ref, made, [(n, list(r.tables)) for n, r in
@@ -118,7 +119,7 @@ def _start_games(ref: Referee, made: Tournament, tables: list[tuple[int, list[pa
             played = next(r for r in made.played if r.number == number)
             for table in round_tables:
                 match, opening = ref.new(made.game, list(table), made.options,
-                                         days=made.days)
+                                         days=made.days, bank=made.bank)
                 started.append(match)
                 played.games.append(Game(match, list(table)))
                 note = (f"Tournament {made.id} ({made.format}, {len(made.players)} players), "

@@ -492,14 +492,16 @@ def referee_tournament() -> None:
                    "game's own).")
 @click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has per "
               "move (default: the game's own).")
+@click.option("--bank", type=params.Whole(1, 365), metavar="DAYS", help="A time bank in every "
+              "game: days each seat may spend past its deadlines before a time forfeit.")
 @game_dir_option
 @outbox_option
 @from_option
 @sending_options
 def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fmt: str,
                            rounds: int | None, double: bool, seats: int | None,
-                           days: int | None, game_dir: str, outbox: str, address: str,
-                           sendmail: str | None, smtp: str | None) -> None:
+                           days: int | None, bank: int | None, game_dir: str, outbox: str,
+                           address: str, sendmail: str | None, smtp: str | None) -> None:
     """Start a tournament of GAME among the --players and print its id.
 
     Its games start as 'referee new' starts one (a key per seat, the seed drawn jointly where
@@ -512,7 +514,7 @@ def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fm
 
     \b
     Examples:
-      gametool referee tournament new chess --format round-robin --double --days 5 \\
+      gametool referee tournament new chess --format round-robin --double --days 5 --bank 2 \\
           --players ann@example.org,ben@example.net,cy@example.com,dee@example.com \\
           --game-dir ~/referee/games --outbox ~/referee/outbox
       gametool referee tournament new colors --format swiss --rounds 3 \\
@@ -526,7 +528,7 @@ def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fm
     with referee_failures(game_dir):
         tid, _messages = director.create(
             ref, game, [p.strip() for p in players.split(",")], fmt, rounds, double, days,
-            parse_options(" ".join(options)), seats)
+            parse_options(" ".join(options)), seats, bank)
     click.echo(tid)
     send_outbox(outbox, sendmail, smtp)
 
