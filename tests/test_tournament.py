@@ -209,3 +209,68 @@ def test_a_swiss_of_a_hidden_game_tells_no_seat_what_it_may_not_see(tmp_path: Pa
     byes = [line["player"] for line in table["lines"] if line["byes"]]
     assert len(byes) == 2 and len(set(byes)) == 2  # nobody has two byes
 
+
+class Killed(BaseException):
+    """The referee's process ends here (nothing after this point runs)."""
+
+
+@pytest.mark.parametrize("where", ["before the tournament is saved",
+                                   "before the round's mails are written"])
+def test_a_swiss_round_cut_short_is_paired_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A referee killed after starting a round's games, before the tournament file holds the
+    round (or before its mails are written): the next run pairs that round once, and each
+    player is told of it once."""
+    from test_referee import compose as mail_from
+    from test_referee import keys_of, outbox_messages
+
+    from gametool import director, storage
+    from gametool.referee import Referee
+
+    players = [f"p{i}@example.org" for i in range(1, 5)]
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    tid, opening = director.create(ref, "colors", players, "swiss", rounds=2)
+    keys = keys_of(opening)  # (every player is in one game of round 1)
+    for _n, match, seats in games_of(tid, ref.game_dir):  # the first seat resigns
+        done = ref.receive(mail_from(seats[0], f"Re: [gametool {match}]",
+                                     f"#key {keys[seats[0]]}\n#ply 1\nresign\n"))
+        assert done.applied, done.reason
+        ref.write(done.messages)
+    before = {p.name for p in ref.outbox.glob("*.eml")}
+    saved = (ref.game_dir / "tournaments" / f"{tid}.json").read_text()
+    if where == "before the tournament is saved":
+        real = storage.update
+
+        def killed(path: str, change, mode=None):  # type: ignore[no-untyped-def]
+            if "tournaments" in str(path):
+                change(storage.read(path))  # the round's games are started, then the end
+                raise Killed
+            return real(path, change, mode)
+
+        monkeypatch.setattr(storage, "update", killed)
+    else:
+        def killed_writing(files):  # type: ignore[no-untyped-def]
+            raise Killed
+
+        monkeypatch.setattr(ref, "write_files", killed_writing)
+    with pytest.raises(Killed):
+        director.advance(ref)
+    monkeypatch.undo()
+    # Nothing told of the round yet.
+    assert {p.name for p in ref.outbox.glob("*.eml")} == before
+    if where == "before the tournament is saved":
+        assert (ref.game_dir / "tournaments" / f"{tid}.json").read_text() == saved
+        assert len(list(ref.game_dir.glob("*.gtn"))) == 4  # two of round 1, two started
+    report = director.advance(ref)
+    assert not report.errors
+    director.advance(ref)  # and once more: nothing more
+    rounds = games_of(tid, ref.game_dir)
+    second = [match for n, match, _seats in rounds if n == 2]
+    assert len(rounds) == 4 and len(second) == 2
+    assert {p.stem for p in ref.game_dir.glob("*.gtn")} == {m for _n, m, _s in rounds}
+    assert not list(ref.game_dir.glob("*.keys")) or {
+        p.stem for p in ref.game_dir.glob("*.keys")} == {m for _n, m, _s in rounds}
+    told = [str(mail["To"]) for path, mail in outbox_messages(ref.outbox)
+            if path.name not in before and "round 2" in mail.get_content()]
+    assert sorted(told) == sorted(players)  # each player's opening of round 2, once
+    assert not list((ref.outbox / ".journal").glob("tournament-*"))
