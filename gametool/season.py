@@ -214,9 +214,8 @@ class Season:
             text += ", your leave not counted"
         text += ")"
         left = leave.bank(session).get(name)
-        if left:
-            final = leave.deadline_of(session, self.game_dir, name)
-            assert final is not None
+        final = leave.deadline_of(session, self.game_dir, name) if left else None
+        if final is not None:
             return (f"{text}; then your time bank, {left / 86400:.1f} days left, runs to "
                     f"{clock.write_time(final)}: a reminder comes at half time, and a move not "
                     f"made by {clock.write_time(final)} loses the game by time forfeit.")
