@@ -216,7 +216,7 @@ class Season:
         left = leave.bank(session).get(name)
         final = leave.deadline_of(session, self.game_dir, name) if left else None
         if final is not None:
-            return (f"{text}; then your time bank, {left / 86400:.1f} days left, runs to "
+            return (f"{text}; then your time bank, {(left or 0) / 86400:.1f} days left, runs to "
                     f"{clock.write_time(final)}: a reminder comes at half time, and a move not "
                     f"made by {clock.write_time(final)} loses the game by time forfeit.")
         return (f"{text}: a reminder comes at half time, and a move not made in time loses the "
