@@ -255,7 +255,8 @@ class Referee(Season):
                                       "names; no reply is sent")
         match = self._named_game(letter)
         if match is None:
-            return self._mail_without_game(letter, sender, on_commit) or stranger
+            return (self._mail_without_game(letter, sender, on_commit)
+                    or self._unnamed_reply(letter, sender) or stranger)
         path = self.master(match)
         seat: list[str] = []
         holder: list[tuple[list[Outgoing], str | None]] = []
@@ -491,6 +492,33 @@ class Referee(Season):
         if not MATCH_ID.fullmatch(match) or not self.master(match).is_file():
             return None
         return match
+
+    def _unnamed_reply(self, letter: Letter, sender: str) -> Receipt | None:
+        """A reply that quotes a mail naming several games (a digest) and names none in the
+        player's own text: refused with the reason, when the sender holds a seat in one of
+        them (to that seat's address); None otherwise, and nothing is answered."""
+        try:
+            text = letter.text()
+        except MailRejected:
+            return None
+        named = list(dict.fromkeys(m.group(1).lower() for m in MATCH_TAG.finditer(text)))
+        if len(named) < 2:
+            return None
+        for match in named[:50]:
+            if not MATCH_ID.fullmatch(match) or not self.master(match).is_file():
+                continue
+            try:
+                name = self._seat_of(load_one(storage.read(str(self.master(match)))), sender)
+            except GameError:
+                continue
+            if name is not None:
+                reason = ("your own text names no game, and the mail you answer names several: "
+                          "write the tag of the game you answer ('gametool' and its id in "
+                          "square brackets, as the digest shows it) on a line of its own above "
+                          "your key line")
+                return Receipt(False, [self._rejection(name, None, reason, letter.message_id())],
+                               reason)
+        return None
 
     def _rejection(self, to: str, match: str | None, reason: str,
                    in_reply_to: str | None) -> Outgoing:

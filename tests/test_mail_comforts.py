@@ -274,3 +274,38 @@ def test_a_digest_cut_short_is_sent_once(tmp_path: Path, monkeypatch: pytest.Mon
     assert ref.tick().digests == 0
     written = sorted(ref.outbox.glob("*.eml"))[count:]
     assert len(written) == 1 and "your digest of 2026-12-01" in written[0].read_text()
+
+
+def test_a_reply_to_a_digest_of_two_games_must_name_one(tmp_path: Path) -> None:
+    from test_referee import compose, keys_of, read_mail
+
+    from gametool import digests
+    from gametool.referee import Referee
+
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    games = [ref.new("chess", [ANN, BEN]) for _ in range(2)]
+    digests.set_mode(ref.game_dir, BEN, "daily")
+    for match, opening in games:
+        done = ref.receive(compose(ANN, f"Re: [gametool {match}]",
+                                   f"#key {keys_of(opening)[ANN]}\n#ply 1\ne4\n"))
+        assert done.applied and [m.to for m in done.messages] == [ANN, BEN]
+        assert ref.render_files(done.messages)[1:] == []  # Ben's waits for the digest
+    assert ref.tick().digests == 1
+    (path,) = sorted(ref.outbox.glob("*.eml"))
+    digest = read_mail(path).get_content()
+    assert all(f"==== [gametool {match}] ====" in digest for match, _o in games)
+    quoted = "\n".join(f"> {line}" for line in digest.split("\n"))
+    (second, opening) = games[1]
+    key = keys_of(opening)[BEN]
+    done = ref.receive(compose(BEN, "Re: [gametool] your digest",
+                               f"#key {key}\n#ply 2\ne5\n\n{quoted}\n"))
+    ((refusal,),) = [done.messages]
+    assert not done.applied and refusal.to == BEN and "names several" in refusal.body
+    assert "2. ben" not in (ref.game_dir / f"{second}.gtn").read_text()
+    # Nobody else's mail quoting it is answered.
+    stranger = ref.receive(compose(CY, "Re: [gametool] your digest", f"#key x\n\n{quoted}\n"))
+    assert not stranger.applied and stranger.messages == []
+    done = ref.receive(compose(BEN, "Re: [gametool] your digest",
+                               f"[gametool {second}]\n#key {key}\n#ply 2\ne5\n\n{quoted}\n"))
+    assert done.applied, done.reason
+    assert "2. ben@example.net: e5" in (ref.game_dir / f"{second}.gtn").read_text()
