@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,12 +31,14 @@ from gametool import pairing, storage, tournament
 from gametool.clock import Clock
 from gametool.engine import Outcome
 from gametool.errors import GameError
+from gametool.mail.journal import Journal, digest
 from gametool.mail.message import addresses as checked_addresses
 from gametool.record import load_one
-from gametool.referee import Outgoing, Referee
+from gametool.referee import MATCH_ID, Outgoing, Referee
 from gametool.tournament import Game, Played, Tournament
 
 WITHDRAW_AFTER = 2  # games lost by time forfeit in one tournament
+ENTRY = "tournament-"  # its journal entries (not a mail's: their keys are not 64 long)
 MAX_ROUNDS = 100
 
 
@@ -50,8 +53,8 @@ class Report:
 
 def create(ref: Referee, game_id: str, players: list[str], fmt: str, rounds: int | None = None,
            double: bool = False, days: int | None = None,
-           options: dict[str, str] | None = None, seats: int | None = None
-           ) -> tuple[str, list[Outgoing]]:
+           options: dict[str, str] | None = None, seats: int | None = None,
+           bank: int | None = None) -> tuple[str, list[Outgoing]]:
     """Start a tournament; return its id and the opening messages (written to the outbox)."""
     from gametool import games
 
@@ -85,7 +88,8 @@ def create(ref: Referee, game_id: str, players: list[str], fmt: str, rounds: int
                             f"{count} seats has 1 to {most} rounds")
         schedule = [pairing.swiss(names, {}, count)]
     tid = f"{cls.id}-{'rr' if fmt == 'round-robin' else 'swiss'}-{secrets.token_hex(4)}"
-    made = Tournament(tid, cls.id, fmt, names, total, count, double, days, dict(options or {}))
+    made = Tournament(tid, cls.id, fmt, names, total, count, double, days, dict(options or {}),
+                      bank=bank)
     for number, planned in enumerate(schedule, 1):
         made.played.append(Played(number, [], list(planned.byes)))
     messages = _start_games(ref, made, [(n, list(r.tables)) for n, r in
@@ -107,18 +111,24 @@ def _most_swiss_rounds(players: int, seats: int) -> int:
     return min(MAX_ROUNDS, max(1, (players - 1) // (seats - 1)))
 
 
-def _start_games(ref: Referee, made: Tournament, tables: list[tuple[int, list[pairing.Table]]]
-                 ) -> list[Outgoing]:
+def _start_games(ref: Referee, made: Tournament, tables: list[tuple[int, list[pairing.Table]]],
+                 noted: Callable[[str], None] | None = None) -> list[Outgoing]:
     """Start the games of these rounds (records and keys, messages not written); on failure
-    remove every game started here and raise."""
+    remove every game started here and raise. ``noted(match)`` is called before each game's
+    record is written."""
     messages: list[Outgoing] = []
     started: list[str] = []
+
+    def before(path: Path, _old: str, _new: str, _messages: list[Outgoing]) -> None:
+        if noted is not None:
+            noted(path.stem)
+
     try:
         for number, round_tables in tables:
             played = next(r for r in made.played if r.number == number)
             for table in round_tables:
                 match, opening = ref.new(made.game, list(table), made.options,
-                                         days=made.days)
+                                         days=made.days, bank=made.bank, on_create=before)
                 started.append(match)
                 played.games.append(Game(match, list(table)))
                 note = (f"Tournament {made.id} ({made.format}, {len(made.players)} players), "
@@ -152,30 +162,86 @@ def _remove_games(ref: Referee, matches: list[str]) -> None:
 
 def advance(ref: Referee) -> Report:
     """Withdraw, pair and finish every tournament of the game folder as needed (see the
-    module's docstring); write the messages to the outbox."""
+    module's docstring); write the messages to the outbox.
+
+    Each tournament's step is journaled (``OUTBOX/.journal/tournament-...``) as the referee's
+    other steps are: the entry names each game of a new round before its record is written,
+    then holds the tournament's new text's digest and the step's mails, written to the outbox
+    only once the tournament file holds the step. A run killed in between is finished by the
+    next one under the tournament file's lock: the file holds the step, and its mails are
+    written; or it does not, and the games started for it, which nobody was told of, are
+    removed before the round is paired again. No round is paired twice.
+    """
     report = Report()
     base = tournament.folder(ref.game_dir)
     if not base.is_dir():
         return report
+    journal = Journal(ref.outbox)
     for path in sorted(base.glob("*.json")):
+        key = ENTRY + digest(path.name.encode())[:32]
         out: list[Outgoing] = []
+        files: list[tuple[str, str]] = []
 
-        def change(text: str, path: Path = path, out: list[Outgoing] = out) -> str:
+        def change(text: str, path: Path = path, out: list[Outgoing] = out, key: str = key,
+                   files: list[tuple[str, str]] = files) -> str:
+            text = _recover(ref, journal, key, text, str(path))
             made = Tournament.from_text(text, str(path))
             if made.finished:
                 return text
+            entry: dict = {"record": None, "files": [], "games": [],
+                           "before": digest(text.encode())}
+
+            def noted(match: str) -> None:  # before the game's record is written
+                entry["games"].append(match)
+                _keep(journal, key, entry)
+
             _withdrawals(ref, made, out, report)
-            _next_round(ref, made, out, report)
+            _next_round(ref, made, out, report, noted)
             _finish(ref, made, out, report)
-            return made.text() if out else text
+            if not out:
+                if entry["games"]:
+                    journal.remove(key)
+                return text
+            new = made.text()
+            entry.update(after=digest(new.encode()), files=ref.render_files(out))
+            _keep(journal, key, entry)
+            files.extend((a, b) for a, b in entry["files"])
+            return new
 
         try:
             storage.update(str(path), change, storage.PRIVATE_FILE)
+            ref.write_files(files)
+            journal.remove(key)
         except GameError as exc:
             report.errors.append(f"tournament {path.stem}: {exc}")
             continue
         report.messages += len(out)
     return report
+
+
+def _keep(journal: Journal, key: str, entry: dict) -> None:
+    storage.private_folder(journal.folder.parent)
+    storage.private_folder(journal.folder)
+    journal.write(key, entry)
+
+
+def _recover(ref: Referee, journal: Journal, key: str, text: str, where: str) -> str:
+    """Finish the step a run cut short left in the journal for this tournament (under its
+    file's lock): its mails when the file holds it, else the removal of the games it started,
+    which no mail has named."""
+    entry = journal.read(key)
+    if entry is None:
+        journal.remove(key)  # none, or not one this referee writes
+        return text
+    if entry.get("after") == digest(text.encode()):
+        ref.write_files([(a, b) for a, b in entry["files"]])
+    else:
+        named = {game.match for _n, game in Tournament.from_text(text, where).games()}
+        started = entry.get("games")
+        _remove_games(ref, [m for m in (started if isinstance(started, list) else [])
+                            if isinstance(m, str) and MATCH_ID.fullmatch(m) and m not in named])
+    journal.remove(key)
+    return text
 
 
 def _withdrawals(ref: Referee, made: Tournament, out: list[Outgoing], report: Report) -> None:
@@ -211,7 +277,6 @@ def _withdrawals(ref: Referee, made: Tournament, out: list[Outgoing], report: Re
             parts.append(f"Your game {match}, now over:\n\n{body.rstrip()}")
         told.append(Outgoing(player, f"[gametool {made.id}] withdrawn: {who}",
                              "\n\n".join(parts) + "\n"))
-    ref.write(told)
     out += told
     report.lines.append(f"tournament {made.id}: withdrawn {who}; {len(lost)} games forfeited")
 
@@ -222,12 +287,15 @@ def _forfeit(ref: Referee, match: str, gone: list[str]) -> list[Outgoing] | None
     path = ref.master(match)
     finals: list[Outgoing] = []
 
+    reason = f"forfeit: {', '.join(gone)} withdrawn from the tournament"
+
     def change(text: str) -> str:
         session = load_one(text, str(path))
         if session.outcome() is not None:
+            if reason in text:  # ended so by a run cut short before the tournament was saved
+                finals.extend(ref.messages(match, session))
             return text
         ranks = ["2" if seat in gone else "1" for seat in session.names]
-        reason = f"forfeit: {', '.join(gone)} withdrawn from the tournament"
         result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
         session.end_off_board(result, reason)
         for tag in ("DrawOffer", "UndoRequest"):
@@ -240,7 +308,8 @@ def _forfeit(ref: Referee, match: str, gone: list[str]) -> list[Outgoing] | None
     return finals or None
 
 
-def _next_round(ref: Referee, made: Tournament, out: list[Outgoing], report: Report) -> None:
+def _next_round(ref: Referee, made: Tournament, out: list[Outgoing], report: Report,
+                noted: Callable[[str], None] | None = None) -> None:
     if made.format != "swiss" or len(made.played) >= made.rounds:
         return
     done, running = tournament.results(ref.game_dir, made)
@@ -259,9 +328,7 @@ def _next_round(ref: Referee, made: Tournament, out: list[Outgoing], report: Rep
         report.lines.append(f"tournament {made.id}: no pairing left for round {number}")
         return
     made.played.append(Played(number, [], list(planned.byes)))
-    messages = _start_games(ref, made, [(number, list(planned.tables))])
-    ref.write(messages)
-    out += messages
+    out += _start_games(ref, made, [(number, list(planned.tables))], noted)
     report.lines.append(f"tournament {made.id}: round {number} paired, "
                         f"{len(planned.tables)} games")
 
@@ -298,6 +365,5 @@ def _finish(ref: Referee, made: Tournament, out: list[Outgoing], report: Report)
     final = [Outgoing(p, f"[gametool {made.id}] the tournament is over",
                       f"Tournament {made.id} is over. The final standings:\n\n{table}")
              for p in made.players]
-    ref.write(final)
     out += final
     report.lines.append(f"tournament {made.id}: over")

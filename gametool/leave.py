@@ -156,16 +156,20 @@ def spend(session: Session, game_dir: str | Path, moment: datetime) -> None:
 def deadline_of(session: Session, game_dir: str | Path, name: str, with_bank: bool = True,
                 half: bool = False) -> datetime | None:
     """When seat ``name``'s time for the current turn is up: its days per move (half of them
-    with ``half``), its leave not counted, then its reserve (``with_bank``)."""
+    with ``half``), its leave not counted, then its reserve (``with_bank``). None when the
+    record keeps no clock, or one whose time is up only past the year 9999 (never)."""
     timer = Clock(session.record)
     start, days = timer.turn_start(), timer.days
     if start is None or days is None:
         return None
     spans = periods(game_dir, name)
-    span = timedelta(days=days / 2 if half else days)
-    if with_bank and not half:
-        span += timedelta(seconds=bank(session).get(name, 0))
-    return paused_until(spans, start, span)
+    try:
+        span = timedelta(days=days / 2 if half else days)
+        if with_bank and not half:
+            span += timedelta(seconds=bank(session).get(name, 0))
+        return paused_until(spans, start, span)
+    except OverflowError:
+        return None
 
 
 def bank_text(session: Session, name: str) -> str:

@@ -54,7 +54,7 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import NamedTuple
 
-from gametool import clock, leave, render, storage
+from gametool import clock, digests, leave, render, storage
 from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
@@ -255,7 +255,8 @@ class Referee(Season):
                                       "names; no reply is sent")
         match = self._named_game(letter)
         if match is None:
-            return self._mail_without_game(letter, sender, on_commit) or stranger
+            return (self._mail_without_game(letter, sender, on_commit)
+                    or self._unnamed_reply(letter, sender) or stranger)
         path = self.master(match)
         seat: list[str] = []
         holder: list[tuple[list[Outgoing], str | None]] = []
@@ -380,7 +381,8 @@ class Referee(Season):
             text = letter.text()
         except MailRejected:
             return None
-        if MATCH_TAG.search(text) is not None:
+        named = {m.group(1).lower() for m in MATCH_TAG.finditer(text)}
+        if MATCH_TAG.search("\n".join(own_lines(text))) is not None or len(named) == 1:
             return None  # the text names a game, not one of this referee's
         try:
             answered = self._account_mail(own_lines(text), sender)
@@ -470,13 +472,18 @@ class Referee(Season):
         return self.master(match)
 
     def _named_game(self, letter: Letter) -> str | None:
-        """The match id the mail names ([gametool MATCH-ID] in the subject, else in the text),
-        when it is a game of this referee; None otherwise (no game, an unknown one, or a head
+        """The match id the mail names ([gametool MATCH-ID] in the subject, else in the
+        player's own text, else in a quoted text that names no other game), when it is a game
+        of this referee; None otherwise (no game, an unknown one, or a head
         that cannot be read: the sender is not yet known to hold a seat, so nothing is said)."""
         try:
             found = MATCH_TAG.search(letter.subject())
-            if found is None:
-                found = MATCH_TAG.search(letter.text())
+            if found is None:  # the player's own text first (a reply to a digest names one)
+                text = letter.text()
+                found = MATCH_TAG.search("\n".join(own_lines(text)))
+                if found is None:  # a quoted mail that names one game, never several
+                    named = {m.group(1).lower() for m in MATCH_TAG.finditer(text)}
+                    found = MATCH_TAG.search(text) if len(named) == 1 else None
         except MailRejected:
             return None
         if found is None:
@@ -485,6 +492,33 @@ class Referee(Season):
         if not MATCH_ID.fullmatch(match) or not self.master(match).is_file():
             return None
         return match
+
+    def _unnamed_reply(self, letter: Letter, sender: str) -> Receipt | None:
+        """A reply that quotes a mail naming several games (a digest) and names none in the
+        player's own text: refused with the reason, when the sender holds a seat in one of
+        them (to that seat's address); None otherwise, and nothing is answered."""
+        try:
+            text = letter.text()
+        except MailRejected:
+            return None
+        named = list(dict.fromkeys(m.group(1).lower() for m in MATCH_TAG.finditer(text)))
+        if len(named) < 2:
+            return None
+        for match in named[:50]:
+            if not MATCH_ID.fullmatch(match) or not self.master(match).is_file():
+                continue
+            try:
+                name = self._seat_of(load_one(storage.read(str(self.master(match)))), sender)
+            except GameError:
+                continue
+            if name is not None:
+                reason = ("your own text names no game, and the mail you answer names several: "
+                          "write the tag of the game you answer ('gametool' and its id in "
+                          "square brackets, as the digest shows it) on a line of its own above "
+                          "your key line")
+                return Receipt(False, [self._rejection(name, None, reason, letter.message_id())],
+                               reason)
+        return None
 
     def _rejection(self, to: str, match: str | None, reason: str,
                    in_reply_to: str | None) -> Outgoing:
@@ -560,7 +594,8 @@ class Referee(Season):
             parts.append(render.show_text(session, as_seat=name).rstrip())
             if opening:
                 parts.append(mail_commands.OPENING)
-            if not over and session.to_move() == seat and not invited(session):
+            turn = not over and session.to_move() == seat and not invited(session)
+            if turn:
                 game, state = session.game, session.state
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
                 parts.append(_prompt(session.ply + 1) + "\n\nLegal actions:\n"
@@ -572,7 +607,8 @@ class Referee(Season):
                 parts.append("The game is over. The master record, with its seed:\n\n"
                              + session.text())
             out.append(Outgoing(name, f"[gametool {match}] {session.game.name}, ply "
-                                      f"{session.ply}", "\n\n".join(parts) + "\n"))
+                                      f"{session.ply}", "\n\n".join(parts) + "\n",
+                                turn=turn and not opening and key is None))
         return out
 
     def render(self, item: Outgoing) -> str:
@@ -611,9 +647,11 @@ class Referee(Season):
         return self.outbox / name
 
     def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
-        """Each message as an .eml file name and text. Names sort in the order written."""
+        """Each message as an .eml file name and text. Names sort in the order written. A
+        mail whose only news is a move waiting for a player who takes the daily digest is not
+        written: the digest tells it (``gametool.digests``)."""
         return [(f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(4)}.eml",
-                 self.render(item)) for item in messages]
+                 self.render(item)) for item in digests.keep(self.game_dir, messages)]
 
 
 def _playable_by_mail(session: Session) -> None:

@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gametool import (clock, conditional, leave, notes, render, standings, storage,
+from gametool import (clock, conditional, digests, leave, notes, render, standings, storage,
                       tournament)
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
@@ -114,6 +114,7 @@ class TickReport:
     forfeited: list[str] = field(default_factory=list)
     left: list[str] = field(default_factory=list)
     lapsed: list[str] = field(default_factory=list)
+    digests: int = 0  # daily digests sent
     messages: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -198,12 +199,28 @@ class Season:
             Clock(session.record).mark_ended(self.now())
 
     def _deadline_text(self, session: Session) -> str | None:
-        deadline = Clock(session.record).deadline()
+        """The line that tells the seat to move when its time runs out: the same moment
+        ``tick`` forfeits at (``leave.deadline_of``: its leave not counted, its bank spent)."""
+        seat = session.to_move()
+        if seat is None or seat == CHANCE:
+            return None
+        name = session.names[seat]
+        deadline = leave.deadline_of(session, self.game_dir, name, with_bank=False)
         if deadline is None:
             return None
-        return (f"Your time for this move runs to {clock.write_time(deadline)} (UTC, "
-                f"{_days(Clock(session.record).days)} a move): a reminder comes at half time, "
-                "and a move not made in time loses the game by time forfeit.")
+        days = _days(Clock(session.record).days)
+        text = f"Your time for this move runs to {clock.write_time(deadline)} (UTC, {days} a move"
+        if leave.periods(self.game_dir, name) and deadline != Clock(session.record).deadline():
+            text += ", your leave not counted"
+        text += ")"
+        left = leave.bank(session).get(name)
+        final = leave.deadline_of(session, self.game_dir, name) if left else None
+        if final is not None:
+            return (f"{text}; then your time bank, {(left or 0) / 86400:.1f} days left, runs to "
+                    f"{clock.write_time(final)}: a reminder comes at half time, and a move not "
+                    f"made by {clock.write_time(final)} loses the game by time forfeit.")
+        return (f"{text}: a reminder comes at half time, and a move not made in time loses the "
+                "game by time forfeit.")
 
     def tick(self) -> TickReport:
         """Remind the seats past half their time, forfeit those out of time, let invitations
@@ -213,7 +230,8 @@ class Season:
         run left unfinished is finished first; then each game's change is journaled, the
         record replaced (or its files moved, for a lapse), and only then are its messages
         written. A game whose change cannot be kept gets one line in the report and no
-        message, and stops no other game; the next run finishes it, once."""
+        message, and stops no other game; the next run finishes it, once. Last, the daily
+        digests (``gametool.digests``), journaled the same way."""
         report = TickReport()
         moment = self.now()
         journal = Journal(self.outbox)
@@ -224,6 +242,12 @@ class Season:
             for entry in finished:  # the work of a run cut short, counted now that it is done
                 report.add(TickReport.from_json(entry.get("report")), len(entry["files"]))
             held = {Path(record).name for record in stuck}
+            try:  # a digest a run cut short, before today's are looked at
+                finished_digests = digests.finish_pending(self, journal)
+                report.digests += finished_digests
+                report.messages += finished_digests
+            except GameError as exc:
+                report.errors.append(str(exc))
             for path in sorted(self.game_dir.glob("*.gtn")):
                 if path.name in held:
                     continue
@@ -231,6 +255,10 @@ class Season:
                     self._tick_game(path, journal, moment, report)
                 except GameError as exc:  # one game's trouble stops no other game's clock
                     report.errors.append(str(exc))
+            sent, written, errors = digests.send(self, journal, moment)
+            report.digests += sent
+            report.messages += written
+            report.errors.extend(errors)
         return report
 
     def _tick_game(self, path: Path, journal: Journal, moment: datetime,
@@ -463,6 +491,9 @@ class Season:
                                      "\n\n".join(answers) + "\n"))
         if kept:  # once nothing else in the mail can be refused
             conditional.keep(session, kept)
+        for command in (c for c in said if c.word == "digest"):  # the sender's, every game
+            digests.set_mode(self.game_dir, name, command.argument)
+            notes_private.append(digests.told(command.argument, name))
         return session, replies + notes_private
 
     @staticmethod
@@ -691,17 +722,24 @@ class Season:
             return Keyring()
         return Keyring.from_text(storage.read(str(path)), path.name)
 
-    def allow(self, addresses: list[str], deliver: bool = False) -> list[Outgoing]:
+    def allow(self, addresses: list[str], deliver: bool = False,
+              digest: str | None = None) -> list[Outgoing]:
         """Let these players start games by mail: each gets a key of its own, by mail.
 
         With ``deliver`` the messages are written to the outbox before the new keys are saved,
         under the send lock, and removed again if the keys cannot be saved: a key changes
         only when its message is in the outbox, and no message goes out with a key not saved.
-        A failure leaves ``players.keys`` as it was (or none, when there was none)."""
+        A failure leaves ``players.keys`` as it was (or none, when there was none).
+        ``digest`` (daily or off): each player's digest is set too, before the keys, and set
+        back if they cannot be saved; the key's mail says which it is."""
         from gametool.mail.message import addresses as checked_addresses
 
         names = checked_addresses(addresses)
         made = storage.private_folder(self.game_dir)
+        before = {}
+        if digest is not None:
+            for name in names:
+                before[name] = digests.set_mode(self.game_dir, name, digest)
         path = self.players_path()
         created = False
         try:
@@ -719,7 +757,11 @@ class Season:
             ring = Keyring.from_text(text, path.name) if text.strip() else Keyring()
             for name in names:
                 key = ring.issue(name)
-                out.append(_allowed(name, key))
+                message = _allowed(name, key)
+                if digest is not None:
+                    message = Outgoing(name, message.subject, message.body + "\n"
+                                       + digests.told(digest, name).body)
+                out.append(message)
             if deliver:
                 for message in out:
                     written.extend(self.write([message]))
@@ -734,6 +776,9 @@ class Season:
                     os.unlink(item)
                 except OSError:
                     pass
+            for name, mode in before.items():
+                with contextlib.suppress(GameError):
+                    digests.set_mode(self.game_dir, name, mode)
             storage.undo_folders(made)
             raise
         return out
@@ -763,6 +808,8 @@ class Season:
                     self.game_dir, sender, int(command.argument), self.now(),
                     getattr(self, "leave_days", leave.DEFAULT_DAYS))]
                 continue
+            if command.word == "digest":
+                continue  # set last, once nothing else in the mail can be refused
             if command.word in commands.CHANGING or command.word in ("show", "moves", "if",
                                                                       "say"):
                 raise MailRejected(f"'#{command.word}' is about one game: name it in the "
@@ -781,8 +828,14 @@ class Season:
         if answers:
             replies.append(_outgoing(sender, "[gametool] your "
                                      + ", ".join(f"#{c.word}" for c in said
-                                                 if c.word not in ("new", "leave")),
+                                                 if c.word not in ("new", "leave", "digest")),
                                      "\n\n".join(answers) + "\n"))
+        digest = [c for c in said if c.word == "digest"]
+        if digest and start is not None:  # the game's own checks come later
+            raise MailRejected("'#digest' and '#new' in one mail: send them in two mails")
+        for command in digest:
+            digests.set_mode(self.game_dir, sender, command.argument)
+            replies.append(digests.told(command.argument, sender))
         return replies, start
 
     def _start_by_mail(self, sender: str, wanted: commands.NewGame, before: list[Outgoing],

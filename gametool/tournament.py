@@ -2,9 +2,9 @@
 
 A tournament is ``GAME_DIR/tournaments/ID.json`` (mode 0600): the game and its options, the
 format (``round-robin`` or ``swiss``), the players in the order given (which breaks ties of
-points when a swiss pairs), the number of rounds, and each round started so far: its games
-(match id and seats in seat order) and its byes; then the players withdrawn and whether the
-tournament is over. The games themselves are ordinary master records of the game folder, so
+points when a swiss pairs), the number of rounds, the days per move and of time bank, and each
+round started so far: its games (match id and seats in seat order) and its byes; then the
+players withdrawn and whether the tournament is over. The games themselves are ordinary master records of the game folder, so
 their results are read from the records and nothing is kept twice.
 
 Points: a game of two seats gives 1 for a win, 1/2 for a draw, 0 for a loss; a game of more
@@ -65,6 +65,7 @@ class Tournament:
     double: bool = False
     days: int | None = None
     options: dict[str, str] = field(default_factory=dict)
+    bank: int | None = None  # days of time bank each seat of each game has
     played: list[Played] = field(default_factory=list)
     withdrawn: list[str] = field(default_factory=list)
     finished: bool = False

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import re
 import subprocess
+from datetime import UTC, datetime, time, timedelta
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+
+from gametool.clock import parse_time, write_time
 
 ANN, BEN, CY = "ann@example.org", "ben@example.net", "cy@example.com"
 
@@ -207,3 +210,102 @@ def test_notes_go_to_the_other_seats_and_stay_in_the_sender_s_file(tmp_path: Pat
     before = table.state()
     done = table.mail(BEN, "#say", code=1)
     assert "'#say' alone" in done.stderr and table.state() == before
+
+
+def test_a_digest_player_gets_one_mail_a_day_and_can_turn_it_off(tmp_path: Path) -> None:
+    table = Table(tmp_path, "chess", [ANN, BEN])
+    done = table.mail(BEN, "#digest weekly", code=1)
+    assert "write '#digest daily'" in done.stderr and done.stderr.count("\n") == 1
+    assert not (table.games / "digest.json").exists()
+    table.sent()
+    table.mail(BEN, "#digest daily")
+    ((to, text),) = table.sent()
+    assert to == BEN and "Your digest is daily" in text
+    table.mail(ANN, "#ply 1\ne4")
+    assert [to for to, _text in table.sent()] == [ANN]  # Ben's move waits for the digest
+    # The clock is the real one here: ticks a minute after Ann's move, then the next day.
+    start = parse_time(re.search(r'TurnStart "([^"]+)"', table.master.read_text()).group(1))
+    first = start + timedelta(minutes=1)
+    following = datetime.combine(first.date() + timedelta(days=1), time(0, 0, 30), UTC)
+    tick = table.run("referee", "tick", "--now", write_time(first))
+    assert "digests 1; 1 message written" in tick.stdout
+    ((to, text),) = table.sent()
+    assert to == BEN and f"==== [gametool {table.match}] ====" in text
+    assert "You are to move at ply 2" in text and "Legal actions:" in text
+    assert "digests 0" in table.run("referee", "tick", "--now", write_time(first)).stdout
+    assert "digests 1" in table.run("referee", "tick", "--now", write_time(following)).stdout
+    table.sent()
+    table.mail(BEN, "#ply 2\ne5\n#digest off")
+    assert sorted(to for to, _text in table.sent()) == [ANN, BEN, BEN]
+    table.mail(ANN, "#ply 3\nNf3")
+    assert any(to == BEN and "You are to move at ply 4" in text for to, text in table.sent())
+
+
+class Killed(BaseException):
+    """The referee's process ends here."""
+
+
+def test_a_digest_cut_short_is_sent_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    from test_referee import compose, keys_of
+
+    from gametool import digests
+    from gametool.referee import Referee
+
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    match, opening = ref.new("chess", [ANN, BEN], deliver=True)
+    keys = keys_of(opening)
+    digests.set_mode(ref.game_dir, BEN, "daily")
+    done = ref.receive(compose(ANN, f"Re: [gametool {match}]", f"#key {keys[ANN]}\n#ply 1\ne4\n"))
+    ref.write(done.messages)
+    count = len(list(ref.outbox.glob("*.eml")))
+    real = ref.write_files
+
+    def killed(files: list[tuple[str, str]]) -> list[Path]:
+        raise Killed
+
+    monkeypatch.setattr(ref, "write_files", killed)
+    with pytest.raises(Killed):
+        ref.tick()
+    monkeypatch.setattr(ref, "write_files", real)
+    assert len(list(ref.outbox.glob("*.eml"))) == count
+    report = ref.tick()  # the digest the killed run journaled, and no second one today
+    assert report.digests == 1 and not report.errors
+    assert ref.tick().digests == 0
+    written = sorted(ref.outbox.glob("*.eml"))[count:]
+    assert len(written) == 1 and "your digest of 2026-12-01" in written[0].read_text()
+
+
+def test_a_reply_to_a_digest_of_two_games_must_name_one(tmp_path: Path) -> None:
+    from test_referee import compose, keys_of, read_mail
+
+    from gametool import digests
+    from gametool.referee import Referee
+
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    games = [ref.new("chess", [ANN, BEN]) for _ in range(2)]
+    digests.set_mode(ref.game_dir, BEN, "daily")
+    for match, opening in games:
+        done = ref.receive(compose(ANN, f"Re: [gametool {match}]",
+                                   f"#key {keys_of(opening)[ANN]}\n#ply 1\ne4\n"))
+        assert done.applied and [m.to for m in done.messages] == [ANN, BEN]
+        assert ref.render_files(done.messages)[1:] == []  # Ben's waits for the digest
+    assert ref.tick().digests == 1
+    (path,) = sorted(ref.outbox.glob("*.eml"))
+    digest = read_mail(path).get_content()
+    assert all(f"==== [gametool {match}] ====" in digest for match, _o in games)
+    quoted = "\n".join(f"> {line}" for line in digest.split("\n"))
+    (second, opening) = games[1]
+    key = keys_of(opening)[BEN]
+    done = ref.receive(compose(BEN, "Re: [gametool] your digest",
+                               f"#key {key}\n#ply 2\ne5\n\n{quoted}\n"))
+    ((refusal,),) = [done.messages]
+    assert not done.applied and refusal.to == BEN and "names several" in refusal.body
+    assert "2. ben" not in (ref.game_dir / f"{second}.gtn").read_text()
+    # Nobody else's mail quoting it is answered.
+    stranger = ref.receive(compose(CY, "Re: [gametool] your digest", f"#key x\n\n{quoted}\n"))
+    assert not stranger.applied and stranger.messages == []
+    done = ref.receive(compose(BEN, "Re: [gametool] your digest",
+                               f"[gametool {second}]\n#key {key}\n#ply 2\ne5\n\n{quoted}\n"))
+    assert done.applied, done.reason
+    assert "2. ben@example.net: e5" in (ref.game_dir / f"{second}.gtn").read_text()

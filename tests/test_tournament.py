@@ -1,7 +1,6 @@
-"""Tournaments by mail, end to end through the installed command: players mail a Maildir, the
-referee runs from cron (inbox, tick) and sends through a real SMTP server; a round robin with a
-withdrawal after two time forfeits, a swiss of six paired round by round by the referee, and
-the final standings checked against points and tie-breaks worked out by hand."""
+"""Tournaments: what cannot be made, what is undone when a game cannot start, and a swiss of a
+game that hides information; the players' helpers for the journeys by mail (the journey itself,
+a round robin and a swiss through a real SMTP server, is tests/test_tournament_journey.py)."""
 
 from __future__ import annotations
 
@@ -101,132 +100,6 @@ def games_of(tid: str, games: Path) -> list[tuple[int, str, list[str]]]:
 
 def lines(table: dict) -> dict[str, tuple[float, float]]:
     return {line["player"]: (line["points"], line["tiebreak"]) for line in table["lines"]}
-
-
-def test_a_round_robin_of_four_in_chess_with_a_withdrawal(
-        tmp_path: Path, smtp_server: tuple[Received, str]) -> None:
-    received, address = smtp_server
-    club = Players(tmp_path, received, address)
-    ann, ben, cy, dee = "ann@example.org", "ben@example.net", "cy@example.com", "dee@example.com"
-    done = club.run("referee", "tournament", "new", "chess", "--players",
-                    f"{ann},{ben},{cy},{dee}", "--format", "round-robin", "--days", "3",
-                    *club.folders, "--smtp", address)
-    tid = done.stdout.strip()
-    assert re.fullmatch(r"chess-rr-[0-9a-f]{8}", tid)
-    opening = club.deliveries()
-    # Six games, every seat its opening mail with its key and the tournament named.
-    assert len(opening) == 12
-    assert all(f"Tournament {tid}" in body and "seat key:" in body for _t, _s, body in opening)
-    played = games_of(tid, club.games)
-    # The Berger table of four: 1-4, 2-3; 4-3, 1-2; 2-4, 3-1.
-    assert [(n, seats) for n, _m, seats in played] == [
-        (1, [ann, dee]), (1, [ben, cy]), (2, [dee, cy]), (2, [ann, ben]), (3, [ben, dee]),
-        (3, [cy, ann])]
-    g = {tuple(seats): match for _n, match, seats in played}
-    for match in g.values():
-        assert club.run("validate", str(club.games / f"{match}.gtn")).returncode == 0
-
-    # Dee answers one game only, then never again.
-    club.later(hours=1)
-    club.mail(ann, g[(ann, dee)], "#ply 1\ne4")
-    club.mail(ben, g[(ben, cy)], "#ply 1\nd4\n#draw")
-    club.mail(ann, g[(ann, ben)], "#ply 1\ne4")
-    club.mail(ben, g[(ben, dee)], "#ply 1\nc4")
-    club.mail(cy, g[(cy, ann)], "#ply 1\nNf3")
-    club.inbox()
-    club.mail(dee, g[(ann, dee)], "#ply 2\ne5")
-    club.mail(cy, g[(ben, cy)], "#ply 2\n#accept")
-    club.mail(ben, g[(ann, ben)], "#ply 2\nresign")
-    club.mail(ann, g[(cy, ann)], "#ply 2\nresign")
-    club.inbox()
-    # Standings by mail: the sender's tournament, points and tie-break.
-    club.mail(cy, g[(ben, cy)], "#standings")
-    (answer,) = club.inbox()
-    assert answer[0] == cy and f"Tournament {tid}" in answer[2]
-    assert "Sonneborn-Berger" in answer[2]
-    club.later(days=2)
-    club.mail(ann, g[(ann, dee)], "#ply 3\nNf3")
-    club.inbox()
-
-    # Three days after the start Dee has lost two games on time: withdrawn, and the game in
-    # which it is Dee's move is lost by forfeit; one mail to every player says so.
-    club.later(days=1, hours=2)
-    done = club.tick()
-    assert f"tournament {tid}: withdrawn {dee}; 1 games forfeited" in done.stdout
-    sent = club.deliveries()
-    told = [(who, body) for who, subject, body in sent if "withdrawn" in subject]
-    assert sorted(who for who, _b in told) == sorted([ann, ben, cy, dee])
-    assert all(f"{dee} is withdrawn after losing 2 games by time forfeit" in body
-               for _w, body in told)
-    assert all(g[(ann, dee)] in body for _w, body in told)
-    assert "forfeit: dee@example.com withdrawn from the tournament" in club.record(g[(ann, dee)])
-    assert '[Result "1-0"]' in club.record(g[(ann, dee)])
-    over = [(who, body) for who, subject, body in sent if "the tournament is over" in subject]
-    assert sorted(who for who, _b in over) == sorted([ann, ben, cy, dee])
-
-    # Worked by hand: Cy 2.5 (drew Ben, beat Dee and Ann); Ann 2 (beat Dee and Ben); Ben 1.5
-    # (drew Cy, beat Dee); Dee 0. Sonneborn-Berger: the points of those beaten, half of those
-    # drawn: Cy 1.5/2 + 0 + 2 = 2.75; Ann 0 + 1.5 = 1.5; Ben 2.5/2 + 0 = 1.25; Dee 0.
-    table = club.standings(tid)
-    assert table["finished"] and table["tiebreak"] == "Sonneborn-Berger"
-    assert [line["player"] for line in table["lines"]] == [cy, ann, ben, dee]
-    assert lines(table) == {cy: (2.5, 2.75), ann: (2, 1.5), ben: (1.5, 1.25), dee: (0, 0)}
-    assert [line["withdrawn"] for line in table["lines"]] == [False, False, False, True]
-    text = club.run("referee", "tournament", "standings", tid, "--game-dir",
-                    str(club.games)).stdout
-    assert "dee@example.com (withdrawn)" in text and "2.75" in text
-    for match in g.values():
-        assert club.run("validate", str(club.games / f"{match}.gtn")).returncode == 0
-
-
-def test_a_swiss_of_six_paired_round_by_round(
-        tmp_path: Path, smtp_server: tuple[Received, str]) -> None:
-    received, address = smtp_server
-    club = Players(tmp_path, received, address)
-    p = [f"p{i}@example.org" for i in range(1, 7)]
-    tid = club.run("referee", "tournament", "new", "colors", "--players", ",".join(p),
-                   "--format", "swiss", "--rounds", "3", *club.folders,
-                   "--smtp", address).stdout.strip()
-    club.deliveries()
-    rounds_seen: list[list[list[str]]] = []
-    for number in (1, 2, 3):
-        played = [(m, seats) for n, m, seats in games_of(tid, club.games) if n == number]
-        rounds_seen.append([seats for _m, seats in played])
-        # The better-numbered player wins: the loser resigns when it is its move.
-        for match, seats in played:
-            loser = max(seats, key=p.index)
-            if seats[0] == loser:
-                club.mail(loser, match, "#ply 1\nresign")
-            else:
-                body = [b for who, s, b in club.log if who == seats[0] and match in s][-1]
-                first = body.split("Legal actions:\n", 1)[1].split("\n", 1)[0]
-                club.mail(seats[0], match, f"#ply 1\n{first}")
-        club.inbox()
-        for match, seats in played:
-            loser = max(seats, key=p.index)
-            if seats[1] == loser:
-                club.mail(loser, match, "#ply 2\nresign")
-        club.inbox()
-    # Worked by hand. Round 1, nobody has points: 1-2, 3-4, 5-6. Round 2, ranked p1 p3 p5
-    # (a point each) then p2 p4 p6: p1-p3, p5 meets p2 (p2, black before, gets the first seat),
-    # p4-p6. Round 3, ranked p1 (2) p2 p3 p4 p5 (1) p6 (0): p1 has met p2 and p3, so p1-p4
-    # (p4 sat second before, p1 first twice: p4 first); then p2: p3 leaves p5-p6, who met, so
-    # p2-p6 (p6 sat second twice: first), and p3-p5.
-    assert rounds_seen == [
-        [[p[0], p[1]], [p[2], p[3]], [p[4], p[5]]],
-        [[p[0], p[2]], [p[1], p[4]], [p[3], p[5]]],
-        [[p[3], p[0]], [p[5], p[1]], [p[2], p[4]]]]
-    # Points 3 2 2 1 1 0; Buchholz, the sum of the opponents' points: p1 2+2+1 = 5,
-    # p2 3+1+0 = 4, p3 1+3+1 = 5, p4 2+0+3 = 5, p5 0+2+2 = 4, p6 1+1+2 = 4.
-    table = club.standings(tid)
-    assert table["finished"] and table["tiebreak"] == "Buchholz"
-    assert [line["player"] for line in table["lines"]] == [p[0], p[2], p[1], p[3], p[4], p[5]]
-    assert lines(table) == {p[0]: (3, 5), p[1]: (2, 4), p[2]: (2, 5), p[3]: (1, 5),
-                            p[4]: (1, 4), p[5]: (0, 4)}
-    over = [who for who, subject, _b in club.log if "the tournament is over" in subject]
-    assert sorted(over) == sorted(p)
-    for _n, match, _seats in games_of(tid, club.games):
-        assert club.run("validate", str(club.games / f"{match}.gtn")).returncode == 0
 
 
 @pytest.mark.parametrize("args,message", [
@@ -335,3 +208,69 @@ def test_a_swiss_of_a_hidden_game_tells_no_seat_what_it_may_not_see(tmp_path: Pa
     assert table["finished"] and table["rounds_started"] == 2
     byes = [line["player"] for line in table["lines"] if line["byes"]]
     assert len(byes) == 2 and len(set(byes)) == 2  # nobody has two byes
+
+
+class Killed(BaseException):
+    """The referee's process ends here (nothing after this point runs)."""
+
+
+@pytest.mark.parametrize("where", ["before the tournament is saved",
+                                   "before the round's mails are written"])
+def test_a_swiss_round_cut_short_is_paired_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """A referee killed after starting a round's games, before the tournament file holds the
+    round (or before its mails are written): the next run pairs that round once, and each
+    player is told of it once."""
+    from test_referee import compose as mail_from
+    from test_referee import keys_of, outbox_messages
+
+    from gametool import director, storage
+    from gametool.referee import Referee
+
+    players = [f"p{i}@example.org" for i in range(1, 5)]
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now="2026-12-01T09:00:00Z")
+    tid, opening = director.create(ref, "colors", players, "swiss", rounds=2)
+    keys = keys_of(opening)  # (every player is in one game of round 1)
+    for _n, match, seats in games_of(tid, ref.game_dir):  # the first seat resigns
+        done = ref.receive(mail_from(seats[0], f"Re: [gametool {match}]",
+                                     f"#key {keys[seats[0]]}\n#ply 1\nresign\n"))
+        assert done.applied, done.reason
+        ref.write(done.messages)
+    before = {p.name for p in ref.outbox.glob("*.eml")}
+    saved = (ref.game_dir / "tournaments" / f"{tid}.json").read_text()
+    if where == "before the tournament is saved":
+        real = storage.update
+
+        def killed(path: str, change, mode=None):  # type: ignore[no-untyped-def]
+            if "tournaments" in str(path):
+                change(storage.read(path))  # the round's games are started, then the end
+                raise Killed
+            return real(path, change, mode)
+
+        monkeypatch.setattr(storage, "update", killed)
+    else:
+        def killed_writing(files):  # type: ignore[no-untyped-def]
+            raise Killed
+
+        monkeypatch.setattr(ref, "write_files", killed_writing)
+    with pytest.raises(Killed):
+        director.advance(ref)
+    monkeypatch.undo()
+    # Nothing told of the round yet.
+    assert {p.name for p in ref.outbox.glob("*.eml")} == before
+    if where == "before the tournament is saved":
+        assert (ref.game_dir / "tournaments" / f"{tid}.json").read_text() == saved
+        assert len(list(ref.game_dir.glob("*.gtn"))) == 4  # two of round 1, two started
+    report = director.advance(ref)
+    assert not report.errors
+    director.advance(ref)  # and once more: nothing more
+    rounds = games_of(tid, ref.game_dir)
+    second = [match for n, match, _seats in rounds if n == 2]
+    assert len(rounds) == 4 and len(second) == 2
+    assert {p.stem for p in ref.game_dir.glob("*.gtn")} == {m for _n, m, _s in rounds}
+    assert not list(ref.game_dir.glob("*.keys")) or {
+        p.stem for p in ref.game_dir.glob("*.keys")} == {m for _n, m, _s in rounds}
+    told = [str(mail["To"]) for path, mail in outbox_messages(ref.outbox)
+            if path.name not in before and "round 2" in mail.get_content()]
+    assert sorted(told) == sorted(players)  # each player's opening of round 2, once
+    assert not list((ref.outbox / ".journal").glob("tournament-*"))

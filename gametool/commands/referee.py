@@ -225,7 +225,9 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     exported record shows, or every seat's with '#say all: TEXT'); '#if ACTION then
     ACTION' (in a game of two seats without hidden information, the answer to the opponent's
     next action, played at once when it matches, the other lines dropped; never across
-    chance). With no game in the subject and
+    chance); '#digest daily' (one mail a day, sent by 'tick', listing every game waiting for
+    the sender's move instead of a mail at each move; see 'referee allow') and '#digest off'.
+    With no game in the subject and
     the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
     [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
 
@@ -331,7 +333,11 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
     last) and every seat gets the master record; in a game of three or more seats whose rules
     let a seat leave (Track Gammon's 'resign'), the late seat leaves and the others play on.
     A game started by '#new' whose invitation was not accepted in time lapses: its files move
-    to GAME_DIR/lapsed/. Prints one line of what was done.
+    to GAME_DIR/lapsed/. A player who takes the daily digest ('referee allow --digest daily',
+    '#digest daily') gets, at most once a calendar day (UTC, on --now's clock), one mail
+    listing every game waiting for its move, each with its view and its deadline. A seat's
+    leave does not count against its time, and its time bank ('referee new --bank') is spent
+    before the forfeit. Prints one line of what was done.
 
     \b
     Examples:
@@ -345,7 +351,8 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
         ref.now()
         report = ref.tick()
     click.echo(f"reminded {len(report.reminded)}, forfeited {len(report.forfeited)}, "
-               f"left {len(report.left)}, lapsed {len(report.lapsed)}; "
+               f"left {len(report.left)}, lapsed {len(report.lapsed)}, "
+               f"digests {report.digests}; "
                f"{report.messages} message{'s' * (report.messages != 1)} written")
     run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
@@ -357,29 +364,43 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
 
 @referee.command("allow")
 @click.argument("addresses", nargs=-1, required=True, metavar="ADDRESS...")
+@click.option("--digest", type=click.Choice(["daily", "off"]),
+              help="Also set the players' digest: daily, one mail a day (from 'tick') listing "
+                   "every game waiting for their move instead of a mail at each move; off, a "
+                   "mail at each move.")
 @game_dir_option
 @outbox_option
 @from_option
 @sending_options
-def referee_allow(addresses: tuple[str, ...], game_dir: str, outbox: str, address: str,
-                  sendmail: str | None, smtp: str | None) -> None:
+def referee_allow(addresses: tuple[str, ...], digest: str | None, game_dir: str, outbox: str,
+                  address: str, sendmail: str | None, smtp: str | None) -> None:
     """Let these players start games by mail ('#new GAME vs ADDRESS...').
 
     Each gets a player key of its own, by mail (a new one each time; the old one stops
     working); the referee keeps only its salted hash, in GAME_DIR/players.keys. With that key,
-    in a mail whose subject names no game, a player may send '#new', '#games', '#standings'
-    and '#help'.
+    in a mail whose subject names no game, a player may send '#new', '#games', '#standings',
+    '#leave DAYS', '#digest daily|off' and '#help'.
+
+    With --digest daily a player gets no mail when a game waits for its move; instead 'referee
+    tick' sends at most one mail a calendar day (UTC) listing every game waiting for it, each
+    with that seat's view and its deadline. Openings, reminders, the end of a game, notes and
+    refusals still go out at once. The player answers a game by replying with that game's tag
+    (as the digest shows it) on a line of its own, then the game's key line, '#ply N' and the
+    actions. Players set it themselves by mailing '#digest daily' or '#digest off' (under any
+    of their games' keys). The setting is kept in GAME_DIR/digest.json.
 
     \b
     Examples:
       gametool referee allow ann@example.org ben@example.net \\
+          --game-dir ~/referee/games --outbox ~/referee/outbox
+      gametool referee allow cy@example.com --digest daily \\
           --game-dir ~/referee/games --outbox ~/referee/outbox
     """
     from gametool.referee import Referee
 
     ref = Referee(game_dir, outbox, address)
     with referee_failures(game_dir):
-        ref.allow(list(addresses), deliver=True)
+        ref.allow(list(addresses), deliver=True, digest=digest)
     send_outbox(outbox, sendmail, smtp)
 
 
@@ -471,14 +492,16 @@ def referee_tournament() -> None:
                    "game's own).")
 @click.option("--days", type=params.Whole(1, 365), metavar="N", help="Days each seat has per "
               "move (default: the game's own).")
+@click.option("--bank", type=params.Whole(1, 365), metavar="DAYS", help="A time bank in every "
+              "game: days each seat may spend past its deadlines before a time forfeit.")
 @game_dir_option
 @outbox_option
 @from_option
 @sending_options
 def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fmt: str,
                            rounds: int | None, double: bool, seats: int | None,
-                           days: int | None, game_dir: str, outbox: str, address: str,
-                           sendmail: str | None, smtp: str | None) -> None:
+                           days: int | None, bank: int | None, game_dir: str, outbox: str,
+                           address: str, sendmail: str | None, smtp: str | None) -> None:
     """Start a tournament of GAME among the --players and print its id.
 
     Its games start as 'referee new' starts one (a key per seat, the seed drawn jointly where
@@ -491,7 +514,7 @@ def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fm
 
     \b
     Examples:
-      gametool referee tournament new chess --format round-robin --double --days 5 \\
+      gametool referee tournament new chess --format round-robin --double --days 5 --bank 2 \\
           --players ann@example.org,ben@example.net,cy@example.com,dee@example.com \\
           --game-dir ~/referee/games --outbox ~/referee/outbox
       gametool referee tournament new colors --format swiss --rounds 3 \\
@@ -505,7 +528,7 @@ def referee_tournament_new(game: str, options: tuple[str, ...], players: str, fm
     with referee_failures(game_dir):
         tid, _messages = director.create(
             ref, game, [p.strip() for p in players.split(",")], fmt, rounds, double, days,
-            parse_options(" ".join(options)), seats)
+            parse_options(" ".join(options)), seats, bank)
     click.echo(tid)
     send_outbox(outbox, sendmail, smtp)
 

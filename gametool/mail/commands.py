@@ -19,7 +19,7 @@ NOT_COMMANDS = ("key", "ply", "join")
 CHANGING = ("draw", "accept", "decline", "undo")
 ANSWERING = ("show", "moves", "games", "standings", "help")
 STARTING = ("new",)
-PREPARING = ("if", "leave", "say")
+PREPARING = ("if", "leave", "say", "digest")
 COMMANDS = CHANGING + ANSWERING + STARTING + PREPARING
 WITH_TEXT = ("new", "if", "say")  # commands whose argument keeps its letter case
 MAX_COMMANDS = 20
@@ -48,6 +48,10 @@ Commands, each on a line of its own, below your key line ('#key' and your key):
                      in a game of two seats without hidden information, while your opponent
                      is to move: your answer if their next action is the first one (several
                      lines allowed; the others are dropped); never across chance
+  #digest daily      one mail a day listing every game waiting for your move (with your
+                     view and its deadline) instead of a mail at each move; answer a game
+                     with its tag from the digest on a line of its own, then its key line
+  #digest off        a mail at each move again
   #new GAME vs ADDRESS[,ADDRESS...] [option=value...] [days=N]
                      start a game (subject without a game, your own key from the referee):
                      the others are invited and accept by replying '#join'
@@ -65,7 +69,8 @@ OPENING = (
     "view now, or '#show N' after ply N), '#moves' (your legal actions), '#games' (your\n"
     "games), '#standings' (your games and tournaments), '#leave DAYS' (pause your clock),\n"
     "'#say TEXT' (a note to the other seats), '#if ACTION then ACTION' (an answer prepared\n"
-    "in advance) and '#help' (the whole list).")
+    "in advance), '#digest daily' or '#digest off' (one mail a day listing the games waiting\n"
+    "for you, instead of a mail at each move) and '#help' (the whole list).")
 """What every seat's first mail of a game says of the mail commands (no line of it starts
 with a hash sign: quoted back whole, it asks nothing)."""
 
@@ -96,11 +101,14 @@ def split(lines: list[str]) -> tuple[list[Command], list[str]]:
                                "with N the number of a ply")
         if word == "leave" and not (argument.isdigit() and len(argument) <= 3):
             raise MailRejected("write '#leave DAYS', DAYS a whole number of days")
+        if word == "digest" and argument.lower() not in ("daily", "off"):
+            raise MailRejected("write '#digest daily' (one mail a day listing the games "
+                               "waiting for you) or '#digest off' (a mail at each move)")
         if word == "say" and not argument:
             raise MailRejected("'#say' alone: write '#say TEXT' (or '#say all: TEXT')")
         if word == "if" and not argument:
             raise MailRejected("'#if' alone: write '#if ACTION then ACTION'")
-        if word not in WITH_TEXT + ("show", "leave") and argument and not (
+        if word not in WITH_TEXT + ("show", "leave", "digest") and argument and not (
                 word in ("accept", "decline") and argument.lower() in ("draw", "undo")):
             raise MailRejected(f"'#{word}' takes nothing after it: write it alone on its line")
         said.append(Command(word, argument.lower() if word not in WITH_TEXT else argument))

@@ -24,6 +24,7 @@ class Outgoing:
     body: str
     in_reply_to: str | None = None
     refusal: bool = False  # a refusal of a seat's mail (at most one an hour goes out)
+    turn: bool = False  # its only news: a move waits for the seat (the digest may take it)
 
 
 class Unkept(GameError):
