@@ -10,6 +10,7 @@ game's own seat name (``Game.seat_names``).
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -111,6 +112,18 @@ def players(session: Any) -> list[Player]:
             title = _known(record.get(f"{colour}Title"))
         out.append(Player(name, seat, rating, title))
     return out
+
+
+def shown_session(session: Any) -> Any:
+    """A copy of ``session`` whose seats bear the players' names as the record writes them,
+    for what people read (the replay page, text ``show`` and ``replay``): the record, the game
+    and the seat names that ``--as`` and JSON use are shared, not changed."""
+    names = [player.name for player in players(session)]
+    if names == session.names or len(set(names)) != len(names):
+        return session
+    view = copy.copy(session)
+    view.names = names
+    return view
 
 
 def _known(value: str | None) -> str | None:

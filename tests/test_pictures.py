@@ -87,7 +87,8 @@ def test_a_picture_depends_only_on_what_its_seat_may_see(gid: str) -> None:
                                           "belemmer", "space-cards")])
 def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> None:
     """What only one seat sees (its hand, its face-down bones) is drawn for that seat and is
-    absent from every other seat's picture and the spectator's."""
+    absent from every other seat's picture and the spectator's (``--as spectator``); the
+    master record's picture (no ``--as``) draws them all."""
     session = sample_session(gid, 2)
     game = session.game
     seats = range(len(session.names))
@@ -96,8 +97,9 @@ def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> No
         state = session.states[ply]
         views = {seat: game.view(state, seat) for seat in [None, *seats]}
         pictures = {seat: set(TOKEN.findall(svg_words(render.show_svg(
-            session, ply, None if seat is None else session.names[seat]))))
+            session, ply, "spectator" if seat is None else session.names[seat]))))
             for seat in [None, *seats]}
+        master = set(TOKEN.findall(svg_words(render.show_svg(session, ply))))
         for seat in seats:
             for other in [None, *seats]:
                 if other == seat:
@@ -105,8 +107,31 @@ def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> No
                 hidden = tokens(views[seat]) - tokens(views[other])
                 assert not hidden & pictures[other], (ply, seat, other, hidden & pictures[other])
                 checked += len(hidden)
+            # the master record's picture (no --as) is the referee's: every seat's values
+            assert tokens(views[seat]) - tokens(views[None]) <= master, (ply, seat)
     if gid in ("two-headed-dragon", "johari-bones", "western-mahjong"):
         assert checked > 0
+
+
+def test_the_master_salvo_picture_draws_each_fleet_as_its_owner_and_a_spectator_none() -> None:
+    """Special Salvo's master picture (no --as) draws both oceans, each exactly as its owner
+    draws its own; a spectator's (--as spectator) draws no ship before the fleets are shown."""
+    session = sample_session("special-salvo", 2)
+
+    def grids(ply: int, who: str | None) -> list[diagram.Grid]:
+        return [part for part in diagram.walk(render.picture(session, ply, who).parts)
+                if isinstance(part, diagram.Grid)]
+
+    ships = 0
+    for ply in plies_of(session, 8):
+        master = grids(ply, None)
+        for seat, name in enumerate(session.names):
+            assert master[seat].cells == grids(ply, name)[0].cells, (ply, name)
+            ships += sum(piece.shape == "square" for piece in master[seat].cells.values())
+        if not any(session.states[ply].revealed):
+            assert not any(piece.shape == "square" for grid in grids(ply, "spectator")
+                           for piece in grid.cells.values()), ply
+    assert ships > 0
 
 
 def test_hidden_cards_are_drawn_as_backs() -> None:
@@ -260,7 +285,7 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     # every position's picture, as 'show --svg' draws the master record; the first one also
     # in the page
     pictures = html.pictures_of(page)
-    assert pictures == [render.show_svg(session, n, ids=html.IDS, referee=True).strip()
+    assert pictures == [render.show_svg(session, n, ids=html.IDS).strip()
                         for n in range(4)]
     for picture in pictures:
         parse(picture)
@@ -449,16 +474,16 @@ DOMINO = re.compile(r"^([0-6])-([0-6])$")
 
 
 def viewers_of(session: Session) -> list[str | None]:
-    return [None, *session.names]
+    """The master record's view (None), a spectator's and every seat's."""
+    return [None, "spectator", *session.names]
 
 
 def pictures_of(session: Session, plies: list[int]) -> list[tuple[int, str | None, ET.Element]]:
-    """The pictures of ``plies`` for every viewer, the referee's view of the master too."""
+    """The pictures of ``plies`` for every viewer, the master record's view included."""
     out = []
     for ply in plies:
         for who in viewers_of(session):
             out.append((ply, who, parse(render.show_svg(session, ply, who))))
-        out.append((ply, "referee", parse(render.show_svg(session, ply, None, referee=True))))
     return out
 
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE
+from gametool.engine import CHANCE, REFEREE
 from gametool.games.johari_bones.scoring import BOXES, Bone
 from gametool.games.johari_bones.state import (
     HANDS,
@@ -101,11 +101,12 @@ def to_pile(state: JohariState, seat: int | None, bones: Sequence[Bone],
 
 
 def view(state: JohariState, seat: int | None, to_move: int | None) -> dict[str, Any]:
-    """The position as ``seat`` may see it (None: a spectator, who sees up bones only)."""
+    """The position as ``seat`` may see it (None: a spectator, who sees up bones only;
+    ``REFEREE``: every bone)."""
     revealed = state.revealed
     drawn = None
     if state.drawn is not None:
-        drawn = bone_text(state.drawn) if seat == state.mover() else HIDDEN
+        drawn = bone_text(state.drawn) if seat in (state.mover(), REFEREE) else HIDDEN
     return {
         "hand": min(state.hand, HANDS - 1) + 1,
         "dealer": seat_label(state.dealer),
