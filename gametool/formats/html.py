@@ -23,7 +23,6 @@ import base64
 import gzip
 import json
 import re
-from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
@@ -54,26 +53,26 @@ def difference(before: list[str], after: list[str]) -> list[Any]:
     Greedy and linear: each piece of ``after`` is taken from where the last run left off in
     ``before`` when it is the same there, else from its next occurrence further on, else
     written out. Consecutive pictures differ in a few places, so this finds long runs."""
-    where: dict[str, list[int]] = {}
-    for index, token in enumerate(before):
-        where.setdefault(token, []).append(index)
+    present = set(before)
     out: list[Any] = []
     at = 0  # the next piece of ``before`` a run would take
     size = len(before)
+    index = before.index
     for token in after:
         if at < size and before[at] == token and out and isinstance(out[-1], list):
             out[-1][1] += 1
             at += 1
             continue
-        places = where.get(token)
-        if places is None:
+        if token not in present:
             if out and isinstance(out[-1], str):
                 out[-1] += token
             else:
                 out.append(token)
             continue
-        found = bisect_left(places, at)
-        at = places[found] if found < len(places) else places[0]
+        try:  # its next occurrence from ``at`` on, else its first
+            at = index(token, at)
+        except ValueError:
+            at = index(token)
         out.append([at, 1])
         at += 1
     return out

@@ -58,6 +58,10 @@ def view_state(game: Sight, state: SalvoState, seat: int | None) -> dict[str, An
     return data
 
 
+_CELL_OF = {name: (FILES.index(name[0]), SIZE - int(name[1:])) for name in SQUARE_NAMES}
+"""Each square's (column, row) on a drawn ocean, row 0 at the top."""
+
+
 def _grid(cells: dict[int, str]) -> list[str]:
     """A drawn ocean (not a table): ranks 10 to 1 down the left, files a-j along the top."""
     lines = ["    " + " ".join(FILES)]
@@ -169,10 +173,7 @@ def diagram_state(game: Sight, state: SalvoState, seat: int | None,
     grids = []
     for owner in owners:
         cells: dict[tuple[int, int], Piece] = {}
-
-        def at(name: str) -> tuple[int, int]:
-            return FILES.index(name[0]), SIZE - int(name[1:])
-
+        at = _CELL_OF.__getitem__
         for ship, squares in (view["fleets"][seat_text(owner)] or {}).items():
             letter = LETTERS[SHIPS.index(ship)]
             for name in squares:
