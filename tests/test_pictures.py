@@ -606,24 +606,53 @@ def test_mahjong_tiles_carry_their_suit_sign_and_melds_lie_side_by_side() -> Non
 
 
 def test_the_master_record_without_as_shows_every_hand(tmp_path: Path) -> None:
+    """One view rule for every output: without --as, the master record's text, JSON, picture
+    and replay page show both hands (the referee's view); --as spectator none in any of them;
+    a record exported for a seat shows that seat's view and refuses another seat's."""
+    from gametool.formats import html
+
     record = tmp_path / "g.gtn"
     session = sample_session("western-mahjong", 0)
     record.write_text(session.text())
     ply = "30"
-    whole = parse(run("show", str(record), "--svg", "--ply", ply).stdout)
-    mine = parse(run("show", str(record), "--svg", "--ply", ply, "--as", "p1",
-                     "--weak-seed-ok").stdout)
+    hidden = session.states[30].sizes[1] + session.states[30].sizes[0]
+
+    def show(path: Path, *args: str) -> str:
+        done = run("show", str(path), "--ply", ply, "--weak-seed-ok", *args)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def backs(root: ET.Element) -> int:
         return len([g for g in root.iter(f"{NS}g") if g.get("class") == "item back"])
 
+    whole, spectator = parse(show(record, "--svg")), parse(show(record, "--svg", "--as",
+                                                                   "spectator"))
+    mine = parse(show(record, "--svg", "--as", "p1"))
     assert backs(whole) == 1  # the wall alone
+    assert backs(spectator) == hidden + 1
     assert backs(mine) == session.states[30].sizes[1] + 1
     assert "the referee's view" in svg_words(ET.tostring(whole, encoding="unicode"))
+    text, seen = show(record), show(record, "--as", "spectator")
+    assert "hand of p1: " in text and "hand of p2: " in text and "the referee's view" in text
+    assert "hand of" not in seen and "(as spectator)" in seen
+    assert None not in json.loads(show(record, "--json"))["position"]["hands"].values()
+    data = json.loads(show(record, "--json", "--as", "spectator"))
+    assert data["as"] == "spectator" and set(data["position"]["hands"].values()) == {None}
+    for args, count in (((), 1), (("--as", "spectator"), hidden + 1)):
+        page = tmp_path / "page.html"
+        done = run("replay", str(record), "--html", "-o", str(page), "--force",
+                   "--weak-seed-ok", *args)
+        assert done.returncode == 0, done.stderr
+        assert backs(parse(html.pictures_of(page.read_text())[30])) == count, args
     exported = tmp_path / "p1.gtn"
     assert run("export", str(record), "--as", "p1", "--weak-seed-ok", "-o",
                str(exported)).returncode == 0
-    assert backs(parse(run("show", str(exported), "--svg", "--ply", ply).stdout)) == backs(mine)
+    assert backs(parse(show(exported, "--svg"))) == backs(mine)
+    hands = json.loads(show(exported, "--json"))["position"]["hands"]
+    assert hands["p1"] is not None and hands["p2"] is None
+    refused = run("show", str(exported), "--as", "p2")
+    assert refused.returncode != 0 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and "p1's view only" in refused.stderr
 
 
 def test_a_page_may_hold_the_definitions_once_and_each_picture_without_them() -> None:

@@ -27,8 +27,8 @@ from collections.abc import Callable
 from typing import Any
 
 from gametool import annotations, render
-from gametool.formats import html_page
 from gametool.annotations import shown_session  # noqa: F401 (the names the page shows)
+from gametool.formats import html_page
 from gametool.formats.html_page import alternates, move_text  # noqa: F401 (the page's words)
 from gametool.record import Session
 
