@@ -186,27 +186,45 @@ def _body_of(session: Any) -> tuple[list[Any], int]:
     return session.record.body, 0
 
 
-def note_at(session: Any, ply: int) -> Note | None:
-    """What the record says of ``ply`` on the line ``session`` follows; None for nothing."""
+_INDEXES: dict[int, tuple[list[Any], int, int, int, dict[int, tuple[Any, list[Any]]]]] = {}
+"""Each line's turn and variations by ply (see :func:`_index`), kept while the line is read."""
+
+
+def _index(session: Any) -> dict[int, tuple[Any, list[Any]]]:
+    """The line ``session`` follows, read once: for each ply a turn line ends at, that turn
+    line and the variations written after it (before the next turn line). Kept for the next
+    ply asked of the same line, until it changes (a ply played, a line added)."""
     from notation import record as gtn
 
     body, at = _body_of(session)
-    note: Note | None = None
-    variations: list[str] = []
+    kept = _INDEXES.get(id(body))
+    if (kept is not None and kept[0] is body and kept[1:4] == (at, len(body),
+                                                                len(session.steps))):
+        return kept[4]
+    index: dict[int, tuple[Any, list[Any]]] = {}
+    current: tuple[Any, list[Any]] | None = None
+    start = at
     for item in body:
         if isinstance(item, gtn.TurnLine):
-            if at >= ply:
-                break
-            at += len(item.actions)
-            if at == ply:
-                note = Note(read_comment(item.comment), tuple(item.nags))
-        elif isinstance(item, gtn.Variation) and note is not None and at == ply:
-            variations.append(variation_text(item))
-    if note is None and not variations:
+            before, at = at, at + len(item.actions)
+            # a turn that adds no ply ends what the ply before it says
+            current = index.setdefault(at, (item, [])) if at > before else None
+        elif isinstance(item, gtn.Variation) and current is not None:
+            current[1].append(item)
+    if len(_INDEXES) >= 16:
+        _INDEXES.pop(next(iter(_INDEXES)))
+    _INDEXES[id(body)] = (body, start, len(body), len(session.steps), index)
+    return index
+
+
+def note_at(session: Any, ply: int) -> Note | None:
+    """What the record says of ``ply`` on the line ``session`` follows; None for nothing."""
+    found = _index(session).get(ply)
+    if found is None:
         return None
-    note = note or Note()
-    if variations:
-        note = Note(note.comment, note.nags, tuple(variations))
+    turn, variations = found
+    note = Note(read_comment(turn.comment), tuple(turn.nags),
+                tuple(variation_text(item) for item in variations))
     if note.comment is None and not note.nags and not note.variations:
         return None
     return note

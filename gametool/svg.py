@@ -576,18 +576,16 @@ class Renderer:
         units += [("", [card]) for card in items[at:]]
         gap, group_gap = 6.0, 18.0
 
-        def unit_width(unit: list[Card]) -> float:
-            return sum(self._item_size(c)[0] + gap for c in unit) - gap
-
-        limit = max(ROW_WIDTH, max((unit_width(u) for _l, u in units), default=0))
+        size = self._item_size
+        widths = [sum(size(c)[0] + gap for c in unit) - gap for _l, unit in units]
+        limit = max(ROW_WIDTH, max(widths, default=0))
         if not part.groups:
-            limit = max(limit, PER_LINE * (max((self._item_size(c)[0] for c in items),
-                                                default=0) + gap))
+            limit = max(limit, PER_LINE * (max((size(c)[0] for c in items), default=0) + gap))
         lines: list[list[tuple[str, list[Card]]]] = [[]]
         x = 0.0
-        for label, unit in units:
-            step = unit_width(unit) + (group_gap if label else gap)
-            if lines[-1] and x + unit_width(unit) > limit:
+        for (label, unit), unit_width in zip(units, widths, strict=True):
+            step = unit_width + (group_gap if label else gap)
+            if lines[-1] and x + unit_width > limit:
                 lines.append([])
                 x = 0.0
             lines[-1].append((label, unit))
