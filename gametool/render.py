@@ -205,10 +205,11 @@ def _action_text(session: Session, before: Any, action: Any, final: Any,
     return game.mask_action(before, action, final, seen.seat)
 
 
-def last_action(session: Session, ply: int, seen: Sight) -> str | None:
-    """The action that led to ply ``ply``, as ``seen`` may read it."""
+def last_action(session: Session, ply: int, as_seat: str | Sight | None) -> str | None:
+    """The action that led to ply ``ply``, as :func:`sight` lets ``as_seat`` read it."""
     if ply == 0:
         return None
+    seen = sight(session, as_seat)
     step = session.steps[ply - 1]
     before, after = session.states[ply - 1], session.states[ply]
     game = session.game
@@ -219,11 +220,13 @@ def last_action(session: Session, ply: int, seen: Sight) -> str | None:
     return f"{out}  ({note})" if note else out
 
 
-def last_turns(session: Session, ply: int, seen: Sight) -> list[str]:
-    """The turns since the seat to move last acted, oldest first, as ``seen`` may read them:
-    every other seat's last turn and the chance actions between ("p2: 6/3 6/4", "chance: roll
-    6-5"). Once the game is over, the turns back to the last seat that acts twice. A partly
-    hidden chance action (a deal, a shuffle) starts a hand: nothing before it is named."""
+def last_turns(session: Session, ply: int, as_seat: str | Sight | None) -> list[str]:
+    """The turns since the seat to move last acted, oldest first, as :func:`sight` lets
+    ``as_seat`` read them: every other seat's last turn and the chance actions between ("p2:
+    6/3 6/4", "chance: roll 6-5"). Once the game is over, the turns back to the last seat that
+    acts twice. A partly hidden chance action (a deal, a shuffle) starts a hand: nothing
+    before it is named."""
+    seen = sight(session, as_seat)
     game = session.game
     state = session.states[ply]
     to_move = game.to_move(state)
