@@ -122,6 +122,7 @@ def shown_session(session: Any) -> Any:
     if names == session.names or len(set(names)) != len(names):
         return session
     view = copy.copy(session)
+    view.written_names = dict(zip(session.names, names, strict=True))
     view.names = names
     return view
 
@@ -223,16 +224,18 @@ def note_at(session: Any, ply: int) -> Note | None:
     if found is None:
         return None
     turn, variations = found
+    names = getattr(session, "written_names", None)
     note = Note(read_comment(turn.comment), tuple(turn.nags),
-                tuple(variation_text(item) for item in variations))
+                tuple(variation_text(item, names) for item in variations))
     if note.comment is None and not note.nags and not note.variations:
         return None
     return note
 
 
-def variation_text(variation: Any) -> str:
+def variation_text(variation: Any, names: dict[str, str] | None = None) -> str:
     """A variation as one line: ``10. Na5 11. Bb5+ ... (14. Qb6!? {a rare try}) ...``, each
-    action after its ply number, NAGs as glyphs, comments in braces."""
+    action after its ply number, NAGs as glyphs, comments in braces; ``names``: the seats as
+    shown, by their names in the record."""
     from notation import record as gtn
 
     parts: list[str] = []
@@ -242,12 +245,13 @@ def variation_text(variation: Any) -> str:
             move = "".join(nag_glyph(n) for n in item.nags if n in MOVE_GLYPHS)
             other = " ".join(nag_glyph(n) for n in item.nags if n not in MOVE_GLYPHS)
             comment = read_comment(item.comment)
-            text = f"{item.ply}. {item.seat}: {moves}{move}" + (f" {other}" if other else "")
+            seat = (names or {}).get(item.seat, item.seat)
+            text = f"{item.ply}. {seat}: {moves}{move}" + (f" {other}" if other else "")
             if comment is not None and comment.text:
                 text += f" {{{comment.text}}}"
             parts.append(text)
         elif isinstance(item, gtn.Variation):
-            parts.append(f"({variation_text(item)})")
+            parts.append(f"({variation_text(item, names)})")
         elif isinstance(item, gtn.CommentLine):
             comment = read_comment(item.text)
             if comment is not None and comment.text:

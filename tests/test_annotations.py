@@ -42,8 +42,8 @@ def test_show_prints_the_comment_nags_clock_and_evaluation_of_the_ply() -> None:
 def test_show_variations_lists_the_lines_that_replace_the_ply() -> None:
     done = run("show", str(ANNOTATED), "--ply", "18", "--variations")
     assert done.returncode == 0, done.stderr
-    assert ("variation: 18. Østergaard_Jörg: c6 19. O'Brien_Siobhán: axb4 20. "
-            "Østergaard_Jörg: Bxb4 \u00b1") in " ".join(done.stdout.split())  # wrapped at 80
+    assert ("variation: 18. Østergaard, Jörg: c6 19. O'Brien, Siobhán: axb4 20. "
+            "Østergaard, Jörg: Bxb4 \u00b1") in " ".join(done.stdout.split())  # wrapped at 80
     data = json.loads(run("show", str(ANNOTATED), "--ply", "10", "--variations",
                           "--json").stdout)
     assert data["note"]["variations"] == [
