@@ -552,7 +552,9 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
             new = replace(new, highlight=changed)
         elif (isinstance(new, Track) and isinstance(old, Track)
               and [len(r) for r in old.rows] == [len(r) for r in new.rows]):
-            rows = tuple(tuple(replace(p, highlight=p.pieces != q.pieces)
+            # a point is copied only where its mark changes (most points keep theirs)
+            rows = tuple(tuple(p if p.highlight == (p.pieces != q.pieces)
+                               else replace(p, highlight=p.pieces != q.pieces)
                                for p, q in zip(row, old_row, strict=True))
                          for row, old_row in zip(new.rows, old.rows, strict=True))
             new = replace(new, rows=rows)
