@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
@@ -519,7 +519,7 @@ def grid_text(grid: Any, flipped: bool = False, paint: Paint | None = None,
 
 def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ...]:
     """``after``'s parts with the cells and points that differ from ``before`` highlighted."""
-    from dataclasses import dataclass, replace
+    from dataclasses import replace
 
     from gametool.diagram import Beside, Grid, Row, Track
 
@@ -565,7 +565,7 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
 def _new_items(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ...]:
     """``after`` with the face-up items that were not in ``before`` highlighted (a card played
     to the table, a tile drawn or discarded); backs tell nothing and stay as they are."""
-    from dataclasses import dataclass, replace
+    from dataclasses import replace
 
     left = [(c.label, c.name, c.kind) for c in before if c.face_up]
     out = []
@@ -631,7 +631,7 @@ def picture(session: Session, ply: int | None = None, as_seat: str | Sight | Non
 
 
 def _turnable(parts: tuple[Any, ...]) -> tuple[Any, ...]:
-    from dataclasses import dataclass, replace
+    from dataclasses import replace
 
     from gametool.diagram import Beside, Grid
 
