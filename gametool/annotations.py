@@ -10,6 +10,7 @@ game's own seat name (``Game.seat_names``).
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +114,19 @@ def players(session: Any) -> list[Player]:
     return out
 
 
+def shown_session(session: Any) -> Any:
+    """A copy of ``session`` whose seats bear the players' names as the record writes them,
+    for what people read (the replay page, text ``show`` and ``replay``): the record, the game
+    and the seat names that ``--as`` and JSON use are shared, not changed."""
+    names = [player.name for player in players(session)]
+    if names == session.names or len(set(names)) != len(names):
+        return session
+    view = copy.copy(session)
+    view.written_names = dict(zip(session.names, names, strict=True))
+    view.names = names
+    return view
+
+
 def _known(value: str | None) -> str | None:
     value = (value or "").strip()
     return None if value in _UNKNOWN or value == "0" else value
@@ -173,35 +187,55 @@ def _body_of(session: Any) -> tuple[list[Any], int]:
     return session.record.body, 0
 
 
-def note_at(session: Any, ply: int) -> Note | None:
-    """What the record says of ``ply`` on the line ``session`` follows; None for nothing."""
+_INDEXES: dict[int, tuple[list[Any], int, int, int, dict[int, tuple[Any, list[Any]]]]] = {}
+"""Each line's turn and variations by ply (see :func:`_index`), kept while the line is read."""
+
+
+def _index(session: Any) -> dict[int, tuple[Any, list[Any]]]:
+    """The line ``session`` follows, read once: for each ply a turn line ends at, that turn
+    line and the variations written after it (before the next turn line). Kept for the next
+    ply asked of the same line, until it changes (a ply played, a line added)."""
     from notation import record as gtn
 
     body, at = _body_of(session)
-    note: Note | None = None
-    variations: list[str] = []
+    kept = _INDEXES.get(id(body))
+    if (kept is not None and kept[0] is body and kept[1:4] == (at, len(body),
+                                                                len(session.steps))):
+        return kept[4]
+    index: dict[int, tuple[Any, list[Any]]] = {}
+    current: tuple[Any, list[Any]] | None = None
+    start = at
     for item in body:
         if isinstance(item, gtn.TurnLine):
-            if at >= ply:
-                break
-            at += len(item.actions)
-            if at == ply:
-                note = Note(read_comment(item.comment), tuple(item.nags))
-        elif isinstance(item, gtn.Variation) and note is not None and at == ply:
-            variations.append(variation_text(item))
-    if note is None and not variations:
+            before, at = at, at + len(item.actions)
+            # a turn that adds no ply ends what the ply before it says
+            current = index.setdefault(at, (item, [])) if at > before else None
+        elif isinstance(item, gtn.Variation) and current is not None:
+            current[1].append(item)
+    if len(_INDEXES) >= 16:
+        _INDEXES.pop(next(iter(_INDEXES)))
+    _INDEXES[id(body)] = (body, start, len(body), len(session.steps), index)
+    return index
+
+
+def note_at(session: Any, ply: int) -> Note | None:
+    """What the record says of ``ply`` on the line ``session`` follows; None for nothing."""
+    found = _index(session).get(ply)
+    if found is None:
         return None
-    note = note or Note()
-    if variations:
-        note = Note(note.comment, note.nags, tuple(variations))
+    turn, variations = found
+    names = getattr(session, "written_names", None)
+    note = Note(read_comment(turn.comment), tuple(turn.nags),
+                tuple(variation_text(item, names) for item in variations))
     if note.comment is None and not note.nags and not note.variations:
         return None
     return note
 
 
-def variation_text(variation: Any) -> str:
+def variation_text(variation: Any, names: dict[str, str] | None = None) -> str:
     """A variation as one line: ``10. Na5 11. Bb5+ ... (14. Qb6!? {a rare try}) ...``, each
-    action after its ply number, NAGs as glyphs, comments in braces."""
+    action after its ply number, NAGs as glyphs, comments in braces; ``names``: the seats as
+    shown, by their names in the record."""
     from notation import record as gtn
 
     parts: list[str] = []
@@ -211,12 +245,13 @@ def variation_text(variation: Any) -> str:
             move = "".join(nag_glyph(n) for n in item.nags if n in MOVE_GLYPHS)
             other = " ".join(nag_glyph(n) for n in item.nags if n not in MOVE_GLYPHS)
             comment = read_comment(item.comment)
-            text = f"{item.ply}. {item.seat}: {moves}{move}" + (f" {other}" if other else "")
+            seat = (names or {}).get(item.seat, item.seat)
+            text = f"{item.ply}. {seat}: {moves}{move}" + (f" {other}" if other else "")
             if comment is not None and comment.text:
                 text += f" {{{comment.text}}}"
             parts.append(text)
         elif isinstance(item, gtn.Variation):
-            parts.append(f"({variation_text(item)})")
+            parts.append(f"({variation_text(item, names)})")
         elif isinstance(item, gtn.CommentLine):
             comment = read_comment(item.text)
             if comment is not None and comment.text:

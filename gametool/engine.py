@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 CHANCE = -1
 """The seat index of the chance pseudo-seat (dice, shuffles, deals, coin tosses)."""
 
+REFEREE = -2
+"""The seat a game's ``view``, ``render`` and ``diagram`` are asked for to show the master
+record as the referee holds it: every hidden value shown. Only games that hide something (their
+``hidden``) are asked; for the others the referee sees what a spectator sees (None)."""
+
 RESIGN = "resign"
 """The text of the resignation action that every game accepts from the seat to move."""
 
@@ -384,7 +389,8 @@ class Game(Generic[S, A]):
         return None
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
-        """The position as ``seat`` may see it (None: a spectator), as JSON-able data."""
+        """The position as ``seat`` may see it (None: a spectator; ``REFEREE``: everything the
+        master record holds), as JSON-able data."""
         raise NotImplementedError
 
     def render(self, state: S, seat: int | None, names: Sequence[str]) -> str:

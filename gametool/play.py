@@ -90,7 +90,7 @@ class Table:
     def draw(self) -> None:
         from gametool import term
 
-        text = render.show_text(self.session, None, self.viewer(), None,
+        text = render.show_text(self.session, None, self.viewer() or "spectator", None,
                                 term.painter(self.colour), self.unicode, term.WIDTH)
         self.write(text.rstrip("\n"))
 

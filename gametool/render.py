@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import replace
+from dataclasses import dataclass
 from collections.abc import Callable
 from typing import Any
 
 from gametool import annotations
-from gametool.engine import CHANCE, Game
+from gametool.engine import CHANCE, REFEREE, Game
 from gametool.record import Session
 from gametool.tables import tabulate
 
@@ -161,46 +161,85 @@ def record_json(record: Any) -> dict[str, Any]:
     return {"tags": {t.name: t.value for t in record.tags}, "plies": plies}
 
 
-def _seat_of(session: Session, as_seat: str | None) -> int | None:
-    """The seat index of ``as_seat``; the chance seat sees what a spectator sees (None)."""
+@dataclass(frozen=True)
+class Sight:
+    """Whom an output is drawn for, as :func:`sight` decides it for every output."""
+
+    seat: int | None
+    """The seat the game's ``view``, ``render`` and ``diagram`` are asked for: a seat, None
+    (a spectator) or ``REFEREE`` (the master record of a game that hides something)."""
+    label: str | None
+    """How the output names the view (JSON's ``as``): the seat's name, ``spectator`` or
+    ``chance``; None for the master record, which is what is shown without ``--as``."""
+    whole: bool
+    """The actions are read as the master record writes them, every value shown."""
+
+
+def sight(session: Session, as_seat: str | Sight | None) -> Sight:
+    """The one view rule of ``show`` (text, JSON and picture), ``replay`` and the replay page.
+
+    Without ``--as``, a master record shows everything it holds: the referee's view (a game
+    that hides nothing shows what everyone sees). ``--as spectator`` (or ``chance``) shows what
+    every seat sees, ``--as SEAT`` what that seat sees. A record exported for a seat shows that
+    seat's view, whatever is asked, and refuses another seat's (:meth:`Session.view_as`)."""
+    if isinstance(as_seat, Sight):
+        return as_seat
+    as_seat = session.view_as(as_seat)
     if as_seat is None:
-        return None
-    seat = session.seat_index(as_seat)
-    return None if seat == CHANCE else seat
+        if type(session.game).hidden in ("", "none"):
+            return Sight(None, None, True)
+        return Sight(REFEREE, None, True)
+    index = session.seat_index(as_seat)
+    if index == CHANCE:
+        word = "spectator" if as_seat.strip().lower() == "spectator" else "chance"
+        return Sight(None, word, False)
+    return Sight(index, session.names[index], False)
 
 
-def last_action(session: Session, ply: int, seat: int | None) -> str | None:
-    """The action that led to ply ``ply``, as ``seat`` may read it (None: a spectator)."""
+def _action_text(session: Session, before: Any, action: Any, final: Any,
+                 seen: Sight) -> str:
+    """An action's text as ``seen`` reads it: whole for the master record, else masked."""
+    game = session.game
+    if seen.whole:
+        return game.format_action(before, action)
+    return game.mask_action(before, action, final, seen.seat)
+
+
+def last_action(session: Session, ply: int, as_seat: str | Sight | None) -> str | None:
+    """The action that led to ply ``ply``, as :func:`sight` lets ``as_seat`` read it."""
     if ply == 0:
         return None
+    seen = sight(session, as_seat)
     step = session.steps[ply - 1]
     before, after = session.states[ply - 1], session.states[ply]
     game = session.game
-    text = game.mask_action(before, step.action, after, seat)
+    text = _action_text(session, before, step.action, after, seen)
     shown_whole = text == game.format_action(before, step.action)
     note = game.describe_action(before, step.action) if shown_whole else None
     out = f"{session.seat_name(step.seat)}: {text}"
     return f"{out}  ({note})" if note else out
 
 
-def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
-    """The turns since the seat to move last acted, oldest first, as ``seat`` may read them:
-    every other seat's last turn and the chance actions between ("p2: 6/3 6/4", "chance: roll
-    6-5"). Once the game is over, the turns back to the last seat that acts twice. A partly
-    hidden chance action (a deal, a shuffle) starts a hand: nothing before it is named."""
+def last_turns(session: Session, ply: int, as_seat: str | Sight | None) -> list[str]:
+    """The turns since the seat to move last acted, oldest first, as :func:`sight` lets
+    ``as_seat`` read them: every other seat's last turn and the chance actions between ("p2:
+    6/3 6/4", "chance: roll 6-5"). Once the game is over, the turns back to the last seat that
+    acts twice. A partly hidden chance action (a deal, a shuffle) starts a hand: nothing
+    before it is named."""
+    seen = sight(session, as_seat)
     game = session.game
     state = session.states[ply]
     to_move = game.to_move(state)
     turns: list[tuple[int, list[str]]] = []
-    seen: set[int] = set()
+    acted: set[int] = set()
     n = ply
     while n > 0:
         step = session.steps[n - 1]
-        if step.seat != CHANCE and (step.seat == to_move or step.seat in seen):
+        if step.seat != CHANCE and (step.seat == to_move or step.seat in acted):
             if not turns or turns[-1][0] != step.seat:
                 break
         before = session.states[n - 1]
-        text = game.mask_action(before, step.action, state, seat)
+        text = _action_text(session, before, step.action, state, seen)
         whole = game.format_action(before, step.action)
         note = game.describe_action(before, step.action) if text == whole else None
         text = f"{text}  ({note})" if note else text
@@ -208,7 +247,7 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
             turns[-1][1].insert(0, text)
         else:
             if turns and turns[-1][0] != CHANCE:
-                seen.add(turns[-1][0])
+                acted.add(turns[-1][0])
             turns.append((step.seat, [text]))
         n -= 1
         if step.seat == CHANCE and (not text.startswith(whole) or game.mask_action(
@@ -218,12 +257,14 @@ def last_turns(session: Session, ply: int, seat: int | None) -> list[str]:
 
 
 def show_data(session: Session, ply: int | None = None,
-              as_seat: str | None = None) -> dict[str, Any]:
-    """The JSON of ``show``: the position after ``ply`` plies as ``as_seat`` may see it."""
+              as_seat: str | Sight | None = None) -> dict[str, Any]:
+    """The JSON of ``show``: the position after ``ply`` plies as ``as_seat`` may see it (see
+    :func:`sight`: without it, the master record's view)."""
     ply = session.ply if ply is None else ply
     state = session.states[ply]
     game = session.game
-    seat = _seat_of(session, as_seat)
+    seen = sight(session, as_seat)
+    seat = seen.seat
     outcome = session.outcome_at(ply)
     to_move = session.to_move_at(ply)
     data: dict[str, Any] = {
@@ -234,11 +275,11 @@ def show_data(session: Session, ply: int | None = None,
         "to_move": session.seat_name(to_move),
         "over": outcome is not None,
         "result": outcome.to_json(session.names) if outcome else None,
-        "last": last_action(session, ply, seat),
-        "last_turns": last_turns(session, ply, seat),
+        "last": last_action(session, ply, seen),
+        "last_turns": last_turns(session, ply, seen),
     }
-    if as_seat is not None:
-        data["as"] = session.seat_name(seat) if seat is not None else "chance"
+    if seen.label is not None:
+        data["as"] = seen.label
     scores = game.scores(state)
     if scores is not None:
         data["scores"] = {name: scores[i] for i, name in enumerate(session.names)}
@@ -251,16 +292,19 @@ def show_data(session: Session, ply: int | None = None,
     return data
 
 
-def _header(session: Session, data: dict[str, Any]) -> list[str]:
+def _header(session: Session, data: dict[str, Any], seen: Sight) -> list[str]:
     """The lines above a position: game, players, options, ply, seat to move, last action."""
     game = session.game
-    lines = [f"{game.name} ({game.id})  players: {', '.join(session.names)}"]
+    apart = "; " if any("," in name for name in session.names) else ", "  # "Tal, Mikhail"
+    lines = [f"{game.name} ({game.id})  players: {apart.join(session.names)}"]
     if data["options"]:
         lines.append("options: " + ", ".join(f"{k}={v}" for k, v in data["options"].items()))
     status = f"ply {data['ply']}"
     if data["to_move"] is not None:
         status += f", {data['to_move']} to move"
-    if "as" in data:
+    if seen.seat == REFEREE:
+        status += "  (the referee's view: every hidden value)"
+    elif "as" in data:
         status += f"  (as {data['as']})"
     lines.append(status)
     turns = data["last_turns"]
@@ -300,7 +344,7 @@ def plain(text: str, role: str) -> str:
     return text
 
 
-def show_text(session: Session, ply: int | None = None, as_seat: str | None = None,
+def show_text(session: Session, ply: int | None = None, as_seat: str | Sight | None = None,
               flip: bool | None = None, paint: Paint | None = None, unicode: bool = False,
               width: int | None = None) -> str:
     """The position drawn for a person: header, board, score table, result.
@@ -310,12 +354,13 @@ def show_text(session: Session, ply: int | None = None, as_seat: str | None = No
     figures by their role (their style in the game's diagram), ``unicode`` draws glyph pieces
     (chess) as figurines, and ``width`` wraps the header's and the game's long lines."""
     paint = paint or plain
-    data = show_data(session, ply, as_seat)
+    seen = sight(session, as_seat)
+    data = show_data(session, ply, seen)
     ply = data["ply"]
     state = session.states[ply]
     game = session.game
-    seat = _seat_of(session, as_seat)
-    header = _header(session, data)
+    seat = seen.seat
+    header = _header(session, data, seen)
     lines = [paint(line, _header_role(n, line)) for n, line in
              enumerate(_fit(header, width))]
     painted = paint is not plain
@@ -507,7 +552,9 @@ def _mark_changes(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any,
             new = replace(new, highlight=changed)
         elif (isinstance(new, Track) and isinstance(old, Track)
               and [len(r) for r in old.rows] == [len(r) for r in new.rows]):
-            rows = tuple(tuple(replace(p, highlight=p.pieces != q.pieces)
+            # a point is copied only where its mark changes (most points keep theirs)
+            rows = tuple(tuple(p if p.highlight == (p.pieces != q.pieces)
+                               else replace(p, highlight=p.pieces != q.pieces)
                                for p, q in zip(row, old_row, strict=True))
                          for row, old_row in zip(new.rows, old.rows, strict=True))
             new = replace(new, rows=rows)
@@ -532,93 +579,43 @@ def _new_items(before: tuple[Any, ...], after: tuple[Any, ...]) -> tuple[Any, ..
     return tuple(out)
 
 
-def _every_hand(session: Session, state: Any, parts: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``parts`` (a spectator's) with each row of cards, dominoes or tiles as the seat that
-    sees most of it draws it: every hand face up, as the referee sees the game."""
-    from dataclasses import replace
-
-    from gametool.diagram import Beside, Row, walk
-
-    versions: dict[tuple[str, int], list[Any]] = {}
-    for seat in range(len(session.names)):
-        seen: dict[str, int] = {}
-        for part in walk(session.game.diagram(state, seat, session.names).parts):
-            if isinstance(part, Row):
-                key = (part.title, seen.get(part.title, 0))
-                seen[part.title] = key[1] + 1
-                versions.setdefault(key, []).append(part)
-    best: dict[tuple[str, int], Any] = {}
-    for key, rows in versions.items():
-        if len({len(row.items) for row in rows}) == 1:  # item by item, what any seat sees
-            items = tuple(next((row.items[i] for row in rows if row.items[i].face_up),
-                               rows[0].items[i]) for i in range(len(rows[0].items)))
-            best[key] = replace(rows[0], items=items)
-        else:
-            best[key] = max(rows, key=lambda row: sum(c.face_up for c in row.items))
-    seen: dict[str, int] = {}
-
-    def swap(items: tuple[Any, ...]) -> tuple[Any, ...]:
-        out = []
-        for part in items:
-            if isinstance(part, Beside):
-                part = replace(part, parts=swap(part.parts))
-            elif isinstance(part, Row):
-                key = (part.title, seen.get(part.title, 0))
-                seen[part.title] = key[1] + 1
-                other = best.get(key)
-                if other is not None and sum(c.face_up for c in other.items) > sum(
-                        c.face_up for c in part.items):
-                    part = other
-            out.append(part)
-        return tuple(out)
-
-    return swap(parts)
-
-
-_DRAWN: dict[tuple[int, int, int | None, bool, tuple[str, ...]], tuple[Any, Any, Any]] = {}
+_DRAWN: dict[tuple[int, int, int | None, tuple[str, ...]], tuple[Any, Any, Any]] = {}
 DRAWN_KEPT = 8
 """Diagrams kept: a picture also draws the position before it, which the picture before drew."""
 
 
-def _drawn(session: Session, state: Any, seat: int | None, every_hand: bool) -> Any:
-    """The game's diagram of ``state`` for ``seat`` (``every_hand``: each row of cards as the
-    seat that sees most of it draws it), kept for the next picture's position before."""
+def _drawn(session: Session, state: Any, seat: int | None) -> Any:
+    """The game's diagram of ``state`` for ``seat``, kept for the next picture's position
+    before."""
     game = session.game
-    key = (id(game), id(state), seat, every_hand, tuple(session.names))
+    key = (id(game), id(state), seat, tuple(session.names))
     kept = _DRAWN.get(key)
     if kept is not None and kept[0] is game and kept[1] is state:
         return kept[2]
     drawn = game.diagram(state, seat, session.names)
-    if every_hand:
-        drawn = replace(drawn, parts=_every_hand(session, state, drawn.parts))
     if len(_DRAWN) >= DRAWN_KEPT:
         _DRAWN.pop(next(iter(_DRAWN)))
     _DRAWN[key] = (game, state, drawn)
     return drawn
 
 
-def picture(session: Session, ply: int | None = None, as_seat: str | None = None,
-            flip: bool | None = None, referee: bool = False) -> Any:
-    """The whole position as one diagram: header, the game's parts with the last action's
-    cells highlighted, the score table and the result. ``flip``: None lets the game choose.
-    ``referee`` (without ``as_seat``): every hand face up, as the master record holds them."""
+def picture(session: Session, ply: int | None = None, as_seat: str | Sight | None = None,
+            flip: bool | None = None) -> Any:
+    """The whole position as one diagram, as :func:`sight` decides for ``as_seat`` (without
+    it, the master record's: every hidden value): header, the game's parts with the last
+    action's cells highlighted, the score table and the result. ``flip``: None lets the game
+    choose."""
     from gametool.diagram import Diagram, Note, Panel
 
-    data = show_data(session, ply, as_seat)
+    seen = sight(session, as_seat)
+    data = show_data(session, ply, seen)
     ply = data["ply"]
     state = session.states[ply]
-    game = session.game
-    seat = _seat_of(session, as_seat)
-    referee = (referee and as_seat is None and not session.player_file
-               and type(game).hidden not in ("", "none"))  # else every seat sees the same
-    drawn = _drawn(session, state, seat, False)
+    seat = seen.seat
+    drawn = _drawn(session, state, seat)
     parts = drawn.parts
-    if referee:
-        parts = _drawn(session, state, seat, True).parts
-        referee = parts != drawn.parts  # said in the header only where it shows more
     if ply > 0:
-        parts = _mark_changes(_drawn(session, session.states[ply - 1], seat, referee).parts,
-                              parts)
+        parts = _mark_changes(_drawn(session, session.states[ply - 1], seat).parts, parts)
     tail: list[Any] = []
     scores = _scores(session, state, seat, data)
     if scores is not None:
@@ -629,10 +626,7 @@ def picture(session: Session, ply: int | None = None, as_seat: str | None = None
         tail.append(Note((f"result: {data['result']['tag']} ({data['result']['termination']})",)))
     if flip is not None:  # asked for: every board turns, not only chess-like ones
         parts = _turnable(parts)
-    header = _header(session, data)
-    if referee:
-        header[1 + bool(data["options"])] += "  (the referee's view: every hand)"
-    return Diagram((Note(tuple(header)), *parts, *tail),
+    return Diagram((Note(tuple(_header(session, data, seen))), *parts, *tail),
                    drawn.flipped if flip is None else flip, drawn.legend)
 
 
@@ -645,14 +639,14 @@ def _turnable(parts: tuple[Any, ...]) -> tuple[Any, ...]:
                  else replace(p, flippable=True) if isinstance(p, Grid) else p for p in parts)
 
 
-def show_svg(session: Session, ply: int | None = None, as_seat: str | None = None,
-             flip: bool | None = None, ids: str = "", referee: bool = False) -> str:
-    """The position as an SVG picture, for ``as_seat`` (None: a spectator, or with
-    ``referee`` every hand of a master record); ``ids`` prefixes its ids (for pages holding
+def show_svg(session: Session, ply: int | None = None, as_seat: str | Sight | None = None,
+             flip: bool | None = None, ids: str = "") -> str:
+    """The position as an SVG picture, as :func:`sight` decides for ``as_seat`` (without it,
+    the master record's: every hidden value); ``ids`` prefixes its ids (for pages holding
     several pictures)."""
     from gametool import svg
 
-    diagram = picture(session, ply, as_seat, flip, referee)
+    diagram = picture(session, ply, as_seat, flip)
     title = f"{session.game.name}, ply {ply if ply is not None else session.ply}"
     return svg.to_svg(diagram, title=title, ids=ids)
 

@@ -261,20 +261,20 @@ class Renderer:
         g = box.group
         if part.title:
             _text(g, MARGIN, 14, part.title, weight="bold")
-        for col in range(ncols):
-            for row in range(nrows):
-                x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
-                if part.checkered:
-                    light = (col + row) % 2 == 0
-                    shades = BOARDS.get(part.board, (SQUARE_LIGHT, SQUARE_DARK))
-                    fill = shades[0] if light else shades[1]
-                else:
-                    fill = "#ffffff"
-                square = (x, y, fill, f"{part.files[col]}{part.ranks[row]}",
-                          (col, row) in part.marked, (col, row) in part.highlight,
-                          (col, row) in part.alert)
-                self._shared(g, (self.key, "square", *square),
-                             lambda holder, square=square: self._square(holder, *square))
+        board = (self.key, "board", part.files, part.ranks, flip, top, part.checkered,
+                 part.board)
+        plain = _BOARDS.get(board)
+        if plain is None:  # each square as drawn unmarked, kept for the board's next picture
+            holder = ET.Element("g")
+            plain = _BOARDS[board] = [self._square_of(holder, part, col, row, flip, top, False)
+                                      for col in range(ncols) for row in range(nrows)]
+        special = part.marked | part.highlight | part.alert
+        for index, elements in enumerate(plain):
+            col, row = divmod(index, nrows)
+            if (col, row) in special:
+                self._square_of(g, part, col, row, flip, top, True)
+            else:
+                g.extend(elements)
         for (col, row), piece in sorted(part.cells.items()):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
             self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
@@ -284,17 +284,45 @@ class Renderer:
                           fill="none", stroke=HIGHLIGHT_LINE, stroke_width=3,
                           **{"class": "last"})
             outline.set("data-last", f"{part.files[col]}{part.ranks[row]}")
+        self._shared(g, (self.key, "frame", part.files, part.ranks, flip, top),
+                     lambda holder: self._frame(holder, part.files, part.ranks, flip, top))
+        return box
+
+    def _frame(self, g: ET.Element, files: tuple[str, ...], ranks: tuple[str, ...],
+               flip: bool, top: float) -> None:
+        """A board's outline and its coordinates, files below and ranks on the left."""
+        ncols, nrows = len(files), len(ranks)
         _el(g, "rect", x=MARGIN, y=top, width=CELL * ncols, height=CELL * nrows, fill="none",
             stroke="#000000", stroke_width=1.5)
         for col in range(ncols):
             x, _ = self._cell_xy(col, 0, ncols, nrows, flip, top)
-            _text(g, x + CELL / 2, top + CELL * nrows + 17, part.files[col], size=13,
+            _text(g, x + CELL / 2, top + CELL * nrows + 17, files[col], size=13,
                   anchor="middle", cls="coord")
         for row in range(nrows):
             _, y = self._cell_xy(0, row, ncols, nrows, flip, top)
-            _text(g, MARGIN - 5, y + CELL / 2 + 5, part.ranks[row], size=13, anchor="end",
+            _text(g, MARGIN - 5, y + CELL / 2 + 5, ranks[row], size=13, anchor="end",
                   cls="coord")
-        return box
+
+    def _square_of(self, g: ET.Element, part: Grid, col: int, row: int, flip: bool,
+                   top: float, special: bool) -> list[ET.Element]:
+        """Draws the square of ``part`` at (col, row) into ``g`` (shared with other pictures,
+        see _shared) and returns its elements; ``special``: marked, lit or ringed as the
+        grid says, else plain."""
+        ncols, nrows = len(part.files), len(part.ranks)
+        x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
+        if part.checkered:
+            shades = BOARDS.get(part.board, (SQUARE_LIGHT, SQUARE_DARK))
+            fill = shades[0] if (col + row) % 2 == 0 else shades[1]
+        else:
+            fill = "#ffffff"
+        where = (col, row)
+        square = (x, y, fill, f"{part.files[col]}{part.ranks[row]}",
+                  special and where in part.marked, special and where in part.highlight,
+                  special and where in part.alert)
+        count = len(g)
+        self._shared(g, (self.key, "square", *square),
+                     lambda holder: self._square(holder, *square))
+        return list(g[count:])
 
     def _square(self, g: ET.Element, x: float, y: float, fill: str, name: str, marked: bool,
                 lit: bool, alert: bool) -> None:
@@ -548,18 +576,16 @@ class Renderer:
         units += [("", [card]) for card in items[at:]]
         gap, group_gap = 6.0, 18.0
 
-        def unit_width(unit: list[Card]) -> float:
-            return sum(self._item_size(c)[0] + gap for c in unit) - gap
-
-        limit = max(ROW_WIDTH, max((unit_width(u) for _l, u in units), default=0))
+        size = self._item_size
+        widths = [sum(size(c)[0] + gap for c in unit) - gap for _l, unit in units]
+        limit = max(ROW_WIDTH, max(widths, default=0))
         if not part.groups:
-            limit = max(limit, PER_LINE * (max((self._item_size(c)[0] for c in items),
-                                                default=0) + gap))
+            limit = max(limit, PER_LINE * (max((size(c)[0] for c in items), default=0) + gap))
         lines: list[list[tuple[str, list[Card]]]] = [[]]
         x = 0.0
-        for label, unit in units:
-            step = unit_width(unit) + (group_gap if label else gap)
-            if lines[-1] and x + unit_width(unit) > limit:
+        for (label, unit), unit_width in zip(units, widths, strict=True):
+            step = unit_width + (group_gap if label else gap)
+            if lines[-1] and x + unit_width > limit:
                 lines.append([])
                 x = 0.0
             lines[-1].append((label, unit))
@@ -615,6 +641,7 @@ class Renderer:
             if len(_DRAWN) >= DRAWN_KEPT:
                 _DRAWN.clear()
                 _WRITTEN.clear()
+                _BOARDS.clear()
             _DRAWN[key] = found
             for element in found[0]:
                 text: list[str] = []
@@ -794,6 +821,8 @@ DRAWN_KEPT = 20_000
 """Cards, dominoes, tiles and a track's points drawn at one place, kept to be drawn again (see
 Renderer._shared)."""
 _DRAWN: dict[tuple[Any, ...], tuple[list[ET.Element], frozenset[str]]] = {}
+_BOARDS: dict[tuple[Any, ...], list[list[ET.Element]]] = {}
+"""Each board's plain squares (as _DRAWN keeps them), square by square, for its next picture."""
 _WRITTEN: dict[int, str] = {}
 """The text of each element kept in ``_DRAWN``, by its id (a kept element stays alive, so its
 id is its own for as long as it is kept)."""

@@ -22,11 +22,15 @@ def test_show_prints_the_comment_nags_clock_and_evaluation_of_the_ply() -> None:
     done = run("show", str(ANNOTATED), "--ply", "10")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[2:5] == ["last: Østergaard_Jörg: Nxd5  ?!",
+    # the text names the players as the tags write them; JSON keeps the seat names
+    assert lines[0] == "Chess (chess)  players: O'Brien, Siobhán; Østergaard, Jörg"
+    assert lines[2:5] == ["last: Østergaard, Jörg: Nxd5  ?!",
                           "comment: Risky; the usual move is Na5.",
                           "clock 0:04:30, evaluation +1.20"]
     assert "variation" not in done.stdout  # only with --variations
     data = json.loads(run("show", str(ANNOTATED), "--ply", "10", "--json").stdout)
+    assert data["players"] == ["O'Brien_Siobhán", "Østergaard_Jörg"]
+    assert data["last"] == "Østergaard_Jörg: Nxd5"
     assert data["note"] == {"comment": "Risky; the usual move is Na5.", "clock": "0:04:30",
                             "eval": "+1.20", "nags": ["?!"]}
     # a ply without a word of comment: its clock only; the start of the game: nothing
@@ -38,8 +42,8 @@ def test_show_prints_the_comment_nags_clock_and_evaluation_of_the_ply() -> None:
 def test_show_variations_lists_the_lines_that_replace_the_ply() -> None:
     done = run("show", str(ANNOTATED), "--ply", "18", "--variations")
     assert done.returncode == 0, done.stderr
-    assert ("variation: 18. Østergaard_Jörg: c6 19. O'Brien_Siobhán: axb4 20. "
-            "Østergaard_Jörg: Bxb4 \u00b1") in " ".join(done.stdout.split())  # wrapped at 80
+    assert ("variation: 18. Østergaard, Jörg: c6 19. O'Brien, Siobhán: axb4 20. "
+            "Østergaard, Jörg: Bxb4 \u00b1") in " ".join(done.stdout.split())  # wrapped at 80
     data = json.loads(run("show", str(ANNOTATED), "--ply", "10", "--variations",
                           "--json").stdout)
     assert data["note"]["variations"] == [
@@ -52,14 +56,14 @@ def test_show_variations_lists_the_lines_that_replace_the_ply() -> None:
 def test_replay_prints_each_ply_with_its_annotations_also_in_variations() -> None:
     done = run("replay", str(ANNOTATED), "--from", "17", "--to", "18")
     assert done.returncode == 0, done.stderr
-    assert "last: O'Brien_Siobhán: a3  !\nclock 0:04:21\n" in done.stdout
-    assert "last: Østergaard_Jörg: Nxc2+  ??\ncomment: Greed.\n" in done.stdout
+    assert "last: O'Brien, Siobhán: a3  !\nclock 0:04:21\n" in done.stdout
+    assert "last: Østergaard, Jörg: Nxc2+  ??\ncomment: Greed.\n" in done.stdout
     data = json.loads(run("replay", str(ANNOTATED), "--variations", "--json").stdout)
     assert data["main"][23]["note"] == {"clock": "0:04:00", "nags": ["!!"]}
     inner = next(v for v in data["variations"] if v["depth"] == 2)
     assert inner["frames"][-1]["note"] == {"comment": "a rare try", "nags": ["!?"]}
     text = run("replay", str(ANNOTATED), "--variations").stdout
-    assert "last: Østergaard_Jörg: b5  !?\ncomment: the Ulvestad Variation\n" in text
+    assert "last: Østergaard, Jörg: b5  !?\ncomment: the Ulvestad Variation\n" in text
 
 
 def test_replay_html_refuses_what_does_not_go_with_a_page(tmp_path: Path) -> None:

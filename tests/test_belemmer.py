@@ -632,7 +632,7 @@ def test_no_output_for_a_seat_names_a_card_below_a_pile_top(options: dict[str, s
     for step in [s for s in full.steps if s.seat != CHANCE] + [None]:
         state = session.state
         hidden = below_tops(state)
-        for seat, name in ((RED, "red"), (BLACK, "black"), (None, None)):
+        for seat, name in ((RED, "red"), (BLACK, "black"), (None, "spectator")):
             shown = [render.show_text(session, None, name),
                      json.dumps(render.show_data(session, None, name)),
                      svg_words(render.show_svg(session, None, name)),

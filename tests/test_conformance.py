@@ -3,7 +3,8 @@
 - seeded random self-play ends within the game's ``max_plies``, with no crash and no dead end;
 - every listed action is unique in its position and parses back to itself;
 - a written record replays to the same states and writes back to the same text;
-- what a seat sees does not depend on what it cannot see;
+- what a seat sees does not depend on what it cannot see, and the referee (the master record)
+  sees all that any seat sees;
 - fuzzed action strings and fuzzed records give clean errors, never anything else.
 """
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from gametool import games
 from gametool.auto import random_action
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE
+from gametool.engine import CHANCE, HIDDEN_VALUE, REFEREE
 from gametool.errors import GameError
 from gametool.record import Session, check_text, load_one
 
@@ -87,6 +88,39 @@ def test_views_do_not_depend_on_what_the_seat_cannot_see(gid: str) -> None:
                 assert game.view(other, seat) == game.view(state, seat)
                 assert (game.render(other, seat, session.names)
                         == game.render(state, seat, session.names))
+
+
+def _shown_within(seen: Any, whole: Any, path: str = "") -> list[str]:
+    """Where ``seen`` (a seat's view) shows a value that ``whole`` (the referee's) does not
+    show alike: a value hidden from the seat (None, '?') may be anything in ``whole``."""
+    if seen is None or seen == HIDDEN_VALUE:
+        return []
+    if isinstance(seen, dict) and isinstance(whole, dict):
+        return [gap for key, value in seen.items()
+                for gap in (_shown_within(value, whole[key], f"{path}.{key}") if key in whole
+                            else [f"{path}.{key}: missing"])]
+    return [] if seen == whole else [f"{path}: {seen!r} against {whole!r}"]
+
+
+@pytest.mark.parametrize("gid", [g for g in PLAYABLE
+                                 if games.playable_class(g).hidden not in ("", "none")])
+def test_the_referee_sees_all_that_any_seat_sees(gid: str) -> None:
+    """The view of the master record (``REFEREE``) holds every value any seat's view shows,
+    and somewhere more than a spectator's (a hand, a fleet, a pile's order)."""
+    session = sample_session(gid, 0)
+    game = session.game
+    beyond = 0
+    for state in session.states[:: max(1, session.ply // 40)]:
+        whole = game.view(state, REFEREE)
+        spectator = game.view(state, None)
+        for seat in range(len(session.names)):
+            seen = game.view(state, seat)
+            assert not _shown_within(seen, whole), _shown_within(seen, whole)
+        beyond += whole != spectator
+        assert game.render(state, REFEREE, session.names)
+        assert game.diagram(state, REFEREE, session.names).parts
+    if gid != "space-cards":  # (everything dealt there is public; the deck has no order yet)
+        assert beyond > 0
 
 
 @pytest.mark.parametrize("gid", PLAYABLE)

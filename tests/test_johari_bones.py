@@ -481,15 +481,17 @@ def bones_in(text: str) -> set[tuple[int, int]]:
     return {(min(int(a), int(b)), max(int(a), int(b))) for a, b in BONE.findall(text)}
 
 
-def seen_now(state: JohariState, seat: int) -> set[tuple[int, int]]:
-    """What the visibility table lets ``seat`` see in this state (own drawn bone included)."""
+def seen_now(state: JohariState, seat: int | None) -> set[tuple[int, int]]:
+    """What the visibility table lets ``seat`` (None: a spectator) see in this state (own
+    drawn bone included)."""
     out = set()
     for owner, bones in enumerate(state.positions):
         if bones is None:
             continue
         for index, name in enumerate(POSITIONS):
             if (state.revealed or name == "up"
-                    or (name == "in" and owner == seat) or (name == "out" and owner != seat)):
+                    or (name == "in" and owner == seat)
+                    or (name == "out" and seat is not None and owner != seat)):
                 out.add(bones[index])
     if state.drawn is not None and state.mover() == seat:
         out.add(state.drawn)
@@ -497,19 +499,21 @@ def seen_now(state: JohariState, seat: int) -> set[tuple[int, int]]:
 
 
 def leak_check_game(seed: str, nseats: int, text_every: int) -> int:
-    """Play one random game and check, for every seat and ply, the JSON of show --as and the
-    moves listed; the text of show --as and export --as every ``text_every`` plies and at the
-    end (the text is drawn from the same view). Returns the plies played."""
+    """Play one random game and check, for every seat and a spectator and every ply, the JSON
+    of show --as and the moves listed; the text of show --as and export --as every
+    ``text_every`` plies and at the end (the text is drawn from the same view). Returns the
+    plies played."""
     runner_game = JohariBones()
     names = [f"p{i + 1}" for i in range(nseats)]
     session = Session.start("johari-bones", names, seed=seed)
-    known: list[set[tuple[int, int]]] = [seen_now(session.state, s) for s in range(nseats)]
+    viewers: list[int | None] = [*range(nseats), None]
+    known = {s: seen_now(session.state, s) for s in viewers}
     ply_rng = 0
     while True:
         state = session.state
-        for seat in range(nseats):
+        for seat in viewers:
             known[seat] |= seen_now(state, seat)
-            name = names[seat]
+            name = "spectator" if seat is None else names[seat]
             printed = json.dumps(render.show_data(session, None, name))
             if runner_game.to_move(state) == seat:
                 printed += " ".join(session.game.format_action(state, a)
@@ -566,9 +570,11 @@ def test_leak_cli_moves_and_export_for_a_seat(tmp_path: Path) -> None:
             assert result.exit_code == 0, result.output
             out += result.stdout
         assert not bones_in(out) - known
-    full = runner.invoke(cli, ["show", str(path)]).stdout  # a spectator: up bones only
+    seen = runner.invoke(cli, ["show", str(path), "--as", "spectator", "--weak-seed-ok"]).stdout
     ups = {b[0] for b in session.state.positions if b is not None}
-    assert bones_in(full) <= ups
+    assert bones_in(seen) <= ups  # a spectator: up bones only
+    full = runner.invoke(cli, ["show", str(path)]).stdout  # the master record: every bone
+    assert bones_in(full) >= {b for bones in session.state.positions if bones for b in bones}
 
 
 def test_randomized_hidden_bones_keep_every_view() -> None:

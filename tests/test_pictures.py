@@ -87,7 +87,8 @@ def test_a_picture_depends_only_on_what_its_seat_may_see(gid: str) -> None:
                                           "belemmer", "space-cards")])
 def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> None:
     """What only one seat sees (its hand, its face-down bones) is drawn for that seat and is
-    absent from every other seat's picture and the spectator's."""
+    absent from every other seat's picture and the spectator's (``--as spectator``); the
+    master record's picture (no ``--as``) draws them all."""
     session = sample_session(gid, 2)
     game = session.game
     seats = range(len(session.names))
@@ -96,8 +97,9 @@ def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> No
         state = session.states[ply]
         views = {seat: game.view(state, seat) for seat in [None, *seats]}
         pictures = {seat: set(TOKEN.findall(svg_words(render.show_svg(
-            session, ply, None if seat is None else session.names[seat]))))
+            session, ply, "spectator" if seat is None else session.names[seat]))))
             for seat in [None, *seats]}
+        master = set(TOKEN.findall(svg_words(render.show_svg(session, ply))))
         for seat in seats:
             for other in [None, *seats]:
                 if other == seat:
@@ -105,8 +107,31 @@ def test_hidden_values_appear_in_their_seat_picture_and_no_other(gid: str) -> No
                 hidden = tokens(views[seat]) - tokens(views[other])
                 assert not hidden & pictures[other], (ply, seat, other, hidden & pictures[other])
                 checked += len(hidden)
+            # the master record's picture (no --as) is the referee's: every seat's values
+            assert tokens(views[seat]) - tokens(views[None]) <= master, (ply, seat)
     if gid in ("two-headed-dragon", "johari-bones", "western-mahjong"):
         assert checked > 0
+
+
+def test_the_master_salvo_picture_draws_each_fleet_as_its_owner_and_a_spectator_none() -> None:
+    """Special Salvo's master picture (no --as) draws both oceans, each exactly as its owner
+    draws its own; a spectator's (--as spectator) draws no ship before the fleets are shown."""
+    session = sample_session("special-salvo", 2)
+
+    def grids(ply: int, who: str | None) -> list[diagram.Grid]:
+        return [part for part in diagram.walk(render.picture(session, ply, who).parts)
+                if isinstance(part, diagram.Grid)]
+
+    ships = 0
+    for ply in plies_of(session, 8):
+        master = grids(ply, None)
+        for seat, name in enumerate(session.names):
+            assert master[seat].cells == grids(ply, name)[0].cells, (ply, name)
+            ships += sum(piece.shape == "square" for piece in master[seat].cells.values())
+        if not any(session.states[ply].revealed):
+            assert not any(piece.shape == "square" for grid in grids(ply, "spectator")
+                           for piece in grid.cells.values()), ply
+    assert ships > 0
 
 
 def test_hidden_cards_are_drawn_as_backs() -> None:
@@ -260,7 +285,7 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     # every position's picture, as 'show --svg' draws the master record; the first one also
     # in the page
     pictures = html.pictures_of(page)
-    assert pictures == [render.show_svg(session, n, ids=html.IDS, referee=True).strip()
+    assert pictures == [render.show_svg(session, n, ids=html.IDS).strip()
                         for n in range(4)]
     for picture in pictures:
         parse(picture)
@@ -449,16 +474,16 @@ DOMINO = re.compile(r"^([0-6])-([0-6])$")
 
 
 def viewers_of(session: Session) -> list[str | None]:
-    return [None, *session.names]
+    """The master record's view (None), a spectator's and every seat's."""
+    return [None, "spectator", *session.names]
 
 
 def pictures_of(session: Session, plies: list[int]) -> list[tuple[int, str | None, ET.Element]]:
-    """The pictures of ``plies`` for every viewer, the referee's view of the master too."""
+    """The pictures of ``plies`` for every viewer, the master record's view included."""
     out = []
     for ply in plies:
         for who in viewers_of(session):
             out.append((ply, who, parse(render.show_svg(session, ply, who))))
-        out.append((ply, "referee", parse(render.show_svg(session, ply, None, referee=True))))
     return out
 
 
@@ -581,24 +606,53 @@ def test_mahjong_tiles_carry_their_suit_sign_and_melds_lie_side_by_side() -> Non
 
 
 def test_the_master_record_without_as_shows_every_hand(tmp_path: Path) -> None:
+    """One view rule for every output: without --as, the master record's text, JSON, picture
+    and replay page show both hands (the referee's view); --as spectator none in any of them;
+    a record exported for a seat shows that seat's view and refuses another seat's."""
+    from gametool.formats import html
+
     record = tmp_path / "g.gtn"
     session = sample_session("western-mahjong", 0)
     record.write_text(session.text())
     ply = "30"
-    whole = parse(run("show", str(record), "--svg", "--ply", ply).stdout)
-    mine = parse(run("show", str(record), "--svg", "--ply", ply, "--as", "p1",
-                     "--weak-seed-ok").stdout)
+    hidden = session.states[30].sizes[1] + session.states[30].sizes[0]
+
+    def show(path: Path, *args: str) -> str:
+        done = run("show", str(path), "--ply", ply, "--weak-seed-ok", *args)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def backs(root: ET.Element) -> int:
         return len([g for g in root.iter(f"{NS}g") if g.get("class") == "item back"])
 
+    whole, spectator = parse(show(record, "--svg")), parse(show(record, "--svg", "--as",
+                                                                   "spectator"))
+    mine = parse(show(record, "--svg", "--as", "p1"))
     assert backs(whole) == 1  # the wall alone
+    assert backs(spectator) == hidden + 1
     assert backs(mine) == session.states[30].sizes[1] + 1
     assert "the referee's view" in svg_words(ET.tostring(whole, encoding="unicode"))
+    text, seen = show(record), show(record, "--as", "spectator")
+    assert "hand of p1: " in text and "hand of p2: " in text and "the referee's view" in text
+    assert "hand of" not in seen and "(as spectator)" in seen
+    assert None not in json.loads(show(record, "--json"))["position"]["hands"].values()
+    data = json.loads(show(record, "--json", "--as", "spectator"))
+    assert data["as"] == "spectator" and set(data["position"]["hands"].values()) == {None}
+    for args, count in (((), 1), (("--as", "spectator"), hidden + 1)):
+        page = tmp_path / "page.html"
+        done = run("replay", str(record), "--html", "-o", str(page), "--force",
+                   "--weak-seed-ok", *args)
+        assert done.returncode == 0, done.stderr
+        assert backs(parse(html.pictures_of(page.read_text())[30])) == count, args
     exported = tmp_path / "p1.gtn"
     assert run("export", str(record), "--as", "p1", "--weak-seed-ok", "-o",
                str(exported)).returncode == 0
-    assert backs(parse(run("show", str(exported), "--svg", "--ply", ply).stdout)) == backs(mine)
+    assert backs(parse(show(exported, "--svg"))) == backs(mine)
+    hands = json.loads(show(exported, "--json"))["position"]["hands"]
+    assert hands["p1"] is not None and hands["p2"] is None
+    refused = run("show", str(exported), "--as", "p2")
+    assert refused.returncode != 0 and refused.stdout == ""
+    assert len(refused.stderr.splitlines()) == 1 and "p1's view only" in refused.stderr
 
 
 def test_a_page_may_hold_the_definitions_once_and_each_picture_without_them() -> None:

@@ -261,10 +261,10 @@ RIGHT, LEFT, HOME, END = "\x1b[C", "\x1b[D", "\x1b[H", "\x1b[F"
 def test_replay_step_moves_one_position_at_a_time(tmp_path: Path) -> None:
     child = gametool_in_pty("replay", str(OPERA), "--step", cwd=tmp_path)
     child.expect("ply 0 of 33")
-    assert "Morphy_Paul to move" in child.before and "FEN: rnbqkbnr/pppppppp" in child.before
+    assert "Morphy, Paul to move" in child.before and "FEN: rnbqkbnr/pppppppp" in child.before
     child.send(RIGHT)
     child.expect("ply 1 of 33")
-    assert "last: Morphy_Paul: e4" in child.before and "ply 2" not in child.before
+    assert "last: Morphy, Paul: e4" in child.before and "ply 2" not in child.before
     child.send(RIGHT)
     child.expect("ply 2 of 33")
     child.send(LEFT)
@@ -282,7 +282,7 @@ def test_replay_step_moves_one_position_at_a_time(tmp_path: Path) -> None:
     child.expect("go to: 20_")
     child.send("\r")
     child.expect("ply 20 of 33")
-    assert "last: Duke_Karl_Count_Isouard: cxb5" in child.before
+    assert "last: Duke Karl / Count Isouard: cxb5" in child.before
     child.send("q")
     child.expect(pexpect.EOF)
     child.close()

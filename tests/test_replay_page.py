@@ -32,8 +32,7 @@ def test_every_picture_comes_back_whole_across_key_pictures() -> None:
     pictures = html.pictures_of(page)
     assert len(pictures) == 121
     for ply in (0, 1, 49, 50, 51, 99, 100, 120):
-        assert pictures[ply] == render.show_svg(session, ply, ids=html.IDS,
-                                                referee=True).strip(), ply
+        assert pictures[ply] == render.show_svg(session, ply, ids=html.IDS).strip(), ply
     # at most 2 MB for 1,000 plies: each ply is sent as its difference, compressed
     assert len(page.encode()) < 2 * 1024 * 1024 * 120 / 1000
     whole = sum(len(p) for p in pictures)
@@ -66,19 +65,20 @@ def test_moves_are_paired_where_two_seats_alternate() -> None:
     session = Session.start("chess", ["ann", "bob"])
     for move in ("e4", "e5", "Nf3"):
         session.push(session.game.parse_action(session.state, move))
-    tree = html_page.Tree(session, None)
+    tree = html_page.Tree(session, render.sight(session, None))
     assert tree.paired and _cells(tree.html) == ["1", "e4", "e5", "2", "Nf3"]
     assert re.findall(r'data-node="(\d+)" data-ply="(\d+)">(\w+)<', tree.html) == [
         ("1", "1", "e4"), ("2", "2", "e5"), ("3", "3", "Nf3")]
     black_first = Session.start("chess", ["ann", "bob"], position=(
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"))
     black_first.push(black_first.game.parse_action(black_first.state, "e5"))
-    assert _cells(html_page.Tree(black_first, None).html) == ["1", "\u2026", "e5"]
+    tree = html_page.Tree(black_first, render.sight(black_first, None))
+    assert _cells(tree.html) == ["1", "\u2026", "e5"]
 
 
 def test_moves_with_chance_between_are_one_ply_a_line_after_the_seat() -> None:
     session = load_one((ROOT / "sample_games" / "track-gammon" / "placings.gtn").read_text())
-    tree = html_page.Tree(session, None)
+    tree = html_page.Tree(session, render.sight(session, None))
     assert not tree.paired
     lines = re.findall(r'<span class="n">(\d+)</span><span class="cell wide"><span class="mv" '
                        r'data-node="\d+" data-ply="\d+"><span class="who">([^<]*)</span> '
@@ -117,11 +117,10 @@ def test_the_annotated_game_shows_its_annotations_and_names_as_written() -> None
     shown = html.shown_session(session)
     assert len(pictures) == 38
     branch = session.branches[0]
-    assert pictures[27] == render.show_svg(shown.branch_view(branch), 11, ids=html.IDS,
-                                           referee=True).strip()
+    assert pictures[27] == render.show_svg(shown.branch_view(branch), 11, ids=html.IDS).strip()
     assert "O&apos;Brien, Siobhán: Bb5+" in pictures[27] or "O'Brien, Siobhán: Bb5+" in \
         pictures[27]
-    assert pictures[25] == render.show_svg(shown, 25, ids=html.IDS, referee=True).strip()
+    assert pictures[25] == render.show_svg(shown, 25, ids=html.IDS).strip()
 
 
 def test_comments_and_nags_are_read_for_display() -> None:

@@ -262,15 +262,15 @@ def test_json_names_every_seat_by_its_name(tmp_path: Path, gid: str, options: st
                                            players: int) -> None:
     """Everywhere ``show --json``'s position refers to a seat (a value naming one, a mapping
     with a value per seat) it says the record's seat name; see seat_convention_breaches.
-    Two seeded random games (at most 300 plies each), every ply, as every seat and as a
-    spectator."""
+    Two seeded random games (at most 300 plies each), every ply, as every seat, as a
+    spectator and as the master record shows it."""
     players = players or games.playable_class(gid).players_default()
     names = ["ann", "ben", "cy", "dee"][:players]
     settings = dict([options.split("=")]) if options else None
     breaches = []
     for seed in ("1", "2"):
         session = random_game(gid, seed, names, settings, max_plies=300)
-        for viewer in (*names, None):
+        for viewer in (*names, "spectator", None):  # None last: show --json's master view
             frames = [json.loads(json.dumps(render.show_data(session, ply, viewer)))
                       for ply in range(session.ply + 1)]
             breaches += seat_convention_breaches(gid, frames)
@@ -318,7 +318,7 @@ def test_pictures_and_boards_of_named_seats_say_the_names(gid: str) -> None:
     names = ["ann", "ben", "cy", "dee"][:players]
     session = random_game(gid, "pictures", names, max_plies=300)
     for ply in sorted({session.ply * k // 4 for k in range(5)}):
-        for viewer in (None, *names):
+        for viewer in (None, "spectator", *names):
             words = svg_words(render.show_svg(session, ply, viewer))
             text = render.show_text(session, ply, viewer)
             assert not DEFAULT_NAME.search(words) and not DEFAULT_NAME.search(text), (ply,

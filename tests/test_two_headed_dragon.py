@@ -503,7 +503,7 @@ def leak_check(session: Session, seat: int | None, full_text: bool = True) -> in
     which saves formatting the score table at every ply.
     """
     game = session.game
-    name = None if seat is None else session.names[seat]
+    name = "spectator" if seat is None else session.names[seat]
     final = session.state
     masked = [game.mask_action(session.states[i], step.action, final, seat)
               for i, step in enumerate(session.steps)]

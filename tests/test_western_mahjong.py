@@ -604,7 +604,7 @@ def leak_check(session: Session, seat: int | None) -> int:
     ``export`` may show every face the seat has seen at some ply.
     """
     game = session.game
-    name = None if seat is None else session.names[seat]
+    name = "spectator" if seat is None else session.names[seat]
     ever: set[str] = set()
     checked = 0
     for ply in range(session.ply + 1):
@@ -700,11 +700,18 @@ def game_over(session: Session) -> bool:
 
 
 def test_the_spectator_sees_no_hand_and_no_drawn_tile() -> None:
+    """--as spectator: no hand, no drawn tile; the master record (no --as): both hands and
+    the tile drawn, as the referee holds them."""
     session = random_game("western-mahjong", "spectator", max_plies=200)
+    drawn = 0
     for ply in range(session.ply + 1):
-        data = render.show_data(session, ply)
+        data = render.show_data(session, ply, "spectator")
         assert data["position"]["hands"] == {"p1": None, "p2": None}
         assert "drawn" not in data["position"]
+        master = render.show_data(session, ply)["position"]
+        assert None not in master["hands"].values()
+        drawn += "drawn" in master
+    assert drawn > 0
     text = "".join(session.game.mask_action(session.states[i], s.action, session.state, None)
                    for i, s in enumerate(session.steps) if s.seat == CHANCE)
     assert set(TILE.findall(text)) == set()

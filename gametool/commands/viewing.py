@@ -13,6 +13,7 @@ from gametool import (
     render,
     term,
 )
+from gametool.annotations import shown_session
 from gametool.commands.common import (
     RECORD_FILE,
     Rejected,
@@ -40,7 +41,8 @@ from gametool.record import (
 
 @click.command()
 @click.argument("file", type=RECORD_FILE)
-@as_option("Show only what SEAT may see.")
+@as_option("Show only what SEAT may see ('spectator': what every seat sees; without --as, "
+           "a master record shows everything, as the referee sees it).")
 @click.option("--ply", type=params.PLY, metavar="N", help="Show the position after N plies.")
 @hooks.add_options("show")
 @json_option
@@ -64,17 +66,21 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
     game has one, under "colours").
 
     With --svg, a picture of the same position: boards with coordinates, the last action
-    highlighted, hidden cards as backs (without --as, the master record's picture shows every
-    hand: the referee's view). As text on a terminal, pieces, cards and figures are in colour
-    (see --color) and long lines wrap within 80 columns; --unicode draws chess pieces as
-    figurines. With --as on a record whose Seed can be guessed,
-    refused unless --weak-seed-ok. A record exported for a seat (export --as SEAT) shows that
-    seat's view.
+    highlighted, hidden cards as backs. As text on a terminal, pieces, cards and figures are in
+    colour (see --color) and long lines wrap within 80 columns; --unicode draws chess pieces as
+    figurines.
+
+    One view for text, JSON and picture: without --as, a master record shows everything it
+    holds (every hand, fleet and face-down value, every action written out: the referee's
+    view); --as spectator what every seat sees; --as SEAT what SEAT sees. A record exported for
+    a seat (export --as SEAT) shows that seat's view. With --as on a record whose Seed can be
+    guessed, refused unless --weak-seed-ok.
 
     \b
     Examples:
       gametool show game.gtn
       gametool show master.gtn --as ann
+      gametool show master.gtn --as spectator
       gametool show game.gtn --ply 10 --json
       gametool show game.gtn --as bob -o pos.svg
     """
@@ -93,11 +99,11 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
             text = json.dumps(render.show_data(session, ply, as_seat), indent=2,
                               ensure_ascii=False) + "\n"
         elif as_svg:
-            text = render.show_svg(session, ply, as_seat, flip, referee=as_seat is None)
+            text = render.show_svg(session, ply, as_seat, flip)
         else:
             colour = output in (None, "-") and term.colour_wanted(color)
-            text = render.show_text(session, ply, as_seat, flip, term.painter(colour), unicode,
-                                    term.WIDTH)
+            text = render.show_text(shown_session(session), ply, as_seat, flip,
+                                    term.painter(colour), unicode, term.WIDTH)
             if colour:
                 term.echo(text, colour, nl=False)
                 return
@@ -108,7 +114,8 @@ def show(file: str, as_seat: str | None, ply: int | None, as_json: bool, weak_se
 
 @click.command()
 @click.argument("file", type=RECORD_FILE)
-@as_option("Show only what SEAT may see.")
+@as_option("Show only what SEAT may see ('spectator': what every seat sees; without --as, "
+           "a master record shows everything, as the referee sees it).")
 @click.option("--from", "first", type=params.PLY, default=0, metavar="N", help="First ply shown.")
 @click.option("--to", "last", type=params.PLY, metavar="N", help="Last ply shown.")
 @click.option("--variations", is_flag=True, help="Also show every variation of the record.")
@@ -128,7 +135,9 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     """Show every position of the record in turn, with the action that led to it.
 
     With --variations, each variation of the record follows, position by position from the ply
-    it replaces. With --as on a record whose Seed can be guessed, refused unless --weak-seed-ok.
+    it replaces. Views as for show: without --as, a master record shows everything (the
+    referee's view); --as spectator what every seat sees. With --as on a record whose Seed can
+    be guessed, refused unless --weak-seed-ok.
 
     With --step (on a terminal only), one position at a time: Right arrow or Space forward,
     Left arrow back, Home and End the first and last ply, Page Up and Page Down ten plies, a
@@ -166,6 +175,8 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     last = session.ply if last is None else min(last, session.ply)  # up to the end
     colour = term.colour_wanted(color)
 
+    shown = shown_session(session)  # the text names the players as the record writes them
+
     def text(view: Session, n: int) -> str:
         return render.show_text(view, n, as_seat, None, term.painter(colour), unicode,
                                 term.WIDTH)
@@ -173,7 +184,7 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     try:
         as_seat = session.view_as(as_seat)
         if stepping:
-            step.step(lambda n: text(session, n), first, last,
+            step.step(lambda n: text(shown, n), first, last,
                       lambda out: term.echo(out, colour, nl=False))
             return
         frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
@@ -192,11 +203,12 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
         for n in range(first, last + 1):
             if n > first:
                 click.echo("")
-            term.echo(text(session, n), colour, nl=False)
-        for number, (branch, view) in enumerate(branches, start=1):
+            term.echo(text(shown, n), colour, nl=False)
+        for number, (branch, _view) in enumerate(branches, start=1):
             click.echo("")
             click.echo(f"variation {number} (depth {branch.depth}), replacing ply "
                        f"{branch.start}:")
+            view = shown.branch_view(branch)
             for n in range(branch.start, view.ply + 1):
                 click.echo("")
                 term.echo(text(view, n), colour, nl=False)
@@ -222,9 +234,10 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
 
     With --pgn, print every chess record of FILE as a PGN game (SAN moves, every tag, comments,
     NAGs and variations; FEN when the game starts from a set-up position). With --json, the
-    exported record's tags and actions as JSON (a spectator's view without --as). With --html,
-    one self-contained page that replays the game picture by picture, as SEAT sees it (a
-    spectator without --as).
+    exported record's tags and actions as JSON (a spectator's record without --as). With
+    --html, one self-contained page that replays the game picture by picture, as SEAT sees it
+    (without --as, a master record's page shows everything, as show does; --as spectator what
+    every seat sees).
 
     \b
     Examples:

@@ -3,9 +3,9 @@ as a game viewer does: a header with the event and the players as the record wri
 move list with its NAGs, comments, clock times and variations (each clickable), and the
 position's picture beside it.
 
-Every picture is drawn for one seat exactly as ``show --svg --as SEAT --ply N`` draws it, so
-the page holds nothing that seat may not see; without a seat, the master record's picture
-(every hand, as ``show --svg`` draws it). The page loads nothing: its style, script and
+Every picture is drawn exactly as ``show --svg --as SEAT --ply N`` draws it, so the page
+holds nothing that seat may not see; without a seat, the master record's picture (every
+hidden value, as ``show --svg`` draws it). The page loads nothing: its style, script and
 pictures are all inline.
 
 The positions are the nodes of a tree: the main line's plies, then each variation's. A node's
@@ -20,16 +20,14 @@ a node's picture when it is shown. :func:`pictures_of` does the same in Python.
 from __future__ import annotations
 
 import base64
-import copy
 import gzip
 import json
 import re
-from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
 from gametool import annotations, render
-from gametool.engine import CHANCE
+from gametool.annotations import shown_session  # noqa: F401 (the names the page shows)
 from gametool.formats import html_page
 from gametool.formats.html_page import alternates, move_text  # noqa: F401 (the page's words)
 from gametool.record import Session
@@ -55,26 +53,26 @@ def difference(before: list[str], after: list[str]) -> list[Any]:
     Greedy and linear: each piece of ``after`` is taken from where the last run left off in
     ``before`` when it is the same there, else from its next occurrence further on, else
     written out. Consecutive pictures differ in a few places, so this finds long runs."""
-    where: dict[str, list[int]] = {}
-    for index, token in enumerate(before):
-        where.setdefault(token, []).append(index)
+    present = set(before)
     out: list[Any] = []
     at = 0  # the next piece of ``before`` a run would take
     size = len(before)
+    index = before.index
     for token in after:
         if at < size and before[at] == token and out and isinstance(out[-1], list):
             out[-1][1] += 1
             at += 1
             continue
-        places = where.get(token)
-        if places is None:
+        if token not in present:
             if out and isinstance(out[-1], str):
                 out[-1] += token
             else:
                 out.append(token)
             continue
-        found = bisect_left(places, at)
-        at = places[found] if found < len(places) else places[0]
+        try:  # its next occurrence from ``at`` on, else its first
+            at = index(token, at)
+        except ValueError:
+            at = index(token)
         out.append([at, 1])
         at += 1
     return out
@@ -151,40 +149,25 @@ def _packed(data: Any) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
-PictureMaker = Callable[[Session, int, "str | None", "bool | None"], str]
+PictureMaker = Callable[[Session, int, render.Sight, "bool | None"], str]
 
 
-def _picture(session: Session, ply: int, as_seat: str | None, flip: bool | None) -> str:
-    return render.show_svg(session, ply, as_seat, flip, ids=IDS,
-                           referee=as_seat is None).strip()
-
-
-def shown_session(session: Session) -> Session:
-    """A copy of ``session`` whose seats bear the players' names as the record writes them
-    (for display only: the record and the game are shared, not changed)."""
-    names = [player.name for player in annotations.players(session)]
-    if names == session.names or len(set(names)) != len(names):
-        return session
-    view = copy.copy(session)
-    view.names = names
-    return view
+def _picture(session: Session, ply: int, seen: render.Sight, flip: bool | None) -> str:
+    return render.show_svg(session, ply, seen, flip, ids=IDS).strip()
 
 
 def replay_page(session: Session, as_seat: str | None = None, flip: bool | None = None,
                 picture: PictureMaker = _picture) -> str:
-    """The page of ``session`` for ``as_seat`` (None: the master record's view, every hand).
-    ``picture`` draws one node (by default as ``show --svg`` does)."""
-    seat = None
-    if as_seat is not None:
-        index = session.seat_index(as_seat)  # raises for an unknown seat
-        seat = None if index == CHANCE else index
-        as_seat = session.names[index] if index != CHANCE else as_seat
-    shown = shown_session(session)
-    tree = html_page.Tree(shown, seat)
-    pictures = [picture(view, ply, as_seat, flip) for view, ply in tree.nodes]
+    """The page of ``session`` as :func:`render.sight` decides for ``as_seat`` (None: the
+    master record's view, every hidden value). ``picture`` draws one node (by default as
+    ``show --svg`` does)."""
+    seen = render.sight(session, as_seat)  # raises for an unknown seat
+    shown = annotations.shown_session(session)
+    tree = html_page.Tree(shown, seen)
+    pictures = [picture(view, ply, seen, flip) for view, ply in tree.nodes]
     sizes = [_SIZE.search(p) for p in pictures]
     width = max((float(s.group(1)) for s in sizes if s), default=400)
     height = max((float(s.group(2)) for s in sizes if s), default=400)
     data = {"width": width, "height": height, "lines": tree.lines,
             "frames": encode(pictures, parents_of(tree.lines))}
-    return html_page.page(tree, pictures[0], width, height, _packed(data), as_seat)
+    return html_page.page(tree, pictures[0], width, height, _packed(data), seen)

@@ -7,7 +7,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from gametool import annotations
-from gametool.engine import CHANCE
+from gametool.engine import CHANCE, REFEREE
 from gametool.record import Session
 from notation import record as gtn
 
@@ -58,10 +58,10 @@ class Tree:
     ply of that node and how many nodes it has. ``html`` is the move list, every move a
     ``.mv`` element naming its node."""
 
-    def __init__(self, session: Session, seat: int | None) -> None:
+    def __init__(self, session: Session, seen: Any) -> None:
         self.session = session
-        self.seat = seat
-        self.whole = seat is None and not session.player_file
+        self.seat = seen.seat  # as render.sight decides: a seat, a spectator or the referee
+        self.whole = seen.whole
         self.paired = alternates(session)
         self.shift = 1 if self.paired and session.steps[0].seat == 1 else 0
         self.nodes: list[tuple[Session, int]] = [(session, p) for p in range(session.ply + 1)]
@@ -198,7 +198,7 @@ class Tree:
         return f'<span class="line" data-line="{line}">{" ".join(parts)}</span>'
 
 
-def header(session: Session, as_seat: str | None) -> tuple[str, str]:
+def header(session: Session, seen: Any) -> tuple[str, str]:
     """The page's title and its header: players as written (with ratings), the event, site,
     date and round, the result and how the game ended."""
     players = annotations.players(session)
@@ -219,17 +219,19 @@ def header(session: Session, as_seat: str | None) -> tuple[str, str]:
     if event:
         words = " \u00b7 ".join(escape(f"round {v}" if k == "Round" else v) for k, v in event)
         lines.append(f'<p class="event">{words}</p>')
-    seen = f" \u00b7 as {escape(as_seat)}" if as_seat is not None else ""
+    who = (" \u00b7 the referee's view" if seen.seat == REFEREE else
+           f" \u00b7 as {escape(seen.label)}" if seen.label is not None else "")
     outcome = f'<b id="result">{escape(tag)}</b>' + (f" ({escape(how)})" if how else "")
     lines.append(f'<p class="about">{escape(session.game.name)} \u00b7 {session.ply} plies '
-                 f'\u00b7 result {outcome}{seen}</p>')
+                 f'\u00b7 result {outcome}{who}</p>')
     return title, f'<header id="game">{"".join(lines)}</header>'
 
 
 def page(tree: Tree, first: str, width: float, height: float, packed: str,
-         as_seat: str | None) -> str:
+         seen: Any) -> str:
+    """The page, for ``seen`` (a :class:`gametool.render.Sight`)."""
     session = tree.session
-    title, head = header(session, as_seat)
+    title, head = header(session, seen)
     kind = "paired" if tree.paired else "plies"
     return "\n".join([
         "<!DOCTYPE html>",

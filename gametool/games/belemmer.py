@@ -20,7 +20,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
+from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from notation import values as tokens
 from notation.errors import NotationError
@@ -627,6 +627,8 @@ class Belemmer(Game[BelemmerState, Action]):
                 "cards": PILE_SIZE if unshuffled else len(pile) + state.unseen[colour],
                 "top": None if unshuffled or not pile else CARD_NAMES[pile[0]],
             }
+            if seat == REFEREE and not unshuffled:  # the master record holds the order
+                piles[seat_text(colour)]["order"] = [CARD_NAMES[c] for c in pile]
         return {
             "phase": state.phase,
             "grid": {SQUARE_NAMES[i]: [CARD_NAMES[c] for c in stack]
@@ -654,6 +656,8 @@ class Belemmer(Game[BelemmerState, Action]):
                 lines.append(f"{owner} pile: {PILE_SIZE} cards, not shuffled")
             else:
                 top = f", top {pile['top']}" if pile["top"] else ""
+                if len(pile.get("order", ())) > 1:
+                    top = f", from the top {' '.join(pile['order'])}"
                 lines.append(f"{owner} pile: {pile['cards']} cards{top}")
         return "\n".join(lines) + "\n"
 
@@ -672,9 +676,9 @@ class Belemmer(Game[BelemmerState, Action]):
         piles = list(view["piles"].values())  # in seat order
         for colour, name in enumerate(names[:2]):
             pile = piles[colour]
-            items = ([playing_card(pile["top"])] if pile["top"] else []) + (
-                [back(pile["cards"] - (1 if pile["top"] else 0))]
-                if pile["cards"] > (1 if pile["top"] else 0) else [])
+            shown = pile.get("order") or ([pile["top"]] if pile["top"] else [])
+            items = [playing_card(card) for card in shown] + (
+                [back(pile["cards"] - len(shown))] if pile["cards"] > len(shown) else [])
             owner = name if name == COLOURS[colour] else f"{name} ({COLOURS[colour]})"
             parts.append(Row(f"{owner} pile", tuple(items), f"{pile['cards']} cards"))
         stacks = [f"{square}: {' '.join(stack)}" for square, stack in view["grid"].items()

@@ -15,7 +15,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult, seat_text
+from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, SeatResult, seat_text
 from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.tables import tabulate
 from notation.errors import NotationError
@@ -512,7 +512,7 @@ class TwoHeadedDragon(Game[DragonState, Any]):
             "line": " ".join(line),
             "open_end": None if not line else "right" if open_right else "left",
             "hands": {seat_text(i): " ".join(tile_text(t) for t in state.hands[i])
-                      if i == seat else None for i in range(n)},
+                      if seat in (i, REFEREE) else None for i in range(n)},
             "hand_sizes": {seat_text(i): len(state.hands[i]) for i in range(n)},
             "sheep": {seat_text(i): " ".join(tile_text(t) for t in state.sheep[i])
                       for i in range(n)},
@@ -539,9 +539,12 @@ class TwoHeadedDragon(Game[DragonState, Any]):
                       " ".join(tile_text(t) for t in state.sheep[i]) or "-",
                       str(sum(pips(t) for t in state.sheep[i]))) for i in range(n))
         lines.append(_table(("seat", "tiles in hand", "sheep", "sheep pips"), rows))
-        if seat is not None:
-            own = " ".join(tile_text(t) for t in state.hands[seat]) or "-"
-            lines += ["", f"hand of {names[seat]}: {own}"]
+        shown = range(n) if seat == REFEREE else () if seat is None else (seat,)
+        if shown:
+            lines.append("")
+        for i in shown:  # the seat's own hand; the referee's view holds every hand
+            lines.append(f"hand of {names[i]}: "
+                         + (" ".join(tile_text(t) for t in state.hands[i]) or "-"))
         if state.sheets:  # the running totals follow in show's score table
             sheet = tuple((str(k), names[lead], *map(str, scores))
                           for k, (lead, scores) in enumerate(state.sheets, start=1))

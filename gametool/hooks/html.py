@@ -19,8 +19,9 @@ def export_html(sessions: list[Any], as_seat: str | None) -> str:
 
 
 HELP = ("Write a self-contained HTML page that replays the record as a game viewer: the "
-        "players and event, every position's picture as SEAT sees it (the master record's, "
-        "every hand, without --as), the move list with its comments, NAGs, clock times and "
+        "players and event, every position's picture as SEAT sees it (without --as, the "
+        "master record's: every hidden value; --as spectator: what every seat sees), the move "
+        "list with its comments, NAGs, clock times and "
         "variations; stepping by buttons, arrow keys, Page Up/Down, Home/End, a ply number "
         "and the address's #ply-N.")
 

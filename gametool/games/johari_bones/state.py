@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gametool.engine import seat_text
+from gametool.engine import REFEREE, seat_text
 from gametool.games.johari_bones.scoring import Bone
 
 POSITIONS = ("up", "down", "in", "out")
@@ -24,8 +24,9 @@ def seat_label(seat: int) -> str:
 
 
 def sees(owner: int, position: int, seat: int | None, revealed: bool) -> bool:
-    """The visibility table: who sees the bone in ``owner``'s ``position``."""
-    if revealed or position == UP:
+    """The visibility table: who sees the bone in ``owner``'s ``position`` (the referee sees
+    every bone the master record holds)."""
+    if revealed or position == UP or seat == REFEREE:
         return True
     if seat is None or position == DOWN:
         return False

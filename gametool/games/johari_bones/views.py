@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE
+from gametool.engine import CHANCE, REFEREE
 from gametool.games.johari_bones.scoring import BOXES, Bone
 from gametool.games.johari_bones.state import (
     HANDS,
@@ -101,12 +101,13 @@ def to_pile(state: JohariState, seat: int | None, bones: Sequence[Bone],
 
 
 def view(state: JohariState, seat: int | None, to_move: int | None) -> dict[str, Any]:
-    """The position as ``seat`` may see it (None: a spectator, who sees up bones only)."""
+    """The position as ``seat`` may see it (None: a spectator, who sees up bones only;
+    ``REFEREE``: every bone)."""
     revealed = state.revealed
     drawn = None
     if state.drawn is not None:
-        drawn = bone_text(state.drawn) if seat == state.mover() else HIDDEN
-    return {
+        drawn = bone_text(state.drawn) if seat in (state.mover(), REFEREE) else HIDDEN
+    data = {
         "hand": min(state.hand, HANDS - 1) + 1,
         "dealer": seat_label(state.dealer),
         "first": seat_label(state.first),
@@ -127,6 +128,10 @@ def view(state: JohariState, seat: int | None, to_move: int | None) -> dict[str,
         "to_move": None if to_move is None else
         ("chance" if to_move == CHANCE else seat_label(to_move)),
     }
+    if seat == REFEREE:  # the master record also holds the bones no seat sees
+        data["set_aside_bones"] = [bone_text(b) for b in state.aside]
+        data["pile_bones"] = [bone_text(b) for b in state.pile]
+    return data
 
 
 def render(data: dict[str, Any], state: JohariState, names: Sequence[str]) -> str:
@@ -142,6 +147,10 @@ def render(data: dict[str, Any], state: JohariState, names: Sequence[str]) -> st
     lines += ["", tabulate(rows, headers=["seat", *POSITIONS], tablefmt="simple",
                            disable_numparse=True)]
     lines += ["", f"pile: {data['pile']} bones, set aside: {data['set_aside']}"]
+    if data.get("set_aside_bones"):
+        lines.append(f"set aside: {' '.join(data['set_aside_bones'])}")
+    if data.get("pile_bones"):
+        lines.append(f"in the pile: {' '.join(data['pile_bones'])}")
     if data["drawn"] is not None:
         lines.append(f"drawn: {data['drawn']}")
     elif data["drawing"]:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
+from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
@@ -505,7 +505,11 @@ class SpecialSalvo(Game[SalvoState, Action]):
         return diagram_state(self, state, seat, names)
 
     def visible_fleet(self, state: SalvoState, owner: int, seat: int | None) -> bool:
-        return owner == seat or state.revealed[owner]
+        """Whether ``seat`` sees ``owner``'s ships: its own, every fleet for the referee of a
+        refereed game (in commit-reveal play the record holds a fleet only once revealed), and
+        a fleet once revealed."""
+        return (owner == seat or (seat == REFEREE and self.referee)
+                or state.revealed[owner])
 
     def randomize_hidden(self, state: SalvoState, seat: int | None,
                          rng: SeedRng) -> SalvoState:

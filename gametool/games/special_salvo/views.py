@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gametool.engine import seat_text
+from gametool.engine import REFEREE, seat_text
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
@@ -58,6 +58,10 @@ def view_state(game: Sight, state: SalvoState, seat: int | None) -> dict[str, An
     return data
 
 
+_CELL_OF = {name: (FILES.index(name[0]), SIZE - int(name[1:])) for name in SQUARE_NAMES}
+"""Each square's (column, row) on a drawn ocean, row 0 at the top."""
+
+
 def _grid(cells: dict[int, str]) -> list[str]:
     """A drawn ocean (not a table): ranks 10 to 1 down the left, files a-j along the top."""
     lines = ["    " + " ".join(FILES)]
@@ -94,10 +98,18 @@ def _hit_mark(result: str) -> str:
     return "x"
 
 
+def _both_title(game: Sight, state: SalvoState, owner: int, seat: int | None,
+                names: Sequence[str]) -> str:
+    """The title of an ocean drawn beside the other: its ships and shots, or its shots."""
+    if game.visible_fleet(state, owner, seat) and state.placed[owner]:
+        return f"{names[owner]}'s ocean"
+    return f"shots at {names[owner]}"
+
+
 def render_state(game: Sight, state: SalvoState, seat: int | None,
                  names: Sequence[str]) -> str:
-    if seat is None:
-        panels = [(f"shots at {names[owner]}",
+    if seat is None or seat == REFEREE:  # both oceans alike, with the ships the viewer sees
+        panels = [(_both_title(game, state, owner, seat, names),
                    _ocean_cells(state, owner, game.visible_fleet(state, owner, seat)))
                   for owner in (0, 1)]
     else:
@@ -156,14 +168,12 @@ def diagram_state(game: Sight, state: SalvoState, seat: int | None,
     )
 
     view = view_state(game, state, seat)
-    owners = (0, 1) if seat is None else (seat, 1 - seat)
+    both = seat is None or seat == REFEREE  # a spectator or the referee: both oceans alike
+    owners = (0, 1) if both else (seat, 1 - seat)
     grids = []
     for owner in owners:
         cells: dict[tuple[int, int], Piece] = {}
-
-        def at(name: str) -> tuple[int, int]:
-            return FILES.index(name[0]), SIZE - int(name[1:])
-
+        at = _CELL_OF.__getitem__
         for ship, squares in (view["fleets"][seat_text(owner)] or {}).items():
             letter = LETTERS[SHIPS.index(ship)]
             for name in squares:
@@ -180,7 +190,7 @@ def diagram_state(game: Sight, state: SalvoState, seat: int | None,
                     letter = cells[at(name)].label
                 cells[at(name)] = Piece(letter.lower() if words[0] == "hit" else letter,
                                         "neutral", "cross")
-        title = (f"shots at {names[owner]}" if seat is None else
+        title = (_both_title(game, state, owner, seat, names) if both else
                  f"{names[seat]}'s ocean" if owner == seat else
                  f"{names[seat]}'s shots at {names[owner]}")
         grids.append(Grid(letters(SIZE), numbers_down(SIZE), cells, title))

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, seat_text
+from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameOver, IllegalAction
 from gametool.games.western_mahjong import grammar
 from gametool.games.western_mahjong.rules import (
@@ -380,7 +380,8 @@ class WesternMahjong(Game[MahjongState, Any]):
             "phase": state.phase,
             "points": {seat_text(i): points for i, points in enumerate(state.points)},
             "wall": state.wall_size,
-            "hands": {seat_text(i): tile_text(hand_faces(state.hands[i])) if seat == i else None
+            "hands": {seat_text(i): tile_text(hand_faces(state.hands[i]))
+                      if seat in (i, REFEREE) else None
                       for i in range(2)},
             "hand_sizes": {seat_text(i): size for i, size in enumerate(state.sizes)},
             "opened": {seat_text(i): opened for i, opened in enumerate(state.opened)},
@@ -392,7 +393,7 @@ class WesternMahjong(Game[MahjongState, Any]):
             "rounds": [f"{r}: " + (f"{seat_text(w)} {how}" if w is not None else f"void, {how}")
                        for r, w, how in state.history],
         }
-        if seat is not None and seat == state.seat and state.drawn is not None:
+        if seat in (state.seat, REFEREE) and state.drawn is not None:
             data["drawn"] = NAMES[state.drawn]
         return data
 
@@ -414,7 +415,8 @@ class WesternMahjong(Game[MahjongState, Any]):
         for i, name in enumerate(names[:2]):
             hand = hands[i]
             items = tiles(hand) if hand is not None else (back(kind="tile"),) * sizes[i]
-            drawn = f", drew {view['drawn']}" if hand is not None and "drawn" in view else ""
+            drawn = (f", drew {view['drawn']}" if hand is not None and "drawn" in view
+                     and i == state.seat else "")
             parts.append(Row(f"hand of {name}", items, f"{sizes[i]} tiles{drawn}"))
         if state.melds:  # on the table, seen by all: side by side, numbered as 'add' names them
             laid = tuple(tiles(tile_text(meld)) for _owner, meld in state.melds)
@@ -438,11 +440,14 @@ class WesternMahjong(Game[MahjongState, Any]):
         rows = tuple((names[i], str(state.points[i]), "yes" if state.opened[i] else "no",
                       str(state.sizes[i])) for i in range(2))
         lines.append(_table(("seat", "points", "opened", "tiles in hand"), rows))
-        if seat is not None:
-            own = tile_text(hand_faces(state.hands[seat])) or "-"
-            if state.drawn is not None and state.seat == seat:
+        shown = (0, 1) if seat == REFEREE else () if seat is None else (seat,)
+        if shown:
+            lines.append("")
+        for i in shown:  # the seat's own hand; the referee's view holds both
+            own = tile_text(hand_faces(state.hands[i])) or "-"
+            if state.drawn is not None and state.seat == i:
                 own += f"   (drew {NAMES[state.drawn]})"
-            lines += ["", f"hand of {names[seat]}: {own}"]
+            lines.append(f"hand of {names[i]}: {own}")
         lines.append("")
         if state.melds:
             table = tuple((str(n), names[owner], classify(tuple(sorted(tiles))), tile_text(tiles),
