@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gametool import progress
 from gametool.boundaries import Starts
 from gametool.distribute import PART_BYTES, Part, parts, stream_parts
 from gametool.engine import CHANCE
@@ -31,35 +32,20 @@ __all__ = ["PART_BYTES", "SUFFIXES", "Part", "Starts", "expand", "is_pgn", "line
 :mod:`gametool.distribute`, named here too."""
 
 
-def streamed(files: list[str], work: Any, label: str | None = None) -> Iterator[tuple[Part, Any]]:
+def streamed(files: list[str], work: Any) -> Iterator[tuple[Part, Any]]:
     """``work`` over every part of ``files`` in this process, part after part as they are
-    read, as (part, result); on a terminal with a progress bar over the bytes."""
-    import sys
-
-    items = ((part, work(part)) for path in files for part in stream_parts(path))
-    if label is None or not sys.stderr.isatty():
-        yield from items
-        return
-    import click
-
-    sizes = {}
-    for path in files:
-        try:
-            sizes[path] = os.path.getsize(path) if path != "-" else 0
-        except OSError:
-            sizes[path] = 0
-    with click.progressbar(length=max(1, sum(sizes.values())), label=label,
-                           file=sys.stderr) as bar:
-        for part, result in items:
-            bar.update(len(part.text.encode("utf-8")) if part.text is not None
-                       else sizes.get(part.path, 0))
-            yield part, result
+    read, as (part, result)."""
+    return ((part, work(part)) for path in files for part in stream_parts(path))
 
 
 def sessions(part: Part, fix_results: bool = False
              ) -> Iterator[tuple[int, int, Session | GameError]]:
     """Each record of a part as (index in the part from 1, line, session or the error that
-    stopped its reading), one after the other."""
+    stopped its reading), one after the other (each counted on the progress line)."""
+    return progress.counting(_sessions(part, fix_results))
+
+
+def _sessions(part: Part, fix_results: bool) -> Iterator[tuple[int, int, Session | GameError]]:
     try:
         text = part.read()
     except GameError as exc:
@@ -595,8 +581,8 @@ def read_part(part: Part, criteria: Criteria | None = None) -> PartResult:
         from gametool import tagscan
 
         # A game whose tags fail is never read past them.
-        items: Iterable[tuple[int, int, Session | GameError | None]] = tagscan.sessions(
-            part, criteria)
+        items: Iterable[tuple[int, int, Session | GameError | None]] = progress.counting(
+            tagscan.sessions(part, criteria))
     else:
         items = sessions(part)
     for index, line, item in items:

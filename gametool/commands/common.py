@@ -243,3 +243,7 @@ jobs_option = click.option("--jobs", type=params.Whole(1, 1024), default=1, show
 scheduler_option = click.option(
     "--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler address "
     "(tcp://host:8786) or local:N for a local cluster of N workers (same results).")
+quiet_option = click.option(
+    "-q", "--quiet", is_flag=True,
+    help="No progress line on stderr (it is drawn only on a terminal: games, games/s, the "
+    "share of the input read and the time left).")
