@@ -344,7 +344,10 @@ class Criteria:
     min_plies: int | None = None
     max_plies: int | None = None
     position: str | None = None
-    """A position in the game's one-line encoding (FEN for chess) the main line must reach."""
+    """A placement the main line must reach, in the game's one-line encoding (for chess, a
+    FEN's placement field; the game is chess unless ``game`` is given)."""
+    side: str | None = None
+    """With ``position``: the seat (white, black) whose turn it must be there."""
     keep_text: bool = False
     elo: tuple[int | None, int | None] | None = None
     """Either player's rating (WhiteElo or BlackElo) within (lowest, highest)."""
@@ -376,14 +379,25 @@ class Criteria:
         if self.termination is not None and not self.termination.strip():
             raise GameError("--termination: name a way a game ends: "
                             + ", ".join(TERMINATIONS))
+        if self.side is not None and self.position is None:
+            raise GameError("--side: with --position, the placement that side is to move in")
         if self.position is not None:
-            if self.game is None:
-                raise GameError("--fen/--position needs --game: the game whose position "
-                                "encoding it is written in")
             from gametool import games
 
-            cls = games.playable_class(self.game)
-            cls().decode_position(self.position, cls.players_default())
+            cls = games.playable_class(self.position_game)
+            try:
+                cls().read_placement(self.position, cls.players_default())
+            except GameError as exc:
+                raise GameError(f"--position: {exc}") from None
+            seats = cls.default_seat_names(cls.players_default())
+            if self.side is not None and self.side.strip().lower() not in seats:
+                raise GameError(f"--side {self.side}: a seat of {self.position_game}: "
+                                + " or ".join(seats))
+
+    @property
+    def position_game(self) -> str:
+        """The game whose encoding ``position`` is written in."""
+        return self.game or "chess"
 
     def on_tags(self) -> bool:
         """Whether some test needs only tags (a record that fails it need not be read)."""
@@ -459,7 +473,8 @@ class Criteria:
                 return False
         if self.material is not None and not reaches_material(session, self.material):
             return False
-        return self.position is None or reaches(session, self.position)
+        return self.position is None or (session.game.id == self.position_game and reaches(
+            session, self.position, self.side))
 
 
 def _within(value: int | None, bounds: tuple[int | None, int | None]) -> bool:
@@ -505,14 +520,23 @@ def reaches_material(session: Session, material: str) -> bool:
     return False
 
 
-def reaches(session: Session, position: str) -> bool:
-    """Whether a state of the record's main line is ``position`` (in the game's encoding)."""
+def reaches(session: Session, position: str, side: str | None = None) -> bool:
+    """Whether a state of the record's main line has the placement ``position`` (in the
+    game's encoding: a FEN's placement field for chess), with the seat ``side`` to move there
+    when it is given."""
     game = session.game
     try:
-        target = game.position_key(game.decode_position(position, len(session.names)))
+        target = game.read_placement(position, len(session.names))
     except GameError:
         return False
-    return any(game.position_key(state) == target for state in session.states)
+    mover = None
+    if side is not None:
+        seats = type(game).default_seat_names(len(session.names))
+        if side.strip().lower() not in seats:
+            return False
+        mover = seats.index(side.strip().lower())
+    return any(game.placement_key(state) == target
+               and (mover is None or game.mover(state) == mover) for state in session.states)
 
 
 def summarise(session: Session, file: str, index: int, line: int,

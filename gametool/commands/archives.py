@@ -175,9 +175,11 @@ SAME = click.Choice(["moves", "position"])
 @click.option("--eco", metavar="RANGE", help="Only chess games whose ECO code is in RANGE "
               "(A00-B99, B20, or a volume: C); a game without an ECO tag is classified by "
               "the opening table.")
-@click.option("--position", "--fen", "position", metavar="P", help="With --game: only records "
-              "whose main line reaches position P, in the game's one-line encoding (FEN for "
-              "chess; the clocks do not count).")
+@click.option("--position", "--fen", "position", metavar="FEN", help="Only games whose main "
+              "line reaches this placement: a FEN's placement field (the fields after it do "
+              "not count); with --game, a position in that game's one-line encoding.")
+@click.option("--side", metavar="SEAT", help="With --position: only when that side (white or "
+              "black) is to move in the placement.")
 @click.option("--where", metavar="EXPR", help="Only records for which the query EXPR holds: "
               "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
               "with and, or, not and parentheses ('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a "
@@ -206,7 +208,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
                    min_plies: int | None, max_plies: int | None, elo_min: int | None,
                    elo_max: int | None, white_elo: str | None, black_elo: str | None,
                    date_from: str | None, date_to: str | None, eco: str | None,
-                   position: str | None, where: str | None, material: str | None,
+                   position: str | None, side: str | None, where: str | None,
+                   material: str | None,
                    duplicates: str | None,
                    unique: str | None,
                    against: str | None, limit: int | None, output: str | None, force: bool,
@@ -228,7 +231,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
       gametool filter archive/ --tag Event='^World' --min-plies 80 --unique
       gametool filter games.pgn --elo-min 2600 --date-from 1972 --eco B20-B99 --limit 10
       gametool filter games.pgn --duplicates position --against old.gtn
-      gametool filter games.gtn --game chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - -'
+      gametool filter games.pgn --position 8/8/8/4k3/8/8/4P3/4K3 --side white
       gametool filter games.pgn --where 'WhiteElo >= 2500 and (ECO ~ "^B9" or plies > 100)'
     """
     from gametool import corpus, games, progress, sink
@@ -252,7 +255,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
         criteria = corpus.Criteria(
             game=games.canonical_id(game) if game is not None else None, tags=tuple(pairs),
             player=player, result=result, termination=termination, min_plies=min_plies,
-            max_plies=max_plies, position=position, keep_text=True, elo=elo,
+            max_plies=max_plies, position=position, side=side, keep_text=True, elo=elo,
             white_elo=_elo_option(white_elo, "--white-elo"),
             black_elo=_elo_option(black_elo, "--black-elo"), dates=dates,
             eco=corpus.eco_range(eco) if eco is not None else None, where=where,
