@@ -79,6 +79,54 @@ def _sessions(part: Part, fix_results: bool) -> Iterator[tuple[int, int, Session
             yield index, record.line, exc
 
 
+def one_record(path: str, number: int) -> Session:
+    """Record (or PGN game) ``number`` of a file, read up to its end and no further: the
+    records before it are passed over line by line and never kept, so that one record of a
+    file of any size takes the memory of that record. A file with fewer records is read to
+    its end, to say how many it holds. The records are those :func:`split_lines` finds."""
+    from contextlib import closing
+
+    from gametool.errors import RecordError, Where
+    from gametool.record import read_text
+
+    file = None if path == "-" else path
+    pgn = is_pgn(path)
+    starts = Starts(pgn)
+    done = 0  # the records read before the current piece
+    kept: list[str] = []
+    first = 1
+    begun = blank = False
+    with closing(lines(path)) as stream:
+        for line_number, line in enumerate(stream, start=1):
+            if starts.starts(line) and begun:
+                done += not blank
+                if done == number:
+                    break
+                kept, first, blank = [], line_number, True
+            if not begun:
+                begun, blank, first = True, True, line_number
+            blank = blank and not line.strip()
+            if done + 1 == number:
+                kept.append(line)
+        else:
+            done += begun and not blank
+            if done < number:
+                raise RecordError(f"--record {number}: the file holds {done} "
+                                  f"record{'s' * (done != 1)}", Where(file))
+    text = "".join(kept)
+    if pgn:
+        from gametool.formats import pgn as pgn_format
+
+        for item, _messages in pgn_format.imports(text, file, first_line=first,
+                                                  base=number - 1):
+            if isinstance(item, pgn_format.Refusal):
+                raise RecordError(f"game {item.index}: {item.message}",
+                                  Where(file, item.line, item.column))
+            text, first = item.text, 1
+            break
+    return Session.load(read_text(text, file, first)[0], file)
+
+
 def split_text(text: str, file: str | None) -> list[str]:
     """The text of each record of a file (or each game of a PGN file), as it was written."""
     lines = text.splitlines(keepends=True)
