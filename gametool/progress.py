@@ -165,7 +165,8 @@ def shown(label: str, paths: Sequence[str], quiet: bool = False,
     """The run's progress line for the inputs ``paths``, from here to the end of the block."""
     global _meter
     meter = Meter(label, paths, quiet=quiet, games_total=games_total)
-    outer, _meter = _meter, meter
+    # A line that is not drawn counts nothing: the counting costs nothing then.
+    outer, _meter = _meter, (meter if meter.enabled else None)
     try:
         yield meter
     finally:
@@ -191,6 +192,11 @@ def stdout_shown(output: str | None) -> bool:
         return False
 
 
+def active() -> bool:
+    """Whether a progress line is drawn in this process (else counting is not needed)."""
+    return _meter is not None
+
+
 def game(count: int = 1) -> None:
     """``count`` more games read in this process."""
     if _meter is not None:
@@ -205,6 +211,9 @@ def part_done(part: Any, games: int | None = None) -> None:
 
 def counting(items: Iterable[T]) -> Iterator[T]:
     """``items`` as they come, each counted as a game read in this process."""
+    if _meter is None:
+        yield from items
+        return
     for item in items:
         if _meter is not None:
             _meter.game()

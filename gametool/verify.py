@@ -198,6 +198,9 @@ class _Lines:
 
     def __iter__(self) -> Iterator[str]:
         try:
+            if not progress.active():
+                yield from self.lines
+                return
             for line in self.lines:
                 # A record starts with its Game tag: counted for the progress line.
                 progress.game(1 if line.startswith("[Game ") else 0)
