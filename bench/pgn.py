@@ -30,9 +30,9 @@ With --real the games are the real ones of bench/data (see its README: tournamen
 it, in a process of its own started from bytecode as an installed copy is (see ``compiled``),
 and measured by the CPU time of its process (``resource.getrusage(RUSAGE_CHILDREN)``):
 ``gametool import``, ``gametool validate`` of the records imported, ``gametool filter --tag
-White=...`` (a query on tags only) and ``gametool stats``; python-chess reading every game (``read_game``) and replaying its main line, and
-reading every game without the replay; pgn-extract checking every game (``-s``) and selecting
-games by a tag (``-Tw``). Rates are games and main-line plies per CPU second.
+White=...`` (a query on tags only) and ``gametool stats``; python-chess reading every game
+(``read_game``) and replaying its main line, and reading every game without the replay;
+pgn-extract checking every game (``-s``) and selecting games by a tag (``-Tw``). Rates are games and main-line plies per CPU second.
 """
 
 from __future__ import annotations
