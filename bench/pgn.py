@@ -32,7 +32,8 @@ and measured by the CPU time of its process (``resource.getrusage(RUSAGE_CHILDRE
 ``gametool import``, ``gametool validate`` of the records imported, ``gametool filter --tag
 White=...`` (a query on tags only) and ``gametool stats``; python-chess reading every game
 (``read_game``) and replaying its main line, and reading every game without the replay;
-pgn-extract checking every game (``-s``) and selecting games by a tag (``-Tw``). Rates are games and main-line plies per CPU second.
+pgn-extract checking every game (``-s``) and selecting games by a tag (``-Tw``). Rates are
+games and main-line plies per CPU second.
 """
 
 from __future__ import annotations
