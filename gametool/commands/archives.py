@@ -182,8 +182,11 @@ SAME = click.Choice(["moves", "position"])
               "black) is to move in the placement.")
 @click.option("--where", metavar="EXPR", help="Only records for which the query EXPR holds: "
               "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
-              "with and, or, not and parentheses ('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a "
-              "query on tags alone never reads a PGN game's moves.")
+              "and from [%clk], [%emt] and [%eval] comments min_clock, min_clock_white, "
+              "min_clock_black, max_move_time, max_move_time_white, max_move_time_black, "
+              "max_eval, min_eval (seconds, pawns), with and, or, not and parentheses "
+              "('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a query on tags alone never reads a "
+              "PGN game's moves.")
 @click.option("--material", metavar="'KRP v KR'", help="Only chess games whose main line "
               "reaches this material: White's pieces, 'v', Black's (K, Q, R, B, N, P).")
 @click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
