@@ -27,12 +27,13 @@ command reads each record once.)
 
 With --real the games are the real ones of bench/data (see its README: tournament games of
 1851 to 2022 and engine games with a comment on every move), each command is run as a user runs
-it, in a process of its own, and measured by the CPU time of its process
-(``resource.getrusage(RUSAGE_CHILDREN)``): ``gametool import``, ``gametool validate`` of the
-records imported, ``gametool filter --tag White=...`` (a query on tags only) and ``gametool
-stats``; python-chess reading every game (``read_game``) and replaying its main line, and
-reading every game without the replay; pgn-extract checking every game (``-s``) and selecting
-games by a tag (``-Tw``). Rates are games and main-line plies per CPU second.
+it, in a process of its own started from bytecode as an installed copy is (see ``compiled``),
+and measured by the CPU time of its process (``resource.getrusage(RUSAGE_CHILDREN)``):
+``gametool import``, ``gametool validate`` of the records imported, ``gametool filter --tag
+White=...`` (a query on tags only) and ``gametool stats``; python-chess reading every game
+(``read_game``) and replaying its main line, and reading every game without the replay;
+pgn-extract checking every game (``-s``) and selecting games by a tag (``-Tw``). Rates are
+games and main-line plies per CPU second.
 """
 
 from __future__ import annotations
@@ -324,9 +325,24 @@ def _pgn_extract() -> str | None:
                                            if os.path.exists("/usr/games/pgn-extract") else None)
 
 
+def compiled() -> None:
+    """gametool's modules as bytecode beside them, as an installed copy has them: pip writes
+    the bytecode of a package it installs (python-chess's is there), but an editable install
+    run where PYTHONDONTWRITEBYTECODE is set would compile every module in every command's
+    process, a cost no installed copy pays."""
+    import compileall
+
+    import gametool
+    import notation
+
+    for package in (gametool, notation):
+        compileall.compile_dir(os.path.dirname(package.__file__), quiet=1)
+
+
 def real(copies: int = 1, rounds: int = 1) -> dict[str, float]:
     """Each command on the real games (``copies`` times over), the best of ``rounds``: its CPU
     seconds; printed with games/s and plies/s, and the ratios to python-chess."""
+    compiled()
     tool = _gametool()
     extract = _pgn_extract()
     with tempfile.TemporaryDirectory() as folder:

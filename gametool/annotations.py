@@ -1,6 +1,6 @@
 """What a record says about its game beyond the actions, read for display: the players' names
-as written, their ratings, the event, the result; the glyphs of NAGs; the clock and evaluation
-commands inside comments (``[%clk 0:04:58]``, ``[%eval 0.31]``).
+as written, their ratings, the event, the result; the glyphs of NAGs; the clock, move time and
+evaluation commands inside comments (``[%clk 0:04:58]``, ``[%emt 0:00:12]``, ``[%eval 0.31]``).
 
 Seat names in a record are identifiers (``O'Brien_Siobh_n``); a record imported from PGN keeps
 the names as written in tags named after the seats' colours (``White "O'Brien, Siobhán"``), and
@@ -53,22 +53,26 @@ class Comment:
     """``[%clk H:MM:SS]``: the time left to the seat that moved."""
     evaluation: str | None = None
     """``[%eval 0.31]`` or ``[%eval #-3]``: an engine's evaluation, White's point of view."""
+    elapsed: str | None = None
+    """``[%emt H:MM:SS]``: the time the move took."""
 
 
 def read_comment(text: str | None) -> Comment | None:
-    """A comment's words, clock and evaluation; None for no comment."""
+    """A comment's words, clock, move time and evaluation; None for no comment."""
     if text is None:
         return None
-    clock = evaluation = None
+    clock = evaluation = elapsed = None
     for name, value in _COMMAND.findall(text):
         if name == "clk":
             clock = value.strip()
+        elif name == "emt":
+            elapsed = value.strip()
         elif name == "eval":
             evaluation = _evaluation(value.strip().split(",")[0])
     words = " ".join(_COMMAND.sub(" ", text).split())
-    if not words and clock is None and evaluation is None:
+    if not words and clock is None and evaluation is None and elapsed is None:
         return None
-    return Comment(words, clock, evaluation)
+    return Comment(words, clock, evaluation, elapsed)
 
 
 def _evaluation(value: str) -> str:
@@ -169,6 +173,8 @@ class Note:
             out["comment"] = self.comment.text
         if self.comment is not None and self.comment.clock is not None:
             out["clock"] = self.comment.clock
+        if self.comment is not None and self.comment.elapsed is not None:
+            out["move_time"] = self.comment.elapsed
         if self.comment is not None and self.comment.evaluation is not None:
             out["eval"] = self.comment.evaluation
         if self.nags:

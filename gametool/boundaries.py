@@ -8,7 +8,9 @@ comments out the rest of its line; a ``%`` in the first column escapes its line.
 at a tag line after moves, at the first line after a result that ends the main line (files of
 games without tags), and at a tag line after an empty line that follows tags when that tag
 repeats one of them (a game of tags alone before the next one; a blank line in the middle of
-one game's tags, as ChessBase writes after ``[Event]``, does not end it).
+one game's tags, as ChessBase writes after ``[Event]``, does not end it). In a record file a
+tag line that repeats one of its record's tags starts the next record, empty line or not, as
+the record reader has it.
 """
 
 from __future__ import annotations
@@ -69,9 +71,10 @@ class Starts:
     def _tag_line(self, line: str) -> bool:
         stripped = line.rstrip()
         start = self.movetext or self.ended
-        if not start and self.pgn and self.after == "blank":
+        if not start and (self.after == "blank" or not self.pgn):
             # A tag after an empty line that follows tags: the next game's when this game
-            # has a tag of that name already.
+            # has a tag of that name already (in a record file, as its reader has it, after
+            # no empty line too).
             found = _TAG_NAME.match(stripped.lstrip())
             name = found.group(1).lower() if found else ""
             start = name in {n.lower() for n in self._names()}

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gametool import progress
 from gametool.boundaries import Starts
 from gametool.distribute import PART_BYTES, Part, parts, stream_parts
 from gametool.engine import CHANCE
@@ -31,35 +32,20 @@ __all__ = ["PART_BYTES", "SUFFIXES", "Part", "Starts", "expand", "is_pgn", "line
 :mod:`gametool.distribute`, named here too."""
 
 
-def streamed(files: list[str], work: Any, label: str | None = None) -> Iterator[tuple[Part, Any]]:
+def streamed(files: list[str], work: Any) -> Iterator[tuple[Part, Any]]:
     """``work`` over every part of ``files`` in this process, part after part as they are
-    read, as (part, result); on a terminal with a progress bar over the bytes."""
-    import sys
-
-    items = ((part, work(part)) for path in files for part in stream_parts(path))
-    if label is None or not sys.stderr.isatty():
-        yield from items
-        return
-    import click
-
-    sizes = {}
-    for path in files:
-        try:
-            sizes[path] = os.path.getsize(path) if path != "-" else 0
-        except OSError:
-            sizes[path] = 0
-    with click.progressbar(length=max(1, sum(sizes.values())), label=label,
-                           file=sys.stderr) as bar:
-        for part, result in items:
-            bar.update(len(part.text.encode("utf-8")) if part.text is not None
-                       else sizes.get(part.path, 0))
-            yield part, result
+    read, as (part, result)."""
+    return ((part, work(part)) for path in files for part in stream_parts(path))
 
 
 def sessions(part: Part, fix_results: bool = False
              ) -> Iterator[tuple[int, int, Session | GameError]]:
     """Each record of a part as (index in the part from 1, line, session or the error that
-    stopped its reading), one after the other."""
+    stopped its reading), one after the other (each counted on the progress line)."""
+    return progress.counting(_sessions(part, fix_results))
+
+
+def _sessions(part: Part, fix_results: bool) -> Iterator[tuple[int, int, Session | GameError]]:
     try:
         text = part.read()
     except GameError as exc:
@@ -91,6 +77,54 @@ def sessions(part: Part, fix_results: bool = False
             yield index, record.line, Session.load(record, file)
         except GameError as exc:
             yield index, record.line, exc
+
+
+def one_record(path: str, number: int) -> Session:
+    """Record (or PGN game) ``number`` of a file, read up to its end and no further: the
+    records before it are passed over line by line and never kept, so that one record of a
+    file of any size takes the memory of that record. A file with fewer records is read to
+    its end, to say how many it holds. The records are those :func:`split_lines` finds."""
+    from contextlib import closing
+
+    from gametool.errors import RecordError, Where
+    from gametool.record import read_text
+
+    file = None if path == "-" else path
+    pgn = is_pgn(path)
+    starts = Starts(pgn)
+    done = 0  # the records read before the current piece
+    kept: list[str] = []
+    first = 1
+    begun = blank = False
+    with closing(lines(path)) as stream:
+        for line_number, line in enumerate(stream, start=1):
+            if starts.starts(line) and begun:
+                done += not blank
+                if done == number:
+                    break
+                kept, first, blank = [], line_number, True
+            if not begun:
+                begun, blank, first = True, True, line_number
+            blank = blank and not line.strip()
+            if done + 1 == number:
+                kept.append(line)
+        else:
+            done += begun and not blank
+            if done < number:
+                raise RecordError(f"--record {number}: the file holds {done} "
+                                  f"record{'s' * (done != 1)}", Where(file))
+    text = "".join(kept)
+    if pgn:
+        from gametool.formats import pgn as pgn_format
+
+        for item, _messages in pgn_format.imports(text, file, first_line=first,
+                                                  base=number - 1):
+            if isinstance(item, pgn_format.Refusal):
+                raise RecordError(f"game {item.index}: {item.message}",
+                                  Where(file, item.line, item.column))
+            text, first = item.text, 1
+            break
+    return Session.load(read_text(text, file, first)[0], file)
 
 
 def split_text(text: str, file: str | None) -> list[str]:
@@ -358,7 +392,10 @@ class Criteria:
     min_plies: int | None = None
     max_plies: int | None = None
     position: str | None = None
-    """A position in the game's one-line encoding (FEN for chess) the main line must reach."""
+    """A placement the main line must reach, in the game's one-line encoding (for chess, a
+    FEN's placement field; the game is chess unless ``game`` is given)."""
+    side: str | None = None
+    """With ``position``: the seat (white, black) whose turn it must be there."""
     keep_text: bool = False
     elo: tuple[int | None, int | None] | None = None
     """Either player's rating (WhiteElo or BlackElo) within (lowest, highest)."""
@@ -390,14 +427,25 @@ class Criteria:
         if self.termination is not None and not self.termination.strip():
             raise GameError("--termination: name a way a game ends: "
                             + ", ".join(TERMINATIONS))
+        if self.side is not None and self.position is None:
+            raise GameError("--side: with --position, the placement that side is to move in")
         if self.position is not None:
-            if self.game is None:
-                raise GameError("--fen/--position needs --game: the game whose position "
-                                "encoding it is written in")
             from gametool import games
 
-            cls = games.playable_class(self.game)
-            cls().decode_position(self.position, cls.players_default())
+            cls = games.playable_class(self.position_game)
+            try:
+                cls().read_placement(self.position, cls.players_default())
+            except GameError as exc:
+                raise GameError(f"--position: {exc}") from None
+            seats = cls.default_seat_names(cls.players_default())
+            if self.side is not None and self.side.strip().lower() not in seats:
+                raise GameError(f"--side {self.side}: a seat of {self.position_game}: "
+                                + " or ".join(seats))
+
+    @property
+    def position_game(self) -> str:
+        """The game whose encoding ``position`` is written in."""
+        return self.game or "chess"
 
     def on_tags(self) -> bool:
         """Whether some test needs only tags (a record that fails it need not be read)."""
@@ -473,7 +521,8 @@ class Criteria:
                 return False
         if self.material is not None and not reaches_material(session, self.material):
             return False
-        return self.position is None or reaches(session, self.position)
+        return self.position is None or (session.game.id == self.position_game and reaches(
+            session, self.position, self.side))
 
 
 def _within(value: int | None, bounds: tuple[int | None, int | None]) -> bool:
@@ -519,14 +568,23 @@ def reaches_material(session: Session, material: str) -> bool:
     return False
 
 
-def reaches(session: Session, position: str) -> bool:
-    """Whether a state of the record's main line is ``position`` (in the game's encoding)."""
+def reaches(session: Session, position: str, side: str | None = None) -> bool:
+    """Whether a state of the record's main line has the placement ``position`` (in the
+    game's encoding: a FEN's placement field for chess), with the seat ``side`` to move there
+    when it is given."""
     game = session.game
     try:
-        target = game.position_key(game.decode_position(position, len(session.names)))
+        target = game.read_placement(position, len(session.names))
     except GameError:
         return False
-    return any(game.position_key(state) == target for state in session.states)
+    mover = None
+    if side is not None:
+        seats = type(game).default_seat_names(len(session.names))
+        if side.strip().lower() not in seats:
+            return False
+        mover = seats.index(side.strip().lower())
+    return any(game.placement_key(state) == target
+               and (mover is None or game.mover(state) == mover) for state in session.states)
 
 
 def summarise(session: Session, file: str, index: int, line: int,
@@ -595,8 +653,8 @@ def read_part(part: Part, criteria: Criteria | None = None) -> PartResult:
         from gametool import tagscan
 
         # A game whose tags fail is never read past them.
-        items: Iterable[tuple[int, int, Session | GameError | None]] = tagscan.sessions(
-            part, criteria)
+        items: Iterable[tuple[int, int, Session | GameError | None]] = progress.counting(
+            tagscan.sessions(part, criteria))
     else:
         items = sessions(part)
     for index, line, item in items:

@@ -140,37 +140,21 @@ def _ranges(path: str, size: int) -> Iterator[Part]:
         yield Part(path, None, first, number, begin, offset - begin)
 
 
-def _progress(results: Iterator[R], count: int, label: str | None) -> Iterator[R]:
-    """``results``, with a progress bar on a terminal for a run of several items."""
-    if label is None or count <= 1 or not sys.stderr.isatty():
-        yield from results
-        return
-    import click
-
-    with click.progressbar(length=count, label=label, file=sys.stderr) as bar:
-        for result in results:
-            bar.update(1)
-            yield result
-
-
 def run(function: Callable[[T], R], items: Sequence[T], jobs: int = 1,
-        scheduler: str | None = None, label: str | None = None,
-        ordered: bool = True) -> Iterator[R]:
+        scheduler: str | None = None, ordered: bool = True) -> Iterator[R]:
     """``function`` over ``items``: the results in the order of ``items`` (or, when
     not ``ordered``, as each is done).
 
     With ``scheduler`` the work goes to Dask (an address ``tcp://host:8786``, or ``local:N``
     for a local cluster of N worker processes); else to ``jobs`` processes; else it runs here.
-    ``label`` names a progress bar drawn on a terminal. Interrupted (Ctrl-C, SIGTERM, or the
-    caller closing the iterator), the worker processes are stopped before it returns.
+    Interrupted (Ctrl-C, SIGTERM, or the caller closing the iterator), the worker processes
+    are stopped before it returns.
     """
     if scheduler is not None:
-        results: Iterator[R] = _on_dask(function, items, scheduler, ordered)
-    elif jobs > 1 and len(items) > 1:
-        results = _in_processes(function, items, jobs, ordered)
-    else:
-        results = map(function, items)
-    return _progress(results, len(items), label)
+        return _on_dask(function, items, scheduler, ordered)
+    if jobs > 1 and len(items) > 1:
+        return _in_processes(function, items, jobs, ordered)
+    return (function(item) for item in items)
 
 
 def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int,

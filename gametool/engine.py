@@ -569,8 +569,23 @@ class Game(Generic[S, A]):
 
     def position_key(self, state: S) -> str:
         """What makes two states the same position when a record is searched for one
-        (``filter --position``): by default the whole one-line encoding."""
+        (``tree --fen``): by default the whole one-line encoding."""
         return self.encode_position(state)
+
+    def placement_key(self, state: S) -> str:
+        """What a search for a placement compares (``filter --position``): by default the
+        position key; a game whose position says whose turn it is leaves that out (see
+        :meth:`mover`)."""
+        return self.position_key(state)
+
+    def read_placement(self, text: str, nseats: int) -> str:
+        """The placement key (:meth:`placement_key`) of a position written ``text``."""
+        return self.placement_key(self.decode_position(text, nseats))
+
+    def mover(self, state: S) -> int | None:
+        """The seat whose turn it is in ``state``, even where the game ended there (a search
+        for a placement with that side to move): by default :meth:`to_move`."""
+        return self.to_move(state)
 
     # -- derived helpers -----------------------------------------------------------------------
 

@@ -11,7 +11,9 @@ it), ``winner`` (white, black, draw, or none while unfinished), ``opening`` (the
 tag, else the opening table's name), and from the ``[%clk H:MM:SS]`` and ``[%eval N]``
 comments of the main line: ``min_clock`` (the least time left on either clock, in seconds),
 ``min_clock_white``, ``min_clock_black``, ``max_eval`` and ``min_eval`` (in pawns, White's view;
-a mate in N counts as 100 - N); a game without such comments has none of them. Two numbers compare as numbers, anything else as text
+a mate in N counts as 100 - N), and from the ``[%emt H:MM:SS]`` comments ``max_move_time``
+(the longest a move took, in seconds), ``max_move_time_white`` and ``max_move_time_black``;
+a game without such comments has none of them. Two numbers compare as numbers, anything else as text
 (any case); ``~`` searches a regular expression (any case). A test on a tag the record lacks
 is false, but ``!=``, which is true. ``and`` binds tighter than ``or``; ``not`` tighter still.
 A query whose fields are all tags is judged on a PGN game's tags alone, its moves unread.
@@ -27,7 +29,8 @@ from typing import Any
 from gametool.errors import GameError
 
 DERIVED = ("plies", "result", "winner", "opening", "min_clock", "min_clock_white",
-           "min_clock_black", "max_eval", "min_eval")
+           "min_clock_black", "max_move_time", "max_move_time_white", "max_move_time_black",
+           "max_eval", "min_eval")
 """Fields judged on the game's record (its moves read), not on its tags."""
 OPERATORS = ("!=", "<=", ">=", "=", "<", ">", "~")
 
@@ -191,6 +194,7 @@ def derived_fields(session: Any, plies: int) -> dict[str, Any]:
 
 
 _CLOCK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+_MOVE_TIME = re.compile(r"\[%emt\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 _EVAL = re.compile(r"\[%eval\s+(#?)([+-]?\d+(?:\.\d+)?)")
 
 
@@ -205,11 +209,12 @@ def _annotated(session: Any) -> Any:
             yield (names.index(seat) if seat in names else -1), item.comment
 
 
-def clock_readings(session: Any) -> list[list[float]]:
-    """Each seat's [%clk] readings along the main line, in seconds."""
+def clock_readings(session: Any, command: re.Pattern[str] = _CLOCK) -> list[list[float]]:
+    """Each seat's [%clk] readings along the main line (or those of ``command``, another
+    H:MM:SS command such as [%emt]), in seconds."""
     clocks: list[list[float]] = [[] for _ in session.names]
     for seat, comment in _annotated(session):
-        for hours, minutes, seconds in _CLOCK.findall(comment):
+        for hours, minutes, seconds in command.findall(comment):
             if 0 <= seat < len(clocks):
                 clocks[seat].append(int(hours) * 3600 + int(minutes) * 60 + float(seconds))
     return clocks
@@ -231,6 +236,12 @@ def annotations(session: Any) -> dict[str, float]:
         out["min_clock_white"] = min(clocks[0])
     if clocks[1]:
         out["min_clock_black"] = min(clocks[1])
+    taken = clock_readings(session, _MOVE_TIME)
+    for index, suffix in ((0, "_white"), (1, "_black")):
+        if len(taken) > index and taken[index]:
+            out["max_move_time" + suffix] = max(taken[index])
+    if any(taken[:2]):
+        out["max_move_time"] = max(value for seat in taken[:2] for value in seat)
     if evals:
         out["max_eval"], out["min_eval"] = max(evals), min(evals)
     return out

@@ -316,6 +316,7 @@ def _header(session: Session, data: dict[str, Any], seen: Sight) -> list[str]:
     if "comment" in note:
         lines.append(f"comment: {note['comment']}")
     clock = ", ".join(f"{word} {note[key]}" for key, word in (("clock", "clock"),
+                                                              ("move_time", "move time"),
                                                               ("eval", "evaluation"))
                       if key in note)
     if clock:

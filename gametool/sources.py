@@ -19,6 +19,7 @@ import io
 import os
 import re
 import sys
+import weakref
 from collections.abc import Iterable, Iterator
 from typing import IO
 
@@ -156,16 +157,59 @@ def open_input(path: str) -> IO[bytes]:
     it is compressed. The caller closes it (closing standard input's stream does nothing)."""
     if path == "-":
         return _Unclosed(_standard_input())
+    global _reading
     try:
-        raw = open(path, "rb")  # noqa: SIM115
+        raw = _Raw(io.FileIO(path, "rb"))
     except OSError as exc:
         raise GameError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    _reading = raw.place = _Place(path, weakref.ref(raw))
     try:
         kind = compression(raw.peek(6)[:6])
-        return _Checked(_unpacked(raw, kind, path), path) if kind else raw
+        return _Checked(_unpacked(raw, kind, path), path, raw) if kind else raw
     except BaseException:
         raw.close()
         raise
+
+
+class _Place:
+    """How far a file opened by :func:`open_input` has been read."""
+
+    def __init__(self, path: str, raw: weakref.ref[_Raw]) -> None:
+        self.path, self.raw = path, raw
+        self.last = 0
+        """Where it was when it was closed."""
+
+
+class _Raw(io.BufferedReader):
+    """A file's bytes as read from the disk, which remember where they were when closed."""
+
+    place: _Place | None = None
+
+    def close(self) -> None:
+        if not self.closed and self.place is not None:
+            try:
+                self.place.last = self.tell()
+            except (OSError, ValueError):
+                pass
+        super().close()
+
+
+_reading: _Place | None = None
+"""The file opened last by :func:`open_input`, to tell how far it has been read."""
+
+
+def reading_position() -> tuple[str, int] | None:
+    """The file opened last to be read, and how many of its bytes have been read (of a
+    compressed file, its compressed bytes): where it is, or where it was when closed."""
+    if _reading is None:
+        return None
+    raw = _reading.raw()
+    if raw is None or raw.closed:
+        return _reading.path, _reading.last
+    try:
+        return _reading.path, raw.tell()
+    except (OSError, ValueError):
+        return _reading.path, _reading.last
 
 
 class _Unclosed(io.BufferedIOBase):
@@ -190,9 +234,10 @@ class _Unclosed(io.BufferedIOBase):
 class _Checked(io.BufferedIOBase):
     """A compressed file's unpacked stream whose damage is a one-line error naming the file."""
 
-    def __init__(self, stream: IO[bytes], path: str) -> None:
+    def __init__(self, stream: IO[bytes], path: str, raw: IO[bytes]) -> None:
         self.stream = stream
         self.path = path
+        self.raw = raw
 
     def readable(self) -> bool:
         return True
@@ -210,6 +255,7 @@ class _Checked(io.BufferedIOBase):
 
     def close(self) -> None:
         self.stream.close()
+        self.raw.close()  # the unpacking stream leaves the file it was given open
         super().close()
 
 

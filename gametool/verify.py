@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from gametool import sources
+from gametool import progress, sources
 from gametool.chance import check_contribution, seed_hash
 from gametool.distribute import Part
 from gametool.engine import CHANCE
@@ -192,31 +192,31 @@ def check_part(part: Part, all_errors: bool = False, expected_hash: str | None =
 class _Lines:
     """The lines of a record file read one by one, with the error that stopped the reading."""
 
-    def __init__(self, path: str, shown: Callable[[int], None] | None = None) -> None:
+    def __init__(self, path: str) -> None:
         self.lines = sources.lines(path)
-        self.shown = shown
         self.failed: GameError | None = None
 
     def __iter__(self) -> Iterator[str]:
-        shown = self.shown
         try:
+            if not progress.active():
+                yield from self.lines
+                return
             for line in self.lines:
-                if shown is not None:
-                    shown(len(line))
+                # A record starts with its Game tag: counted for the progress line.
+                progress.game(1 if line.startswith("[Game ") else 0)
                 yield line
         except GameError as exc:
             self.failed = exc
             raise
 
 
-def streamed(files: list[str], check: Callable[..., list[Checked] | GameError],
-             label: str | None = None) -> Iterator[tuple[Part, list[Checked] | GameError]]:
+def streamed(files: list[str], check: Callable[..., list[Checked] | GameError]
+             ) -> Iterator[tuple[Part, list[Checked] | GameError]]:
     """``check`` (a :func:`check_part` with its options) over every file in this process, as
     (part, result). A record file larger than a part, or standard input, is read line by line
     as a stream, in memory bounded by its longest line whatever the size of its records;
     the others are read part after part (:func:`gametool.corpus.streamed`)."""
     import os
-    import sys
 
     from gametool import corpus, distribute
 
@@ -227,16 +227,9 @@ def streamed(files: list[str], check: Callable[..., list[Checked] | GameError],
         except OSError:
             large = False
         if sources.is_pgn(path) or not large:
-            yield from corpus.streamed([path], check, label)
+            yield from corpus.streamed([path], check)
             continue
-        if label is None or not sys.stderr.isatty() or path == "-":
-            yield Part(path), check(Part(path), lines=_Lines(path))
-            continue
-        import click
-
-        with click.progressbar(length=max(1, os.path.getsize(path)), label=label,
-                               file=sys.stderr) as bar:
-            yield Part(path), check(Part(path), lines=_Lines(path, bar.update))
+        yield Part(path), check(Part(path), lines=_Lines(path))
 
 
 def _check_pgn(part: Part, extra: Callable[[Session], list[GameError]] | None

@@ -4,6 +4,7 @@ that a later run keeps."""
 
 from __future__ import annotations
 
+import json
 import lzma
 import os
 import signal
@@ -69,12 +70,42 @@ def test_every_command_stays_flat_from_n_to_4n_distinct_games(sizes: dict[int, P
             "filter": ["filter", str(source), "--where", "plies > 60", "-o", os.devnull],
             "stats": ["stats", str(source)],
             "tree": ["tree", str(source), "--moves", "e4", "--depth", "2"],
+            # One record of a large file: read up to it, the records before it not kept.
+            "show": ["show", str(records), "--record", str(count // 2)],
+            "moves": ["moves", str(source), "--record", "2"],
         }
         for name, args in commands.items():
             peaks.setdefault(name, []).append(peak_mb(*args))
     for name, (small, large) in peaks.items():
         assert large < 150, (name, peaks)
         assert large <= small * 1.25 + 8, (name, peaks)
+
+
+def test_one_record_is_read_without_reading_past_it(sizes: dict[int, Path],
+                                                    tmp_path: Path) -> None:
+    """show and moves --record N stop at the end of record N: bytes after it that cannot be
+    read (not UTF-8 in a record file, a broken xz stream) are never reached."""
+    records = tmp_path / "some.gtn"
+    subprocess.run(["gametool", "import", str(sizes[N]), "-o", str(records)], check=True,
+                   capture_output=True)
+    good = records.read_bytes()
+    records.write_bytes(good + b"\n[Game \"chess\"]\n\xff\xfe broken\n")
+    shown = subprocess.run(["gametool", "show", str(records), "--record", "3", "--json"],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    whole = subprocess.run(["gametool", "show", str(records), "--record", str(N + 1)],
+                           capture_output=True, text=True)
+    assert whole.returncode == 1 and "not UTF-8" in whole.stderr  # read to there: refused
+    packed = tmp_path / "cut.pgn.xz"
+    data = lzma.compress(sizes[N].read_bytes())
+    packed.write_bytes(data[:len(data) // 2])  # the stream breaks off halfway
+    listed = subprocess.run(["gametool", "moves", str(packed), "--record", "2", "--json"],
+                            capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["actions"] == []  # the game is over
+    late = subprocess.run(["gametool", "moves", str(packed), "--record", str(N)],
+                          capture_output=True, text=True)
+    assert late.returncode == 1 and late.stderr.count("\n") == 1, late.stderr
 
 
 def test_a_killed_import_leaves_no_temporary_file_a_later_run_keeps(sizes: dict[int, Path],

@@ -154,24 +154,6 @@ def test_import_in_parts_gives_the_whole_file_s_report(
     assert run("import", str(collection), "--scheduler", cluster) == whole
 
 
-def test_a_progress_bar_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    import io
-    import sys
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    screen = Terminal()
-    monkeypatch.setattr(sys, "stderr", screen)
-    assert list(distribute.run(abs, [-1, -2, -3], label="checking")) == [1, 2, 3]
-    assert "checking" in screen.getvalue()
-    pipe = io.StringIO()
-    monkeypatch.setattr(sys, "stderr", pipe)
-    assert list(distribute.run(abs, [-1, -2, -3], label="checking")) == [1, 2, 3]
-    assert pipe.getvalue() == ""
-
-
 def test_record_starts_never_cut_inside_a_comment() -> None:
     from gametool.corpus import Starts
 

@@ -17,43 +17,41 @@ import click
 
 from gametool import params
 from gametool.commands.common import fail as _fail
-from gametool.commands.common import jobs_option, scheduler_option
+from gametool.commands.common import jobs_option, quiet_option, scheduler_option
 from gametool.errors import GameError
 
 
 def _options(function: Any) -> Any:
-    """The --jobs and --scheduler options (validate and selfplay have them too)."""
-    return jobs_option(scheduler_option(function))
+    """The --jobs, --scheduler and --quiet options (validate and selfplay have them too)."""
+    return jobs_option(scheduler_option(quiet_option(function)))
+
+
+def spread(files: list[str], work: Any, jobs: int, scheduler: str | None) -> Iterator[Any]:
+    """(part, ``work`` of the part) for every part of ``files``, in order, as they come: in
+    this process a large file is read part by part, so that memory stays small whatever its
+    size; with --jobs or --scheduler the parts are spread."""
+    from gametool import corpus, distribute
+
+    if scheduler is not None:
+        distribute.check_scheduler(scheduler)
+    if jobs == 1 and scheduler is None:
+        return corpus.streamed(files, work)
+    pieces = [part for path in files for part in corpus.parts(path)]
+    return zip(pieces, distribute.run(work, pieces, jobs, scheduler), strict=True)
 
 
 def results(inputs: tuple[str, ...], criteria: Any, jobs: int, scheduler: str | None,
-            label: str) -> Iterator[Any]:
+            label: str, quiet: bool = True) -> Iterator[Any]:
     """The part results of every record of the inputs that passes ``criteria``, in order, as
-    they come: in this process a large file is read part by part, so that memory stays small
-    whatever its size; with --jobs or --scheduler the parts are spread."""
-    from gametool import corpus, distribute
+    they come (see :func:`spread`), with a progress line named ``label`` unless ``quiet``."""
+    from gametool import corpus, progress
 
     files = corpus.expand(inputs)
-    if scheduler is not None:
-        distribute.check_scheduler(scheduler)
     work = functools.partial(corpus.read_part, criteria=criteria)
-    if jobs == 1 and scheduler is None:
-        done: Iterator[Any] = (result for _part, result in corpus.streamed(files, work, label))
-    else:
-        pieces = [part for path in files for part in corpus.parts(path)]
-        done = distribute.run(work, pieces, jobs, scheduler, label)
-    yield from corpus.numbered(done)
-
-
-def _read_all(inputs: tuple[str, ...], criteria: Any, jobs: int,
-              scheduler: str | None, label: str) -> tuple[list[Any], list[str], int]:
-    """Every record of the inputs that passes ``criteria``: (summaries, errors, records)."""
-    kept, errors, total = [], [], 0
-    for result in results(inputs, criteria, jobs, scheduler, label):
-        kept += result.kept
-        errors += result.errors
-        total += result.count
-    return kept, errors, total
+    with progress.shown(label, files, quiet):
+        done = progress.through(spread(files, work, jobs, scheduler),
+                                lambda result: result.count)
+        yield from corpus.numbered(result for _part, result in done)
 
 
 @click.command()
@@ -62,7 +60,8 @@ def _read_all(inputs: tuple[str, ...], criteria: Any, jobs: int,
               help="The folder the records are written to (made if missing).")
 @click.option("--force", is_flag=True, help="Overwrite files that already exist.")
 @click.option("--json", "as_json", is_flag=True, help="Print the files written as JSON.")
-def split(file: str, folder: str, force: bool, as_json: bool) -> None:
+@quiet_option
+def split(file: str, folder: str, force: bool, as_json: bool, quiet: bool) -> None:
     """Write each record (or PGN game) of FILE to a file of its own in DIR.
 
     The files are named after FILE and numbered from 1 (games-0001.gtn, games-0002.gtn, ...)
@@ -75,7 +74,7 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
       gametool split collection.gtn -o games/
       gametool split open.pgn -o games/ --force
     """
-    from gametool import boundaries, corpus, sources, storage
+    from gametool import boundaries, corpus, progress, sources, storage
 
     if folder == "-":
         raise click.UsageError("-o -: split writes one file per record into a folder; "
@@ -87,7 +86,8 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
             # A PGN file is read twice, game by game, as bytes (its line ends and encoding
             # kept): to count and check the names, to write.
             try:
-                count = sum(1 for _piece in boundaries.split_bytes(file))
+                with progress.shown("counting", [file], quiet):
+                    count = sum(1 for _piece in progress.counting(boundaries.split_bytes(file)))
             except OSError as exc:
                 raise GameError(f"{file}: cannot read: {exc.strerror}") from None
             pieces: Any = boundaries.split_bytes(file)
@@ -103,13 +103,12 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
                     raise GameError(f"{name}: already exists (use --force to overwrite)")
         made = storage.make_folders(folder)
         try:
-            if whole:
-                for name in boundaries.write_files(pieces, names):
-                    if not as_json:
-                        click.echo(name)
-            else:
-                for name, text in zip(names, pieces, strict=False):
-                    storage.create(name, text, force=True)
+            # The names go to stdout as they are written: no line beside them on a terminal.
+            with progress.shown("splitting", [file], quiet or not as_json and
+                                sys.stdout.isatty(), games_total=count):
+                written = (boundaries.write_files(pieces, names) if whole
+                           else _created(names, pieces))
+                for name in progress.counting(written):
                     if not as_json:
                         click.echo(name)
         except (GameError, OSError):
@@ -124,6 +123,15 @@ def split(file: str, folder: str, force: bool, as_json: bool) -> None:
 
         click.echo(json.dumps([{"record": n, "file": name} for n, name in
                                enumerate(names, start=1)], indent=2, ensure_ascii=False))
+
+
+def _created(names: list[str], texts: list[str]) -> Iterator[str]:
+    """Each record text written to its file, the name given as it is."""
+    from gametool import storage
+
+    for name, text in zip(names, texts, strict=False):
+        storage.create(name, text, force=True)
+        yield name
 
 
 def _elo_option(value: str | None, option: str) -> Any:
@@ -167,13 +175,18 @@ SAME = click.Choice(["moves", "position"])
 @click.option("--eco", metavar="RANGE", help="Only chess games whose ECO code is in RANGE "
               "(A00-B99, B20, or a volume: C); a game without an ECO tag is classified by "
               "the opening table.")
-@click.option("--position", "--fen", "position", metavar="P", help="With --game: only records "
-              "whose main line reaches position P, in the game's one-line encoding (FEN for "
-              "chess; the clocks do not count).")
+@click.option("--position", "--fen", "position", metavar="FEN", help="Only games whose main "
+              "line reaches this placement: a FEN's placement field (the fields after it do "
+              "not count); with --game, a position in that game's one-line encoding.")
+@click.option("--side", metavar="SEAT", help="With --position: only when that side (white or "
+              "black) is to move in the placement.")
 @click.option("--where", metavar="EXPR", help="Only records for which the query EXPR holds: "
               "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
-              "with and, or, not and parentheses ('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a "
-              "query on tags alone never reads a PGN game's moves.")
+              "and from [%clk], [%emt] and [%eval] comments min_clock, min_clock_white, "
+              "min_clock_black, max_move_time, max_move_time_white, max_move_time_black, "
+              "max_eval, min_eval (seconds, pawns), with and, or, not and parentheses "
+              "('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a query on tags alone never reads a "
+              "PGN game's moves.")
 @click.option("--material", metavar="'KRP v KR'", help="Only chess games whose main line "
               "reaches this material: White's pieces, 'v', Black's (K, Q, R, B, N, P).")
 @click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
@@ -198,11 +211,12 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
                    min_plies: int | None, max_plies: int | None, elo_min: int | None,
                    elo_max: int | None, white_elo: str | None, black_elo: str | None,
                    date_from: str | None, date_to: str | None, eco: str | None,
-                   position: str | None, where: str | None, material: str | None,
+                   position: str | None, side: str | None, where: str | None,
+                   material: str | None,
                    duplicates: str | None,
                    unique: str | None,
                    against: str | None, limit: int | None, output: str | None, force: bool,
-                   as_json: bool, jobs: int, scheduler: str | None) -> None:
+                   as_json: bool, jobs: int, scheduler: str | None, quiet: bool) -> None:
     """Write the records of FILES that pass every test given, in canonical form.
 
     FILES are records (.gtn), PGN files (.pgn) and folders, searched for both. A game's result
@@ -220,10 +234,10 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
       gametool filter archive/ --tag Event='^World' --min-plies 80 --unique
       gametool filter games.pgn --elo-min 2600 --date-from 1972 --eco B20-B99 --limit 10
       gametool filter games.pgn --duplicates position --against old.gtn
-      gametool filter games.gtn --game chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - -'
+      gametool filter games.pgn --position 8/8/8/4k3/8/8/4P3/4K3 --side white
       gametool filter games.pgn --where 'WhiteElo >= 2500 and (ECO ~ "^B9" or plies > 100)'
     """
-    from gametool import corpus, games, sink
+    from gametool import corpus, games, progress, sink
 
     if duplicates is not None and unique is not None:
         raise click.UsageError("--duplicates and --unique: choose one")
@@ -244,7 +258,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
         criteria = corpus.Criteria(
             game=games.canonical_id(game) if game is not None else None, tags=tuple(pairs),
             player=player, result=result, termination=termination, min_plies=min_plies,
-            max_plies=max_plies, position=position, keep_text=True, elo=elo,
+            max_plies=max_plies, position=position, side=side, keep_text=True, elo=elo,
             white_elo=_elo_option(white_elo, "--white-elo"),
             black_elo=_elo_option(black_elo, "--black-elo"), dates=dates,
             eco=corpus.eco_range(eco) if eco is not None else None, where=where,
@@ -255,7 +269,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
         others: set[str] | None = None
         if against is not None:
             others = set()
-            for part in results((against,), None, jobs, scheduler, "reading"):
+            for part in results((against,), None, jobs, scheduler, "reading", quiet):
                 others.update(s.position if by == "position" else s.digest for s in part.kept)
         if output and sink.exists(output) and not force:
             raise GameError(f"{output}: already exists (use --force to overwrite)")
@@ -263,10 +277,12 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
         errors = False
         seen: set[str] = set()
         out = sink.Sink(output, True)
-        for part in results(files, criteria, jobs, scheduler, "filtering"):
+        for part in results(files, criteria, jobs, scheduler, "filtering",
+                            quiet or progress.stdout_shown(output)):
             total += part.count
             for line in part.errors:
                 errors = True
+                progress.clear()
                 click.echo(line, err=True)
             chosen = corpus.dedupe(part.kept, mode, by, seen)
             for summary in chosen:
@@ -305,7 +321,8 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
 @click.argument("files", nargs=-1, required=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @_options
-def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | None) -> None:
+def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | None,
+          quiet: bool) -> None:
     """Print statistics of the records of FILES, game by game.
 
     For each game: games and plies; each seat's results (by seat name and by seat position:
@@ -324,14 +341,15 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
     """
     import json
 
-    from gametool import corpus
+    from gametool import corpus, progress
 
     tally = corpus.Tally()
     errors = False
     try:
-        for part in results(files, None, jobs, scheduler, "reading"):
+        for part in results(files, None, jobs, scheduler, "reading", quiet):
             for line in part.errors:
                 errors = True
+                progress.clear()
                 click.echo(line, err=True)
             for summary in part.kept:
                 tally.add(summary)
@@ -361,7 +379,7 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @_options
 def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
-         as_json: bool, jobs: int, scheduler: str | None) -> None:
+         as_json: bool, jobs: int, scheduler: str | None, quiet: bool) -> None:
     """Print the moves played from a position in the chess games of FILES.
 
     For each move: the games that played it, how they ended (white wins, draws, black wins, in
@@ -379,7 +397,7 @@ def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
     """
     import json
 
-    from gametool import corpus, distribute
+    from gametool import corpus, progress
     from gametool import tree as trees
 
     if moves is not None and fen is not None:
@@ -387,27 +405,23 @@ def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
     try:
         root = trees.target(moves, fen)
         files_list = corpus.expand(files)
-        if scheduler is not None:
-            distribute.check_scheduler(scheduler)
         work = functools.partial(trees.tree_part, root=root, depth=depth)
-        if jobs == 1 and scheduler is None:
-            done: Any = corpus.streamed(files_list, work, "reading")
-        else:
-            pieces = [part for path in files_list for part in corpus.parts(path)]
-            done = zip(pieces, distribute.run(work, pieces, jobs, scheduler, "reading"),
-                       strict=True)
         top = trees.Branch()
         errors = False
         offsets: dict[str, int] = {}
-        for part, (part_tree, part_errors, count) in done:
-            # A part's games are numbered within the part: as within the file.
-            base = offsets.get(part.path, 0) if part.number else 0
-            offsets[part.path] = base + count
-            trees.renumber(part_tree, base)
-            top.merge(part_tree)
-            for line in part_errors:
-                errors = True
-                click.echo(corpus.renumbered(line, base), err=True)
+        with progress.shown("reading", files_list, quiet):
+            done = progress.through(spread(files_list, work, jobs, scheduler),
+                                    lambda result: result[2])
+            for part, (part_tree, part_errors, count) in done:
+                # A part's games are numbered within the part: as within the file.
+                base = offsets.get(part.path, 0) if part.number else 0
+                offsets[part.path] = base + count
+                trees.renumber(part_tree, base)
+                top.merge(part_tree)
+                for line in part_errors:
+                    errors = True
+                    progress.clear()
+                    click.echo(corpus.renumbered(line, base), err=True)
     except GameError as exc:
         raise _fail(exc) from None
     if as_json:

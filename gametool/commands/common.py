@@ -192,7 +192,13 @@ record_option = params.record_option
 
 
 def load(path: str, number: int | None = None) -> Session:
+    """The record of a file that holds one, or its record ``number``: then the file is read
+    up to that record and no further (the records before it are not kept)."""
+    from gametool import corpus
+
     try:
+        if number is not None:
+            return corpus.one_record(path, number)
         return load_one(sources.read_records(path), None if path == "-" else path, number)
     except GameError as exc:
         raise fail(exc) from None
@@ -243,3 +249,7 @@ jobs_option = click.option("--jobs", type=params.Whole(1, 1024), default=1, show
 scheduler_option = click.option(
     "--scheduler", metavar="ADDRESS", help="Work on a Dask cluster: a scheduler address "
     "(tcp://host:8786) or local:N for a local cluster of N workers (same results).")
+quiet_option = click.option(
+    "-q", "--quiet", is_flag=True,
+    help="No progress line on stderr (it is drawn only on a terminal: games, games/s, the "
+    "share of the input read and the time left).")

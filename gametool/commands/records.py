@@ -33,6 +33,7 @@ from gametool.commands.common import (
     load,
     output_option,
     ply_lines,
+    quiet_option,
     record_option,
     rewrite,
     scheduler_option,
@@ -279,9 +280,10 @@ def moves(file: str, as_seat: str | None, as_json: bool, number: int | None) -> 
 @json_option
 @jobs_option
 @scheduler_option
+@quiet_option
 def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
              exported: str | None, contributions: tuple[str, ...], referee_only: bool,
-             jobs: int, scheduler: str | None, as_json: bool) -> None:
+             jobs: int, scheduler: str | None, as_json: bool, quiet: bool) -> None:
     """Check every record of every FILE: headers, seats, ply numbers, actions, chance values.
 
     A folder stands for every .gtn and .pgn file under it. Errors are printed on stderr as
@@ -297,7 +299,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     """
     from itertools import groupby
 
-    from gametool import corpus, distribute, verify
+    from gametool import corpus, distribute, progress, verify
 
     sent: list[tuple[str, str]] = []
     for item in contributions:
@@ -311,14 +313,17 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
         check = functools.partial(verify.check_part, all_errors=all_errors,
                                   expected_hash=seed_hash, exported=exported,
                                   contributions=tuple(sent), referee_only=referee_only)
-        if jobs == 1 and scheduler is None:  # part by part as read: little memory
-            pairs: Any = verify.streamed(corpus.expand(files), check, "validating")
-        else:
-            pieces = [part for path in corpus.expand(files) for part in corpus.parts(path)]
-            pairs = zip(pieces, distribute.run(check, pieces, jobs, scheduler, "validating"),
-                        strict=True)
-        reports = [verify.report(path, [result for _part, result in group])
-                   for path, group in groupby(pairs, key=lambda pair: pair[0].path)]
+        paths = corpus.expand(files)
+        with progress.shown("validating", paths, quiet):
+            if jobs == 1 and scheduler is None:  # part by part as read: little memory
+                pairs: Any = verify.streamed(paths, check)
+            else:
+                pieces = [part for path in paths for part in corpus.parts(path)]
+                pairs = zip(pieces, distribute.run(check, pieces, jobs, scheduler), strict=True)
+            counted = progress.through(pairs, lambda result: len(result)
+                                       if isinstance(result, list) else 0)
+            reports = [verify.report(path, [result for _part, result in group])
+                       for path, group in groupby(counted, key=lambda pair: pair[0].path)]
     except GameError as exc:
         raise fail(exc) from None
     for item in reports:

@@ -27,6 +27,7 @@ from gametool.commands.common import (
     load,
     load_all,
     output_option,
+    quiet_option,
     record_option,
     refuse_weak_seed,
     weak_seed_option,
@@ -225,8 +226,9 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
 @hooks.add_options("export")
 @weak_seed_option
 @record_option
+@quiet_option
 def export(file: str, as_seat: str | None, output: str | None, force: bool, as_json: bool,
-           weak_seed_ok: bool, number: int | None, **extra: Any) -> None:
+           weak_seed_ok: bool, number: int | None, quiet: bool, **extra: Any) -> None:
     """Print the record as SEAT may see it: hidden values as '?', SeedHash in place of Seed.
 
     A Seed that can be guessed (fewer than 128 bits of random hex, or any chosen word) would be
@@ -257,7 +259,7 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         handler, _value = formats[0]
         if hasattr(handler, "stream"):  # a format written record by record
             try:
-                handler.stream(file, number, output, force, extra)
+                handler.stream(file, number, output, force, {**extra, "quiet": quiet})
             except GameError as exc:
                 raise fail(exc) from None
             return

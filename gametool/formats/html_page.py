@@ -40,7 +40,7 @@ def _comment_html(comment: annotations.Comment | None) -> str:
 
 
 def _extras_html(comment: annotations.Comment | None) -> str:
-    """A move's clock time and evaluation, shown beside it."""
+    """A move's clock time, time taken and evaluation, shown beside it."""
     if comment is None:
         return ""
     out = ""
@@ -48,6 +48,8 @@ def _extras_html(comment: annotations.Comment | None) -> str:
         out += f'<span class="ev" title="evaluation">{escape(comment.evaluation)}</span>'
     if comment.clock is not None:
         out += f'<span class="clk" title="clock">{escape(comment.clock)}</span>'
+    if comment.elapsed is not None:
+        out += f'<span class="clk" title="move time">{escape(comment.elapsed)}</span>'
     return out
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from gametool import params
+from gametool.commands.common import quiet_option
 
 
 @click.command("import")
@@ -30,9 +31,10 @@ from gametool import params
               "results).")
 @click.option("--json", "as_json", is_flag=True, help="Write the records as JSON (a list of "
               "objects with tags and plies) instead of text.")
+@quiet_option
 def import_command(file: str, output: str | None, rejects: str | None, force: bool,
                    fix_results: bool, eco: bool, jobs: int, scheduler: str | None,
-                   as_json: bool) -> None:
+                   as_json: bool, quiet: bool) -> None:
     """Turn the games of the PGN file FILE into chess records (.gtn).
 
     Every game that can be read is imported, with its tags, comments, NAGs and variations,
@@ -53,6 +55,7 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
       gametool import games.pgn -o /dev/null       # only check: the refusals and warnings
       curl -s https://example.org/games.pgn | gametool import - -o -
     """
+    from gametool import progress
     from gametool.commands.common import Rejected, fail
     from gametool.sources import refuse_record_for_import
     from gametool.errors import GameError
@@ -67,10 +70,11 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
             raise Rejected(f"{path}: already exists (use --force to overwrite)")
     writer = _Writer(output, rejects, as_json)
     try:
-        if jobs > 1 or scheduler is not None:
-            _import_spread(file, writer, fix_results, eco, jobs, scheduler)
-        else:
-            _import_streamed(file, writer, fix_results, eco)
+        with progress.shown("importing", [file], quiet or progress.stdout_shown(output)):
+            if jobs > 1 or scheduler is not None:
+                _import_spread(file, writer, fix_results, eco, jobs, scheduler)
+            else:
+                _import_streamed(file, writer, fix_results, eco)
         if not writer.games and not writer.refused:
             raise GameError(f"{file}: no PGN game found")
         writer.finish(force)
@@ -100,9 +104,13 @@ class _Writer:
         self.bad: Any = None
 
     def add(self, item: Any, messages: list[str]) -> None:
+        from gametool import progress
         from gametool.formats import pgn
         from gametool.sink import Sink
 
+        progress.game()
+        if messages:
+            progress.clear()
         for message in messages:
             click.echo(message, err=True)
         if isinstance(item, pgn.Refusal):
@@ -163,14 +171,15 @@ def _import_spread(file: str, writer: _Writer, fix_results: bool, eco: bool, job
                    scheduler: str | None) -> None:
     import functools
 
-    from gametool import corpus, distribute
+    from gametool import corpus, distribute, progress
 
     if scheduler is not None:
         distribute.check_scheduler(scheduler)
     pieces = corpus.parts(file)
     work = functools.partial(corpus.import_part, fix_results=fix_results, eco=eco)
-    for item, messages in corpus.joined_imports(distribute.run(work, pieces, jobs, scheduler,
-                                                               "importing")):
+    done = progress.through(zip(pieces, distribute.run(work, pieces, jobs, scheduler),
+                                strict=True))
+    for item, messages in corpus.joined_imports(result for _part, result in done):
         writer.add(item, messages)
 
 
@@ -211,7 +220,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
     """``export --pgn`` of a whole file, record by record: memory stays small whatever the
     number of records. A record that cannot be read stops the export (nothing is written to
     OUT)."""
-    from gametool import corpus
+    from gametool import corpus, progress
     from gametool.formats import pgn
     from gametool.sink import Sink
 
@@ -228,14 +237,16 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
         sink.commit()
         return
     sink = Sink(output, force)
+    quiet = bool(values.get("quiet")) or progress.stdout_shown(output)
     try:
-        for part in corpus.stream_parts(file):
-            for _index, _line, item in corpus.sessions(part):
-                if isinstance(item, Exception):
-                    raise item
-                if table is not None:
-                    table.classify(item)
-                sink.write(("\n" if sink.written else "") + pgn.export_pgn(item, style))
+        with progress.shown("exporting", [file], quiet):
+            for part in corpus.stream_parts(file):
+                for _index, _line, item in corpus.sessions(part):
+                    if isinstance(item, Exception):
+                        raise item
+                    if table is not None:
+                        table.classify(item)
+                    sink.write(("\n" if sink.written else "") + pgn.export_pgn(item, style))
         if not sink.written:
             from gametool.errors import RecordError, Where
 

@@ -407,6 +407,24 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         (D5 writes it after every double step): placement, side to move and castling."""
         return " ".join(write_fen(state).split()[:3])
 
+    def placement_key(self, state: Position) -> str:
+        return state.board
+
+    def read_placement(self, text: str, nseats: int) -> str:
+        """A FEN's placement field (the fields after it are not looked at), checked as a
+        position with either side to move."""
+        fields = text.split()
+        if not fields:
+            raise GameError("an empty FEN: write at least its placement "
+                            "(rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR)")
+        try:
+            return read_fen(fields[0] + " w - - 0 1", self.horse_symbols).board
+        except GameError:
+            return read_fen(fields[0] + " b - - 0 1", self.horse_symbols).board
+
+    def mover(self, state: Position) -> int | None:
+        return 0 if state.white else 1
+
     # -- the rules --------------------------------------------------------------------------
 
     def to_move(self, state: Position) -> int | None:
