@@ -10,6 +10,7 @@ game's own seat name (``Game.seat_names``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -173,25 +174,50 @@ def _body_of(session: Any) -> tuple[list[Any], int]:
     return session.record.body, 0
 
 
+_INDEXES: dict[int, tuple[list[Any], int, Any, dict[int, int]]] = {}
+
+
+def _turn_index(body: list[Any], at: int) -> dict[int, int]:
+    """Where each ply's turn line stands in ``body``: ply -> index of the first turn line that
+    ends on that ply. Built once per line and kept while the line holds the same items at both
+    ends and the same length, so that a replay of N plies reads the line once, not N times."""
+    from notation import record as gtn
+
+    key = id(body)
+    kept = _INDEXES.get(key)
+    if kept is not None and kept[0] is body and kept[1] == len(body) and (
+            not body or kept[2] is body[-1]):
+        return kept[3]
+    where: dict[int, int] = {}
+    for index, item in enumerate(body):
+        if isinstance(item, gtn.TurnLine):
+            at += len(item.actions)
+            where.setdefault(at, index)
+    if len(_INDEXES) >= 8:
+        _INDEXES.clear()
+    _INDEXES[key] = (body, len(body), body[-1] if body else None, where)
+    return where
+
+
 def note_at(session: Any, ply: int) -> Note | None:
     """What the record says of ``ply`` on the line ``session`` follows; None for nothing."""
     from notation import record as gtn
 
     body, at = _body_of(session)
-    note: Note | None = None
     variations: list[str] = []
-    for item in body:
-        if isinstance(item, gtn.TurnLine):
-            if at >= ply:
-                break
-            at += len(item.actions)
-            if at == ply:
-                note = Note(read_comment(item.comment), tuple(item.nags))
-        elif isinstance(item, gtn.Variation) and note is not None and at == ply:
-            variations.append(variation_text(item))
-    if note is None and not variations:
+    index = _turn_index(body, at).get(ply)
+    if index is None or ply <= at:
         return None
-    note = note or Note()
+    item = body[index]
+    if not isinstance(item, gtn.TurnLine):  # the line changed under the same ends: read it
+        _INDEXES.pop(id(body), None)
+        return note_at(session, ply)
+    note = Note(read_comment(item.comment), tuple(item.nags))
+    for item in itertools.islice(body, index + 1, None):
+        if isinstance(item, gtn.TurnLine):
+            break
+        if isinstance(item, gtn.Variation):
+            variations.append(variation_text(item))
     if variations:
         note = Note(note.comment, note.nags, tuple(variations))
     if note.comment is None and not note.nags and not note.variations:
