@@ -249,3 +249,25 @@ def test_every_sample_exported_for_every_seat_is_read_by_every_command(tmp_path:
                               check=False)
         assert done.returncode == 0 and done.stderr == "", (out.name, done.stderr)
         assert done.stdout.count(f"(as {name})") == load_one(out.read_text()).ply + 1
+
+
+def test_a_placement_hidden_in_its_own_players_file_is_refused_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In p1's own file, p1's placement is written in full: 'place ?' there is refused at once,
+    not searched for among every placement under every guess of p2's fleet (a count of the
+    game's moves applied, not a clock). In p2's file, the same line is p1's hidden placement."""
+    from gametool.games.special_salvo.game import SpecialSalvo
+
+    applied = [0]
+    apply = SpecialSalvo.apply
+
+    def counted(self: SpecialSalvo, *args: object) -> object:
+        applied[0] += 1
+        return apply(self, *args)
+    monkeypatch.setattr(SpecialSalvo, "apply", counted)
+    head = '[Game "special-salvo"]\n[Players "p1; p2"]\n[View "{}"]\n\n1. p1: place ?\n'
+    (verdict,) = check_text(head.format("p1"), "p1.gtn")
+    assert not verdict.ok and "written in full in its own player's file" in str(verdict.errors)
+    assert applied[0] <= 1
+    (verdict,) = check_text(head.format("p2"), "p2.gtn")
+    assert verdict.ok, verdict.errors
