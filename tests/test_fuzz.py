@@ -9,8 +9,9 @@ and a refusal's message on one line.
 
 Every record a command writes is validated: ``move`` and ``export`` on standard output, ``export
 -o`` and ``undo`` in a file (refused: one line, and the file as it was). The intact record (and,
-in the slow run, one damaged record in ``PLAYERS_FILES_ONE_IN``) is exported for every seat, and each player's
-file exported again for every seat (its own: a record that validates; another: refused).
+in the slow run, one damaged record in ``PLAYERS_FILES_ONE_IN``) is exported for every seat,
+and each player's file exported again for every seat (its own: a record that validates;
+another: refused).
 
 ``GAMETOOL_FUZZ_EXAMPLES`` sets the examples per game (200 by default, as in CI); the ``slow``
 test runs ten times as many.
