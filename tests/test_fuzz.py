@@ -7,6 +7,12 @@ changed tags) or mutates an action typed to ``move``, then runs commands on it. 
 end in success or in a clear refusal: exit status 0, 1 or 2, no exception, no "internal error",
 and a refusal's message on one line.
 
+Every record a command writes is validated: ``move`` and ``export`` on standard output, ``export
+-o`` and ``undo`` in a file (refused: one line, and the file as it was). The intact record (and,
+in the slow run, one damaged record in ``PLAYERS_FILES_ONE_IN``) is exported for every seat,
+and each player's file exported again for every seat (its own: a record that validates;
+another: refused).
+
 ``GAMETOOL_FUZZ_EXAMPLES`` sets the examples per game (200 by default, as in CI); the ``slow``
 test runs ten times as many.
 """
@@ -15,9 +21,11 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
 import traceback
 import zlib
 from functools import cache
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -32,6 +40,9 @@ RUNNER = CliRunner()
 DECISION = re.compile(r"\((?:[A-Z][a-z]+ )?D\d+[),;:]")
 EXAMPLES = int(os.environ.get("GAMETOOL_FUZZ_EXAMPLES", "200"))
 PLIES = 24
+PLAYERS_FILES_ONE_IN = 25
+"""In the slow run, one damaged record in this many is also exported for every seat (a damaged
+record's player's file can cost seconds to read: too much for the run every change makes)."""
 
 
 def fuzz_settings(examples: int) -> settings:
@@ -174,6 +185,51 @@ def written_record_reads_back(args: list[str], input: bytes) -> None:
             f"{result.stdout}{result.stderr}"
 
 
+def written_file_validates(args: list[str], path: Path, before: bytes | None) -> None:
+    """A command that writes ``path`` (``export -o``, ``undo`` in place) leaves a record that
+    validates there, or refuses in one line and leaves the file as it was (none if none)."""
+    out = run(args)
+    if out is None:
+        if before is None:
+            assert not path.exists(), f"gametool {args}: refused, yet wrote {path.name}"
+        else:
+            assert path.read_bytes() == before, f"gametool {args}: refused, yet changed the file"
+        return
+    result = RUNNER.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 0, f"{args}: wrote a record that does not validate: " \
+        f"{result.stdout}{result.stderr}"
+
+
+def players_files(game_id: str, record: bytes, folder: Path) -> None:
+    """Every seat's file exported from ``record`` validates; each is exported again for every
+    seat: for its own, a record that validates, for another, a one-line refusal and no file;
+    and the commands that read a record read it."""
+    master = folder / "master.gtn"
+    master.write_bytes(record)
+    names = seat_names(game_id)
+    for name in names:
+        mine = folder / f"{name}.gtn"
+        mine.unlink(missing_ok=True)
+        written_file_validates(["export", str(master), "--as", name, "--weak-seed-ok", "-o",
+                                str(mine)], mine, None)
+        if not mine.exists():
+            continue
+        for args in (["show", str(mine)], ["moves", str(mine)],
+                     ["replay", "--to", "2", str(mine)]):
+            run(args)
+        for other in names:
+            again = folder / f"{name}-for-{other}.gtn"
+            again.unlink(missing_ok=True)
+            written_file_validates(["export", str(mine), "--as", other, "-o", str(again)],
+                                   again, None)
+            if other == name:
+                assert again.exists(), f"{name}'s own file not exported again for {name}"
+        mine.unlink()
+    undone = folder / "undo.gtn"
+    undone.write_bytes(record)
+    written_file_validates(["undo", "-q", str(undone)], undone, record)
+
+
 def commands(game_id: str) -> list[list[str]]:
     seat = seat_names(game_id)[0]
     return [["validate", "-"], ["validate", "--all", "--json", "-"], ["show", "-"],
@@ -182,9 +238,16 @@ def commands(game_id: str) -> list[list[str]]:
             ["replay", "--json", "-"], ["export", "--as", seat, "--weak-seed-ok", "-"]]
 
 
-def fuzz_game(game_id: str, examples: int) -> None:
+def fuzz_game(game_id: str, examples: int, players_one_in: int = 0) -> None:
     text = base_record(game_id)
     choices = commands(game_id)
+    with tempfile.TemporaryDirectory() as folder:
+        players_files(game_id, text.encode(), Path(folder))
+        fuzz_examples(game_id, examples, text, choices, Path(folder), players_one_in)
+
+
+def fuzz_examples(game_id: str, examples: int, text: str, choices: list[list[str]],
+                  folder: Path, players_one_in: int) -> None:
 
     @seed(zlib.crc32(f"{game_id}:{examples}".encode()))  # each game its own fixed draws
     @fuzz_settings(examples)
@@ -205,6 +268,9 @@ def fuzz_game(game_id: str, examples: int) -> None:
                                     unique_by=tuple), label="commands")
         for args in picked:
             run(args, damaged)
+        if players_one_in and data.draw(st.integers(0, players_one_in - 1),
+                                        label="players' files") == 0:
+            players_files(game_id, damaged, folder)
 
     inner()
 
@@ -217,4 +283,4 @@ def test_fuzzed_records_and_actions(game_id: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", PLAYABLE)
 def test_fuzzed_records_and_actions_long(game_id: str) -> None:
-    fuzz_game(game_id, EXAMPLES * 10)
+    fuzz_game(game_id, EXAMPLES * 10, PLAYERS_FILES_ONE_IN)

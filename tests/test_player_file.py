@@ -204,3 +204,70 @@ def test_a_hidden_value_in_a_game_that_hides_nothing_is_refused_at_once(tmp_path
     done = subprocess.run(["gametool", "validate", str(chess)], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stderr
+
+
+SAMPLES = sorted((Path(__file__).parent.parent / "sample_games").glob("*/*.gtn"))
+COMMANDS = (["validate"], ["show"], ["moves"])
+
+
+def test_every_sample_exported_for_every_seat_is_read_by_every_command(tmp_path: Path) -> None:
+    """Each sample of each game, exported for each of its seats, is a record that validate,
+    show, moves and replay all read; replay shows its last plies (the whole record is replayed
+    to reach them). In a game that hides nothing the seats' files differ in their View only,
+    so show and moves read the first seat's; validate and replay read every seat's. In process
+    for the bulk; a few files go through the installed command."""
+    runner = CliRunner()
+    written: list[tuple[Path, str]] = []
+    for sample in SAMPLES:
+        master = load_one(sample.read_text(encoding="utf-8"), str(sample))
+        hides = master.game.hidden not in ("", "none")
+        for seat, name in enumerate(master.names):
+            out = tmp_path / f"{sample.parent.name}-{sample.stem}-{name}.gtn"
+            done = runner.invoke(cli, ["export", str(sample), "--as", name, "--weak-seed-ok",
+                                       "-o", str(out)])
+            assert done.exit_code == 0, (sample, name, done.output)
+            for args in COMMANDS if hides or seat == 0 else COMMANDS[:1]:
+                result = runner.invoke(cli, [*args, str(out)])
+                assert result.exit_code == 0, (sample.name, name, args, result.output)
+            result = runner.invoke(cli, ["replay", "--from", str(max(0, master.ply - 1)),
+                                         str(out)])
+            assert result.exit_code == 0, (sample.name, name, result.output)
+            assert f"ply {master.ply}  (as {name})" in result.output, (sample.name, name)
+            written.append((out, name))
+    assert len(written) >= 2 * len(SAMPLES)
+    # Through the installed command: the long Track Gammon files, replayed whole, and one
+    # player's file of a game that hides things.
+    picked = [pair for pair in written if "placings-typed-dice" in pair[0].name][:1] + [
+        pair for pair in written if "special-salvo" in pair[0].name][:1]
+    assert len(picked) == 2
+    for out, name in picked:
+        for args in COMMANDS if "special-salvo" in out.name else ():
+            done = subprocess.run(["gametool", *args, str(out)], capture_output=True, text=True,
+                                  check=False)
+            assert done.returncode == 0 and done.stderr == "", (out.name, args, done.stderr)
+        done = subprocess.run(["gametool", "replay", str(out)], capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 0 and done.stderr == "", (out.name, done.stderr)
+        assert done.stdout.count(f"(as {name})") == load_one(out.read_text()).ply + 1
+
+
+def test_a_placement_hidden_in_its_own_players_file_is_refused_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In p1's own file, p1's placement is written in full: 'place ?' there is refused at once,
+    not searched for among every placement under every guess of p2's fleet (a count of the
+    game's moves applied, not a clock). In p2's file, the same line is p1's hidden placement."""
+    from gametool.games.special_salvo.game import SpecialSalvo
+
+    applied = [0]
+    apply = SpecialSalvo.apply
+
+    def counted(self: SpecialSalvo, *args: object) -> object:
+        applied[0] += 1
+        return apply(self, *args)
+    monkeypatch.setattr(SpecialSalvo, "apply", counted)
+    head = '[Game "special-salvo"]\n[Players "p1; p2"]\n[View "{}"]\n\n1. p1: place ?\n'
+    (verdict,) = check_text(head.format("p1"), "p1.gtn")
+    assert not verdict.ok and "written in full in its own player's file" in str(verdict.errors)
+    assert applied[0] <= 1
+    (verdict,) = check_text(head.format("p2"), "p2.gtn")
+    assert verdict.ok, verdict.errors

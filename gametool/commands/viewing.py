@@ -188,10 +188,10 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
             step.step(lambda n: text(shown, n), first, last,
                       lambda out: term.echo(out, colour, nl=False))
             return
-        frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
         branches = [(branch, session.branch_view(branch)) for branch in session.branches
                     ] if variations else []
         if as_json:
+            frames = [render.show_data(session, n, as_seat) for n in range(first, last + 1)]
             if not variations:
                 emit_json(frames)
                 return

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.chance import SeedRng
 from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction
+from gametool.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo import reports as rp
@@ -468,6 +468,11 @@ class SpecialSalvo(Game[SalvoState, Action]):
         """A hidden placement of several ships at once ('place ?, ?, ?, ?, ?') is read as a
         random fleet of the ships still to place; later reports redraw it if they must."""
         words = text.replace(",", " ").split()
+        if words and words[0].lower() == "place" and seat is not None and seat == state.turn:
+            # a placement is hidden from the other seat only: no guess of the other fleet
+            # makes the placer's own file write it with '?'
+            raise MalformedAction(f"{text.strip()!r}: a placement is written in full in its "
+                                  "own player's file ('?' hides it from the other player only)")
         if (state.turn not in (None, CHANCE) and len(words) > 2 and words[0].lower() == "place"
                 and all(word == "?" for word in words[1:])):
             done = {p[0] for p in state.placed[state.turn]}
