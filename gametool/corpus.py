@@ -10,7 +10,6 @@ or on a Dask worker (see :mod:`gametool.distribute`).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import statistics
 from collections import Counter

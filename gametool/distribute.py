@@ -12,15 +12,14 @@ spread as well as many small ones. Dask is imported only when a scheduler is nam
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from gametool import sources
-from gametool.errors import GameError
 from gametool.boundaries import Starts
+from gametool.errors import GameError
 from gametool.sources import is_pgn, lines
 
 T = TypeVar("T")

@@ -58,6 +58,7 @@ from gametool import clock, digests, leave, render, storage
 from gametool.chance import new_seed, seed_hash, weak_seed_reason
 from gametool.engine import CHANCE
 from gametool.errors import GameError
+from gametool.hints import typed_action, with_hint
 from gametool.mail import MailDropped, MailRejected
 from gametool.mail import commands as mail_commands
 from gametool.mail.body import find_instructions, find_join, find_key, has_guard, own_lines
@@ -66,7 +67,6 @@ from gametool.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.mail.message import addresses as checked_addresses
 from gametool.mail.outgoing import OUTBOX_NAME, Outgoing, Unkept
 from gametool.record import Session, load_one
-from gametool.hints import typed_action, with_hint
 from gametool.season import INVITED_TAG, Season, invited, is_invited
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)

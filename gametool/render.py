@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from gametool import annotations
@@ -190,9 +190,8 @@ def sight(session: Session, as_seat: str | Sight | None) -> Sight:
             return Sight(None, None, True)
         return Sight(REFEREE, None, True)
     index = session.seat_index(as_seat)
-    if index == CHANCE:
-        word = "spectator" if as_seat.strip().lower() == "spectator" else "chance"
-        return Sight(None, word, False)
+    if index == CHANCE:  # "chance" names the spectator's view too: one word for one view
+        return Sight(None, "spectator", False)
     return Sight(index, session.names[index], False)
 
 

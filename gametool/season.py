@@ -36,8 +36,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gametool import (clock, conditional, digests, leave, notes, render, standings, storage,
-                      tournament)
+from gametool import (
+    clock,
+    conditional,
+    digests,
+    leave,
+    notes,
+    render,
+    standings,
+    storage,
+    tournament,
+)
 from gametool.clock import Clock
 from gametool.engine import CHANCE, Outcome
 from gametool.errors import GameError

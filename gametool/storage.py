@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from typing import IO
 from contextlib import contextmanager
+from typing import IO
 
 from gametool import interrupt
 from gametool.errors import GameError

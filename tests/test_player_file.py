@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from conftest import PLAYABLE
 
 from gametool import games, render
+from gametool.annotations import shown_session
 from gametool.chance import SeedRng
 from gametool.cli import cli
 from gametool.record import Session, check_text, load_one
@@ -232,7 +233,8 @@ def test_every_sample_exported_for_every_seat_is_read_by_every_command(tmp_path:
             result = runner.invoke(cli, ["replay", "--from", str(max(0, master.ply - 1)),
                                          str(out)])
             assert result.exit_code == 0, (sample.name, name, result.output)
-            assert f"ply {master.ply}  (as {name})" in result.output, (sample.name, name)
+            shown = shown_session(master).names[seat]  # the player's name as written
+            assert f"ply {master.ply}  (as {shown})" in result.output, (sample.name, name)
             written.append((out, name))
     assert len(written) >= 2 * len(SAMPLES)
     # Through the installed command: the long Track Gammon files, replayed whole, and one

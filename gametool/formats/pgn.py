@@ -27,11 +27,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from gametool import collector
+from gametool.errors import GameError, RecordError, Where
 from gametool.formats.pgn_text import brace as _brace
 from gametool.formats.pgn_text import escape as _escape
 from gametool.formats.pgn_text import long_move as _long
 from gametool.formats.pgn_text import wrap as _wrap
-from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
 

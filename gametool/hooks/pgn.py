@@ -57,9 +57,9 @@ def import_command(file: str, output: str | None, rejects: str | None, force: bo
     """
     from gametool import progress
     from gametool.commands.common import Rejected, fail
-    from gametool.sources import refuse_record_for_import
     from gametool.errors import GameError
     from gametool.sink import exists
+    from gametool.sources import refuse_record_for_import
 
     try:
         refuse_record_for_import(file)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
