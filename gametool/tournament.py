@@ -4,8 +4,9 @@ A tournament is ``GAME_DIR/tournaments/ID.json`` (mode 0600): the game and its o
 format (``round-robin`` or ``swiss``), the players in the order given (which breaks ties of
 points when a swiss pairs), the number of rounds, the days per move and of time bank, and each
 round started so far: its games (match id and seats in seat order) and its byes; then the
-players withdrawn and whether the tournament is over. The games themselves are ordinary master records of the game folder, so
-their results are read from the records and nothing is kept twice.
+players withdrawn and whether the tournament is over. The games themselves are ordinary
+master records of the game folder, so their results are read from the records and nothing is
+kept twice.
 
 Points: a game of two seats gives 1 for a win, 1/2 for a draw, 0 for a loss; a game of more
 seats gives each seat its score against every other seat (1 ranked better, 1/2 the same rank,

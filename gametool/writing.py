@@ -51,7 +51,8 @@ def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
 
 
 def canonical_record(self: Any, shared: bool = False) -> gtn.Record:
-    """The record of the session ``self`` with canonical tags, seat names and action texts, turns merged per line.
+    """The record of the session ``self`` with canonical tags, seat names and action texts,
+    turns merged per line.
 
     With ``shared`` the record's tags and the turn lines that are canonical already (one
     action, its text the step's, its ply and seat right, nothing merged into it) are this
