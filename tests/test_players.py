@@ -122,7 +122,7 @@ def _wins(gid: str, kind: str, games_count: int, budget: int) -> int:
     return wins
 
 
-# Games where mcts must win at least 32 of 40 games (80%) against random play, with its budget
+# Games where mcts must win at least 16 of 20 games (80%) against random play, with its budget
 # (each seat in turn; the games are seeded, so the count is the same on every run).
 MCTS_STRENGTH = {"colors": 60, "colors-8x8": 30, "belemmer": 60, "gami-four": 60,
                  "gami-seven": 60}
@@ -133,7 +133,7 @@ GREEDY_STRENGTH = ["colors", "colors-8x8", "desdemona", "space-cards", "johari-b
 
 @pytest.mark.parametrize("gid", [g for g in MCTS_STRENGTH if g in PLAYABLE])
 def test_mcts_beats_random(gid: str) -> None:
-    assert _wins(gid, "mcts", 40, MCTS_STRENGTH[gid]) >= 32
+    assert _wins(gid, "mcts", 20, MCTS_STRENGTH[gid]) >= 16
 
 
 @pytest.mark.parametrize("gid", [g for g in GREEDY_STRENGTH if g in PLAYABLE])
