@@ -373,11 +373,16 @@ class Game(Generic[S, A]):
         """The canonical text of an action in the state before it."""
         raise NotImplementedError
 
+    stem_signs: ClassVar[str | None] = None
+    """The characters that the one character ``format_action`` may add to ``action_stem``'s
+    text can be (``"+#"`` for a check or mate sign); None: any character."""
+
     def action_stem(self, state: S, action: A) -> str | None:
         """The canonical text of an action without a last sign that is costly to work out (a
         check or mate sign): ``format_action`` gives this text, or this text and one character
-        more. Comparing spellings of many actions (resynchronising after a damaged line) uses
-        it to skip the costly sign where it cannot matter. None: no cheaper text."""
+        more (one of ``stem_signs``). Comparing spellings of many actions (resynchronising
+        after a damaged line) uses it to skip the costly sign where it cannot matter. None: no
+        cheaper text."""
         return None
 
     def known_step(self, state: S, seat: int, text: str) -> S | None:

@@ -119,6 +119,11 @@ def _nearest_completion(game: Game, state: Any, seat: int, wanted: str
     for char in wanted:
         counts[char] = counts.get(char, 0) + 1
     size = len(wanted)
+    # The sign a stem may lack can only add to the characters shared with ``wanted`` when
+    # ``wanted`` holds one of the signs; otherwise the stem's bound needs no extra character
+    # (the full text only grows longer).
+    signs = game.stem_signs
+    more = 1 if signs is None or any(sign in counts for sign in signs) else 0
     texts: list[str | None] = []
     heap: list[tuple[float, int, int]] = []
     for index, action in enumerate(actions):
@@ -128,7 +133,7 @@ def _nearest_completion(game: Game, state: Any, seat: int, wanted: str
             heap.append((-_quick_ratio(counts, size, text), index, 1))
         else:
             text = None
-            heap.append((-_quick_ratio(counts, size, stem.lower(), 1), index, 0))
+            heap.append((-_quick_ratio(counts, size, stem.lower(), more), index, 0))
         texts.append(text)
     heapq.heapify(heap)
     while heap:

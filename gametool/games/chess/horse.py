@@ -60,6 +60,7 @@ class SuperHorseChess(Chess):
     """Chess plus Trojan horses: after every chess move, one horse action (D2)."""
 
     plain_moves = False  # a turn is a chess move and a horse action: read in full
+    stem_signs = "+#"  # a turn's stem lacks only its check or mate sign
 
     id = "super-horse-chess"
     name = "Super Horse Chess"
