@@ -666,3 +666,28 @@ def test_one_horse_action_is_judged_as_the_whole_list_judges_it(options: dict[st
             checked += len(candidates)
             state = game.apply(state, rng.choice(game.legal_actions(state)))
     assert checked > 10_000
+
+
+def test_the_claims_listed_are_every_turn_after_which_a_claim_holds() -> None:
+    """The claim list's shortcuts (pawn turns skipped, boards compared before positions made,
+    chess moves that no horse action can bring to a repeated board skipped) against playing
+    every turn and asking whether a claim holds after it, at every position of cycles that
+    repeat, with other pieces and horses on the board."""
+    from gametool.games.chess.game import CLAIM, claim_reason
+
+    placing = ["Kd2 @d5", "Kd7 -d5", "Ke1 @a1", "Ke8 -a1"]
+    moving = ["Kd2 Ha1-b1", "Kd7 @d5", "Ke1 Hb1-a1", "Ke8 -d5"]  # a horse action's two squares
+    checked = claims = 0
+    for fen, cycle in (("4k3/8/8/8/8/8/8/4K3 w - - 0 1", placing),
+                       ("r3k1n1/p7/8/8/8/5N2/7P/1R2K3 w q - 0 1", placing),
+                       ("4k3/2n5/8/8/8/8/2N5/4K3 w - - 97 60", placing),
+                       ("4k3/8/8/8/8/8/8/*3K3 w - - 0 1", moving)):
+        p = pos(fen)
+        for text in cycle * 3:
+            listed = {a for a in G.legal_actions(p) if a[0] & CLAIM and a[0] != CLAIM}
+            naive = {(CLAIM | m, h) for m, h in G.turns(p) if claim_reason(G._play(p, m, h))}
+            assert listed == naive, (fen, text)
+            checked += 1
+            claims += len(naive)
+            p = play(p, text)
+    assert checked == 48 and claims > 100, (checked, claims)

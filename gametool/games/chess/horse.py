@@ -333,6 +333,9 @@ lower-case file (h4); a horse move with an upper-case H.
         if not fifty and not twice:
             return out
         boards = {k[0] for k in twice}
+        # Per chess move: the board after it, and the boards seen twice that a horse action
+        # (which changes at most two squares) could still turn it into.
+        moved: dict[int, tuple[str, list[str]]] = {}
         for m, h in turns:
             mover, victim = board[m & 63], board[(m >> 6) & 63]
             if mover in "Pp" or victim in "Pp":
@@ -343,7 +346,15 @@ lower-case file (h4); a horse move with an upper-case H.
             if twice:
                 # The board alone rules out nearly every turn; the whole key (castling
                 # rights, an en-passant capture) is asked only of a board seen twice.
-                after_board = make_move(board, m, pos.white, pos.castling, pos.ep)[0]
+                entry = moved.get(m)
+                if entry is None:
+                    after_move = make_move(board, m, pos.white, pos.castling, pos.ep)[0]
+                    near = [seen for seen in boards
+                            if sum(a != b for a, b in zip(after_move, seen, strict=True)) <= 2]
+                    entry = moved[m] = (after_move, near)
+                after_board, near = entry
+                if not near:
+                    continue
                 if h is not None:
                     after_board = self._horse_board(after_board, h, pos.white)
                 if after_board in boards and self._play(pos, m, h).key in twice:
