@@ -17,6 +17,7 @@ from typing import TextIO
 from gametool import games, players
 from gametool.chance import SeedRng
 from gametool.errors import GameError, GameOver, IllegalAction, RecordError
+from gametool.progress import clock_text
 from gametool.record import Session, Step
 
 
@@ -187,13 +188,13 @@ class Progress:
 
     def line(self) -> str:
         elapsed = time.monotonic() - self.began
-        text = f"{self.label}: {self.done}/{self.total} games, {_clock(elapsed)}"
+        text = f"{self.label}: {self.done}/{self.total} games, {clock_text(elapsed)}"
         if self.done:
             rate = self.done / elapsed if elapsed > 0 else 0.0
             text += (f", {rate:.2f} games/s" if rate >= 1
                      else f", {elapsed / self.done:.1f} s/game")
             if self.done < self.total and rate > 0:
-                text += f", about {_clock((self.total - self.done) / rate)} left"
+                text += f", about {clock_text((self.total - self.done) / rate)} left"
         return text
 
     def draw(self) -> None:
@@ -203,17 +204,6 @@ class Progress:
             self.stream.write("\r" + self.line() + "\x1b[K")
             self.stream.flush()
             self.shown = True
-
-
-def _clock(seconds: float) -> str:
-    seconds = int(seconds + 0.5)
-    if seconds < 60:
-        return f"{seconds}s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes}m{seconds:02d}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}h{minutes:02d}m"
 
 
 JSON_KEYS = ("seat", "player", "wins", "draws", "losses", "games", "mean_plies",
