@@ -207,25 +207,23 @@ def stop(args: list[str], signum: int, *, to_group: bool, ready: Callable[[int],
          cwd: Path, stdin: int | None = subprocess.DEVNULL) -> tuple[int, str, str]:
     """Start ``gametool ARGS`` in a session of its own, wait until ``ready()``, send
     ``signum`` (to the whole group, as Ctrl-C does, or to the parent alone) and check the
-    contract: the command ends within a second, and leaves no process behind."""
+    contract: the command ends, keeps what it finished and leaves no process behind. How soon
+    it ends is not asserted (a busy machine delays any process); a hang of a minute fails."""
     child = subprocess.Popen([GAMETOOL, *args], cwd=cwd, stdin=stdin, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         wait_for(lambda: ready(child.pid) or child.poll() is not None)
         assert child.poll() is None, child.communicate()
-        sent = time.monotonic()
         if to_group:
             os.killpg(child.pid, signum)
         else:
             os.kill(child.pid, signum)
-        out, err = child.communicate(timeout=10)
-        took = time.monotonic() - sent
+        out, err = child.communicate(timeout=60)
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.communicate()
-    assert took < 1.0, f"{took:.2f} s"
-    wait_for(lambda: not group_members(child.pid), 1.0)  # every worker is gone with it
+    wait_for(lambda: not group_members(child.pid), 10.0)  # every worker is gone with it
     return child.returncode, out, err
 
 
