@@ -304,22 +304,26 @@ def journey(desk: Desk, received: Received | None = None, smtp: str | None = Non
     return (games / f"{match}.gtn").read_text()
 
 
+@pytest.fixture(scope="module")
+def expected(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The master record of the same journey on a disk that refuses nothing."""
+    clean = Desk(tmp_path_factory.mktemp("clean"), None)
+    try:
+        return journey(clean)
+    finally:
+        clean.close()
+
+
 @pytest.mark.parametrize("fault", FAULTS)
 def test_every_writing_step_under_a_fault_keeps_the_referees_word(
-        tmp_path: Path, fault: str, smtp_server: tuple[Received, str]) -> None:
+        tmp_path: Path, fault: str, smtp_server: tuple[Received, str], expected: str) -> None:
     received, address = smtp_server
     (tmp_path / "faulty").mkdir()
-    (tmp_path / "clean").mkdir()
     desk = Desk(tmp_path / "faulty", fault)
     try:
         faulty = journey(desk, received, address)
     finally:
         desk.close()
-    clean = Desk(tmp_path / "clean", None)
-    try:
-        expected = journey(clean)
-    finally:
-        clean.close()
     assert "time forfeit" in faulty
     assert faulty == expected  # the same deal, the same moves, the same clock
     assert subprocess.run(["gametool", "validate", "-"], input=faulty, text=True,
