@@ -21,7 +21,7 @@ from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo import reports as rp
 from gametool.games.special_salvo.fleet import ALL_SUNK, FLEET_SQUARES, SHIPS, SQUARE_NAMES
-from gametool.games.special_salvo.search import sample_fleet
+from gametool.games.special_salvo.search import GaveUp, consistent_fleet, sample_fleet
 from gametool.games.special_salvo.state import (
     FIRE,
     OVER,
@@ -481,6 +481,61 @@ class SpecialSalvo(Game[SalvoState, Action]):
                 fleet = sample_fleet(self.table, ships, (), self.name_hits, rng)
                 return ("place", tuple(sorted(fleet)))
         return super().guess_hidden_action(state, seat, text, rng)
+
+    def assume_action(self, state: SalvoState, seat: int | None, text: str,
+                      rng: SeedRng) -> tuple[SalvoState, Action]:
+        """In a player's file only a referee's report on a fleet the seat cannot see depends on
+        what it cannot see: every other action is read as in the master record (no guesses),
+        and such a report, if the fleet guessed so far does not give it, is read after one
+        complete search for a fleet that gives it and every result reported before; when no
+        fleet does, the first result that none gives is refused at once."""
+        if self.to_move(state) is None or "?" in text:
+            return super().assume_action(state, seat, text, rng)
+        try:
+            return state, self.parse_action(state, text)
+        except IllegalAction:
+            arranged = self._fleet_for_report(state, seat, text, rng)
+            if arranged is None:
+                raise
+        return arranged, self.parse_action(arranged, text)
+
+    def _fleet_for_report(self, state: SalvoState, seat: int | None, text: str,
+                          rng: SeedRng) -> SalvoState | None:
+        """``state`` with the hidden fleet placed afresh to give the report ``text`` too, or
+        None when ``text`` is no referee's report of the salvo on a fleet ``seat`` cannot see;
+        IllegalAction when no fleet gives it."""
+        kind, data = nt.read(text)
+        if (kind != "report" or not self.referee or state.phase != REPORT
+                or state.attacker is None):
+            return None
+        owner = 1 - state.attacker
+        if self.visible_fleet(state, owner, seat) or not state.placed[owner]:
+            return None
+        if [sq for sq, _code in data] != list(state.salvo[len(state.answers):]):
+            return None  # not the salvo's squares: the report's own reading says so
+        ships = sorted(p[0] for p in state.placed[owner])
+        before = _reported(state, owner)
+        results = tuple((sq, code, 0) for sq, code in data)
+        said, whose = text.strip(), f"{seat_text(owner)}'s fleet"
+        try:
+            fleet = consistent_fleet(self.table, ships, before + results, rng)
+            if fleet is None:
+                k = next((k for k in range(1, len(results)) if consistent_fleet(
+                    self.table, ships, before + results[:k], rng) is None), len(results))
+                sq, code, _ = results[k - 1]
+                raise IllegalAction(
+                    f"{said!r}: no placement of {whose} gives {SQUARE_NAMES[sq]} "
+                    f"{nt.result_text(code)} after the {len(before) + k - 1} results reported "
+                    "before it (a hit needs a ship there, a miss none, a sunk ship every square "
+                    "of it hit)")
+        except GaveUp as exc:
+            raise IllegalAction(
+                f"{said!r}: no placement of {whose} giving every result reported so far was "
+                f"found in {exc.tried} layouts tried (check this report against the master "
+                "record)") from None
+        placed = list(state.placed)
+        placed[owner] = fleet
+        return replace(state, placed=(placed[0], placed[1]))
 
     def arrange_hidden(self, state: SalvoState, seat: int | None, text: str,
                        rng: SeedRng) -> SalvoState:
