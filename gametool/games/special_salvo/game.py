@@ -466,20 +466,28 @@ class SpecialSalvo(Game[SalvoState, Action]):
     def guess_hidden_action(self, state: SalvoState, seat: int | None, text: str,
                             rng: SeedRng) -> Action:
         """A hidden placement of several ships at once ('place ?, ?, ?, ?, ?') is read as a
-        random fleet of the ships still to place; later reports redraw it if they must."""
+        random fleet of the ships still to place, of one ship ('place ?') as any placement
+        allowed; later reports redraw them if they must. A '?' anywhere else is refused at
+        once (only placements are hidden)."""
         words = text.replace(",", " ").split()
         if words and words[0].lower() == "place" and seat is not None and seat == state.turn:
             # a placement is hidden from the other seat only: no guess of the other fleet
             # makes the placer's own file write it with '?'
             raise MalformedAction(f"{text.strip()!r}: a placement is written in full in its "
                                   "own player's file ('?' hides it from the other player only)")
-        if (state.turn not in (None, CHANCE) and len(words) > 2 and words[0].lower() == "place"
-                and all(word == "?" for word in words[1:])):
+        hidden = [word for word in words[1:] if word == "?"]
+        if (state.phase != PLACE or state.turn in (None, CHANCE) or not words
+                or words[0].lower() != "place" or len(hidden) != len(words) - 1 or not hidden):
+            raise MalformedAction(f"{text.strip()!r}: '?' hides only a ship the other player "
+                                  "placed ('place ?', or 'place ?, ?, ...' with one '?' a ship)")
+        if len(hidden) > 1:
             done = {p[0] for p in state.placed[state.turn]}
             ships = [k for k in range(len(SHIPS)) if k not in done]
-            if len(ships) == len(words) - 1:
-                fleet = sample_fleet(self.table, ships, (), self.name_hits, rng)
-                return ("place", tuple(sorted(fleet)))
+            if len(ships) != len(hidden):
+                raise IllegalAction(f"{text.strip()!r}: {len(hidden)} ships hidden, but "
+                                    f"{len(ships)} are left to place")
+            fleet = sample_fleet(self.table, ships, (), self.name_hits, rng)
+            return ("place", tuple(sorted(fleet)))
         return super().guess_hidden_action(state, seat, text, rng)
 
     def assume_action(self, state: SalvoState, seat: int | None, text: str,
@@ -488,9 +496,12 @@ class SpecialSalvo(Game[SalvoState, Action]):
         what it cannot see: every other action is read as in the master record (no guesses),
         and such a report, if the fleet guessed so far does not give it, is read after one
         complete search for a fleet that gives it and every result reported before; when no
-        fleet does, the first result that none gives is refused at once."""
-        if self.to_move(state) is None or "?" in text:
+        fleet does, the first result that none gives is refused at once. A hidden placement
+        ('?') is read once: no guess of the other fleet changes where a ship may go."""
+        if self.to_move(state) is None:
             return super().assume_action(state, seat, text, rng)
+        if "?" in text:
+            return state, self.guess_hidden_action(state, seat, text, rng)
         try:
             return state, self.parse_action(state, text)
         except IllegalAction:
