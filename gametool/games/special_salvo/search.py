@@ -26,8 +26,6 @@ from gametool.games.special_salvo import notation as nt
 
 Row = tuple[int, fl.Placement]
 """A placement and its square mask."""
-FAILED_LIMIT = 200_000
-"""Layouts proved to lead nowhere kept at most (each a small tuple)."""
 LAYOUT_LIMIT = 20_000
 """Layouts (partial fleets) a search tries at most before it gives up (:class:`GaveUp`): some
 0.3 s. On the results of valid games (tens of thousands of searches, up to 100 shots) a search
@@ -207,9 +205,7 @@ def search(rows: dict[int, list[Row]], ships: Sequence[int], hits: int,
                 found = go(tuple(s for s in left if s != ship), occupied | mask, (*fresh, p))
                 if found is not None:
                     return found
-        if len(failed) >= FAILED_LIMIT:
-            failed.clear()
-        failed.add(key)
+        failed.add(key)  # at most LAYOUT_LIMIT of them
         return None
 
     return go(tuple(sorted(ships)), 0, ())
