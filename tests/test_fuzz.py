@@ -12,9 +12,11 @@ Every record a command writes is validated: ``move`` and ``export`` on standard 
 one damaged record in ``PLAYERS_FILES_ONE_IN`` are exported for every seat, and each player's
 file exported again for every seat (its own: a record that validates; another: refused). Some
 examples damage a seat's file (exported from the intact record) instead of the master record.
+The commands that write new records (``start``, ``play``, ``selfplay``, ``filter``, ``split``,
+``import``, ``commit``, ``answer``) are fuzzed too, and what they write is validated.
 
 ``GAMETOOL_FUZZ_EXAMPLES`` sets the examples per game (200 by default, as in CI); the ``slow``
-test runs ten times as many.
+test runs ten times as many. ``GAMETOOL_FUZZ_WRITES`` sets the started records per game (8).
 """
 
 from __future__ import annotations
