@@ -559,10 +559,18 @@ class Game(Generic[S, A]):
             candidates: Iterable[A] = [action]
         else:
             candidates = rng.shuffled(self.legal_actions(state))
+        hidden = False  # whether any action possible here hides a value from ``seat``
         for action in candidates:
             masked = self.mask_action(state, action, self.apply(state, action), seat)
             if " ".join(masked.split()).lower() == wanted:
                 return action
+            hidden = hidden or HIDDEN_VALUE in masked
+        if not hidden and self.to_move(state) != CHANCE:
+            # what a player's action hides depends on the rules, not on the values: no other
+            # guess at them writes one of these actions with a '?'
+            raise MalformedAction(f"{text.strip()!r}: every action possible here is written in "
+                                  f"full for this record's seat ('{HIDDEN_VALUE}' stands for a "
+                                  "value it cannot see)")
         raise IllegalAction(f"{text.strip()!r}: no action possible here is written so for "
                             "this record's seat")
 

@@ -115,37 +115,61 @@ def _nearest_completion(game: Game, state: Any, seat: int, wanted: str
     # could still put it first: (key, index, stage), key -bound or -ratio. Stage 0 bounds
     # it from its stem where the game has one (its text may have one more character),
     # stage 1 from its text's characters, stage 2 is the ratio.
-    counts: dict[str, int] = {}
+    signs = game.stem_signs
+    written: list[str] = []  # each action's stem, or its text where it has none
+    stemmed: list[bool] = []
+    for action in actions:
+        stem = game.action_stem(state, action)
+        stemmed.append(stem is not None)
+        written.append((stem if stem is not None else game.format_action(state, action)
+                        ).lower())
+    # Only the characters of ``wanted`` that some action's text may hold can be shared: the
+    # others are left out of every bound (a stem's text gains at most one of ``signs``).
+    chars = set("".join(written))
+    if any(stemmed):
+        chars.update(signs if signs is not None else wanted)
+    tally: dict[str, int] = {}
     for char in wanted:
-        counts[char] = counts.get(char, 0) + 1
+        if char in chars:
+            tally[char] = tally.get(char, 0) + 1
+    counts = Counts(tally)
+    if not counts:
+        # No action shares a character with ``wanted``: every ratio is 0, so the first
+        # action in legal order that brings ``seat`` to move is the nearest.
+        for action in actions:
+            steps = [(mover, action)]
+            after = _with_forced_chance(game, state, action, seat, steps)
+            if game.to_move(after) == seat:
+                return steps
+        return None
     size = len(wanted)
     # The sign a stem may lack can only add to the characters shared with ``wanted`` when
     # ``wanted`` holds one of the signs; otherwise the stem's bound needs no extra character
     # (the full text only grows longer).
-    signs = game.stem_signs
     more = 1 if signs is None or any(sign in counts for sign in signs) else 0
     texts: list[str | None] = []
     heap: list[tuple[float, int, int]] = []
-    for index, action in enumerate(actions):
-        stem = game.action_stem(state, action)
-        if stem is None:
-            text = game.format_action(state, action).lower()
-            heap.append((-_quick_ratio(counts, size, text), index, 1))
+    for index, seen in enumerate(written):
+        if stemmed[index]:
+            texts.append(None)
+            heap.append((-_ratio_of(_shared(counts, seen, more), size, seen, more), index, 0))
         else:
-            text = None
-            heap.append((-_quick_ratio(counts, size, stem.lower(), more), index, 0))
-        texts.append(text)
+            texts.append(seen)
+            shared = _shared(counts, seen)
+            # at most one character shared: the ratio is this bound (a run of one)
+            heap.append((-_ratio_of(shared, size, seen), index, 1 if shared > 1 else 2))
     heapq.heapify(heap)
     while heap:
         _key, index, stage = heapq.heappop(heap)
         action = actions[index]
         if stage == 0:
             text = texts[index] = game.format_action(state, action).lower()
-            heapq.heappush(heap, (-_quick_ratio(counts, size, text), index, 1))
+            shared = _shared(counts, text)
+            heapq.heappush(heap, (-_ratio_of(shared, size, text), index,
+                                  1 if shared > 1 else 2))
             continue
         if stage == 1:
-            matcher.set_seq2(texts[index] or "")
-            heapq.heappush(heap, (-matcher.ratio(), index, 2))
+            heapq.heappush(heap, (-_ratio(wanted, texts[index] or "", matcher), index, 2))
             continue
         steps = [(mover, action)]
         after = _with_forced_chance(game, state, action, seat, steps)
@@ -192,18 +216,78 @@ def _with_forced_chance(game: Game, state: Any, action: Any, seat: int,
     return after
 
 
-def _quick_ratio(counts: dict[str, int], size: int, text: str, more: int = 0) -> float:
-    """``SequenceMatcher(None, wanted, text).quick_ratio()`` for the ``wanted`` text whose
-    characters ``counts`` counts and whose length is ``size``: the characters the two texts
-    share (as many times as both hold them) over their mean length, an upper bound of the
-    ratio. Worked out here without the matcher's index of ``text``, which costs more.
+def _ratio(wanted: str, text: str, matcher: SequenceMatcher) -> float:
+    """``SequenceMatcher(None, wanted, text).ratio()``, worked out without the matcher for a
+    short ``text`` (every action's text): the same blocks, found the same way (the longest
+    common run, the first in ``wanted`` and then in ``text`` among equals, then the same on
+    each side of it), with less bookkeeping. ``matcher`` (whose first text is ``wanted``)
+    serves a long ``text``, where difflib also sets aside the most frequent characters."""
+    total = len(wanted) + len(text)
+    if len(text) >= 200:
+        matcher.set_seq2(text)
+        return matcher.ratio()
+    where: dict[str, list[int]] = {}
+    for j, char in enumerate(text):
+        where.setdefault(char, []).append(j)
+    matched = 0
+    todo = [(0, len(wanted), 0, len(text))]
+    while todo:
+        alo, ahi, blo, bhi = todo.pop()
+        besti, bestj, bestsize = alo, blo, 0
+        runs: dict[int, int] = {}
+        for i in range(alo, ahi):
+            found = where.get(wanted[i])
+            fresh: dict[int, int] = {}
+            if found:
+                for j in found:
+                    if j < blo:
+                        continue
+                    if j >= bhi:
+                        break
+                    k = fresh[j] = runs.get(j - 1, 0) + 1
+                    if k > bestsize:
+                        besti, bestj, bestsize = i - k + 1, j - k + 1, k
+            runs = fresh
+        if bestsize:
+            matched += bestsize
+            if alo < besti and blo < bestj:
+                todo.append((alo, besti, blo, bestj))
+            if besti + bestsize < ahi and bestj + bestsize < bhi:
+                todo.append((besti + bestsize, ahi, bestj + bestsize, bhi))
+    return 2.0 * matched / total if total else 1.0
+
+
+def _shared(counts: Counts, text: str, more: int = 0) -> int:
+    """The characters that ``text`` shares with the ``wanted`` text whose characters
+    ``counts`` counts (as many times as both hold them), plus ``more``: with ``more`` = 1 a
+    bound for ``text`` and for ``text`` with one character more. ``counts`` is a
+    :class:`Counts` (the characters ``wanted`` holds once are counted in one step)."""
+    shared = more + len(counts.once.intersection(text))
+    for char, wanted in counts.many:
+        found = text.count(char)
+        shared += found if found < wanted else wanted
+    return shared
+
+
+class Counts(dict[str, int]):
+    """How many times each character is in a text, split for :func:`_shared`: ``once`` the
+    characters it holds once, ``many`` the others with their counts."""
+
+    def __init__(self, counts: dict[str, int]) -> None:
+        super().__init__(counts)
+        self.once = frozenset(char for char, count in counts.items() if count == 1)
+        self.many = tuple((char, count) for char, count in counts.items() if count > 1)
+
+
+def _ratio_of(shared: int, size: int, text: str, more: int = 0) -> float:
+    """``SequenceMatcher(None, wanted, text).quick_ratio()`` for the ``wanted`` text of
+    length ``size`` sharing ``shared`` characters with ``text`` (see :func:`_shared`): the
+    characters shared over the mean length, an upper bound of the ratio, and the ratio itself
+    when at most one character is shared. Worked out here without the matcher's index of
+    ``text``, which costs more.
 
     With ``more`` = 1 the bound holds for ``text`` and for ``text`` with one character
     more (2(m + 1) / (n + 1) is at least 2m / n whenever n >= m)."""
-    shared = more
-    for char, wanted in counts.items():
-        found = text.count(char)
-        shared += found if found < wanted else wanted
     total = size + len(text) + more
     return 2.0 * shared / total if total else 1.0
 

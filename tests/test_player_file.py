@@ -207,6 +207,44 @@ def test_a_hidden_value_in_a_game_that_hides_nothing_is_refused_at_once(tmp_path
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.parametrize("gid", HIDDEN_GAMES)
+def test_a_hidden_value_where_no_action_hides_one_is_refused_after_one_look(
+        gid: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first seat's file with '?' written for an action of the first seat to move: where
+    every action possible there is written in full for the file's seat, the line is refused as
+    malformed after the actions possible are looked at once (counted: calls of
+    ``mask_action``), not once for each of many guesses at the hidden values (200)."""
+    session = Session.start(gid, seed=f"player-file-{gid}")
+    game = session.game
+    mover = game.to_move(session.state)
+    if mover is None or mover < 0:
+        pytest.skip("chance acts first")
+    name = session.names[mover]
+    result = CliRunner().invoke(cli, ["export", "-", "--as", name, "--weak-seed-ok"],
+                                input=session.text().encode())
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout.rstrip("\n") + f"\n{session.ply + 1}. {name}: ?\n"
+    actions = game.legal_actions(session.state)
+    if any("?" in game.mask_action(session.state, a, game.apply(session.state, a), mover)
+           for a in actions):
+        pytest.skip(f"{gid}: an action possible here hides a value from its own seat")
+    legal = len(actions)
+    looks = 0
+    cls = type(game)
+    masking = cls.mask_action
+
+    def counted(self: object, *args: object) -> str:
+        nonlocal looks
+        looks += 1
+        return masking(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cls, "mask_action", counted)
+    checked, = check_text(text, "p.gtn", all_errors=False)
+    assert checked.errors, "a '?' standing for no action was read"
+    assert checked.errors[0].kind == "malformed", checked.errors[0]  # refused as written
+    # a guess at the hidden values may allow a few more actions than the game played had
+    assert looks <= 4 * legal + 16, (looks, legal)
+
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_games").glob("*/*.gtn"))
 COMMANDS = (["validate"], ["show"], ["moves"])
 

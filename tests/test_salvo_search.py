@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 from gametool.chance import SeedRng
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import reports as rp
-from gametool.games.special_salvo.search import Reports, sample_fleet, ship_rows
+from gametool.games.special_salvo import notation as nt
+from gametool.games.special_salvo.search import (
+    LAYOUT_LIMIT,
+    Reports,
+    consistent_fleet,
+    sample_fleet,
+    ship_rows,
+)
 
 SHIPS = list(range(len(fl.SHIPS)))
 
@@ -134,6 +141,35 @@ def test_a_guessed_fleet_gives_every_result_reported(
         assert rp.first_false_report(log[:cut], fleet, name_hits) is None, (log[:cut], fleet)
 
 
+RESULTS = [nt.MISS, nt.HIT, *(nt.HIT_SHIP + k for k in SHIPS), *(nt.SUNK + k for k in SHIPS)]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), st.lists(st.tuples(st.integers(0, 99), st.sampled_from(RESULTS)), min_size=1,
+                         max_size=3),
+       st.text("0123456789abcdef", min_size=4, max_size=8))
+def test_the_search_settles_far_within_its_bound(
+        game: tuple[bool, bool, tuple[fl.Placement, ...], list[int]],
+        changes: list[tuple[int, int]], seed: str) -> None:
+    """The results of a game settle within a quarter of the search's bound (a fleet is found:
+    the master gives them), and so do the same results with some changed (a damaged record:
+    a fleet, or the proof that there is none); the bound only stops a search on results no
+    game gives, so it never refuses a valid game's player's file."""
+    classic, name_hits, master, shots = game
+    table = fl.placement_table(classic)
+    log = log_of(master, shots, name_hits)
+    for cut in range(1, len(log) + 1, 9):
+        found = consistent_fleet(table, SHIPS, log[:cut], SeedRng(seed, cut), LAYOUT_LIMIT // 4)
+        assert found is not None and rp.first_false_report(log[:cut], found, name_hits) is None
+    damaged = list(log)
+    for index, code in changes:
+        if (code == nt.HIT and name_hits) or (nt.HIT_SHIP <= code < nt.SUNK and not name_hits):
+            code = nt.MISS  # a result the report mode does not write
+        damaged[index % len(damaged)] = (damaged[index % len(damaged)][0], code, 1)
+    found = consistent_fleet(table, SHIPS, damaged, SeedRng(seed, 0), LAYOUT_LIMIT // 4)
+    assert found is None or rp.first_false_report(damaged, found, name_hits) is None
+
+
 def test_a_fleet_hidden_behind_scattered_hits_is_found() -> None:
     """Nine hits, none sinking a ship, one miss (classic fleet, report=sunk): few fleets give
     them, and a search that gives up after a few thousand tries finds none."""
@@ -175,3 +211,18 @@ def test_a_players_file_behind_scattered_hits_reads_back(tmp_path: Path) -> None
     for command in ("validate", "show", "replay", "moves"):
         done = gametool(command, str(mine), cwd=tmp_path)
         assert done.returncode == 0, (command, done.stderr)
+    # Reports that no fleet of ann's gives: each refused at once, in one line naming the first
+    # result that none gives (a patrol boat sunk by its first hit; a tenth hit none sinking).
+    said = "report i9 hit, d4 hit, i8 hit, g8 miss, b5 hit"
+    for wrong, why in (("report i9 sunk pt, d4 hit, i8 hit, g8 miss, b5 hit",
+                        "gives i9 sunk pt after the 5 results reported before it"),
+                       ("report i9 hit, d4 hit, i8 hit, g8 hit, b5 hit",
+                        "gives g8 hit after the 8 results reported before it")):
+        bad = tmp_path / "bad.gtn"
+        bad.write_text(mine.read_text().replace(said, wrong))
+        for command in ("validate", "moves") if "sunk" in wrong else ("show",):
+            done = gametool(command, str(bad), cwd=tmp_path)
+            assert done.returncode == 1, (command, done.stdout)
+            assert done.stderr.count("\n") == 1, done.stderr
+            assert f"bad.gtn:18:13: ply 10: '{wrong}': no placement of ann's fleet {why}" \
+                in done.stderr, done.stderr

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from gametool import params
+from gametool import params, render
 from gametool.commands.common import fail as _fail
 from gametool.commands.common import jobs_option, quiet_option, scheduler_option
 from gametool.errors import GameError
@@ -283,7 +283,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
             for line in part.errors:
                 errors = True
                 progress.clear()
-                click.echo(line, err=True)
+                click.echo(render.without_decisions(line), err=True)
             chosen = corpus.dedupe(part.kept, mode, by, seen)
             for summary in chosen:
                 if others is not None and (summary.position if by == "position"

@@ -21,7 +21,7 @@ from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo import reports as rp
 from gametool.games.special_salvo.fleet import ALL_SUNK, FLEET_SQUARES, SHIPS, SQUARE_NAMES
-from gametool.games.special_salvo.search import sample_fleet
+from gametool.games.special_salvo.search import GaveUp, consistent_fleet, sample_fleet
 from gametool.games.special_salvo.state import (
     FIRE,
     OVER,
@@ -466,21 +466,87 @@ class SpecialSalvo(Game[SalvoState, Action]):
     def guess_hidden_action(self, state: SalvoState, seat: int | None, text: str,
                             rng: SeedRng) -> Action:
         """A hidden placement of several ships at once ('place ?, ?, ?, ?, ?') is read as a
-        random fleet of the ships still to place; later reports redraw it if they must."""
+        random fleet of the ships still to place, of one ship ('place ?') as any placement
+        allowed; later reports redraw them if they must. A '?' anywhere else is refused at
+        once (only placements are hidden)."""
         words = text.replace(",", " ").split()
         if words and words[0].lower() == "place" and seat is not None and seat == state.turn:
             # a placement is hidden from the other seat only: no guess of the other fleet
             # makes the placer's own file write it with '?'
             raise MalformedAction(f"{text.strip()!r}: a placement is written in full in its "
                                   "own player's file ('?' hides it from the other player only)")
-        if (state.turn not in (None, CHANCE) and len(words) > 2 and words[0].lower() == "place"
-                and all(word == "?" for word in words[1:])):
+        hidden = [word for word in words[1:] if word == "?"]
+        if (state.phase != PLACE or state.turn in (None, CHANCE) or not words
+                or words[0].lower() != "place" or len(hidden) != len(words) - 1 or not hidden):
+            raise MalformedAction(f"{text.strip()!r}: '?' hides only a ship the other player "
+                                  "placed ('place ?', or 'place ?, ?, ...' with one '?' a ship)")
+        if len(hidden) > 1:
             done = {p[0] for p in state.placed[state.turn]}
             ships = [k for k in range(len(SHIPS)) if k not in done]
-            if len(ships) == len(words) - 1:
-                fleet = sample_fleet(self.table, ships, (), self.name_hits, rng)
-                return ("place", tuple(sorted(fleet)))
+            if len(ships) != len(hidden):
+                raise IllegalAction(f"{text.strip()!r}: {len(hidden)} ships hidden, but "
+                                    f"{len(ships)} are left to place")
+            fleet = sample_fleet(self.table, ships, (), self.name_hits, rng)
+            return ("place", tuple(sorted(fleet)))
         return super().guess_hidden_action(state, seat, text, rng)
+
+    def assume_action(self, state: SalvoState, seat: int | None, text: str,
+                      rng: SeedRng) -> tuple[SalvoState, Action]:
+        """In a player's file only a referee's report on a fleet the seat cannot see depends on
+        what it cannot see: every other action is read as in the master record (no guesses),
+        and such a report, if the fleet guessed so far does not give it, is read after one
+        complete search for a fleet that gives it and every result reported before; when no
+        fleet does, the first result that none gives is refused at once. A hidden placement
+        ('?') is read once: no guess of the other fleet changes where a ship may go."""
+        if self.to_move(state) is None:
+            return super().assume_action(state, seat, text, rng)
+        if "?" in text:
+            return state, self.guess_hidden_action(state, seat, text, rng)
+        try:
+            return state, self.parse_action(state, text)
+        except IllegalAction:
+            arranged = self._fleet_for_report(state, seat, text, rng)
+            if arranged is None:
+                raise
+        return arranged, self.parse_action(arranged, text)
+
+    def _fleet_for_report(self, state: SalvoState, seat: int | None, text: str,
+                          rng: SeedRng) -> SalvoState | None:
+        """``state`` with the hidden fleet placed afresh to give the report ``text`` too, or
+        None when ``text`` is no referee's report of the salvo on a fleet ``seat`` cannot see;
+        IllegalAction when no fleet gives it."""
+        kind, data = nt.read(text)
+        if (kind != "report" or not self.referee or state.phase != REPORT
+                or state.attacker is None):
+            return None
+        owner = 1 - state.attacker
+        if self.visible_fleet(state, owner, seat) or not state.placed[owner]:
+            return None
+        if [sq for sq, _code in data] != list(state.salvo[len(state.answers):]):
+            return None  # not the salvo's squares: the report's own reading says so
+        ships = sorted(p[0] for p in state.placed[owner])
+        before = _reported(state, owner)
+        results = tuple((sq, code, 0) for sq, code in data)
+        said, whose = text.strip(), f"{seat_text(owner)}'s fleet"
+        try:
+            fleet = consistent_fleet(self.table, ships, before + results, rng)
+            if fleet is None:
+                k = next((k for k in range(1, len(results)) if consistent_fleet(
+                    self.table, ships, before + results[:k], rng) is None), len(results))
+                sq, code, _ = results[k - 1]
+                raise IllegalAction(
+                    f"{said!r}: no placement of {whose} gives {SQUARE_NAMES[sq]} "
+                    f"{nt.result_text(code)} after the {len(before) + k - 1} results reported "
+                    "before it (a hit needs a ship there, a miss none, a sunk ship every square "
+                    "of it hit)")
+        except GaveUp as exc:
+            raise IllegalAction(
+                f"{said!r}: no placement of {whose} giving every result reported so far was "
+                f"found in {exc.tried} layouts tried (check this report against the master "
+                "record)") from None
+        placed = list(state.placed)
+        placed[owner] = fleet
+        return replace(state, placed=(placed[0], placed[1]))
 
     def arrange_hidden(self, state: SalvoState, seat: int | None, text: str,
                        rng: SeedRng) -> SalvoState:

@@ -26,8 +26,20 @@ from gametool.games.special_salvo import notation as nt
 
 Row = tuple[int, fl.Placement]
 """A placement and its square mask."""
-FAILED_LIMIT = 200_000
-"""Layouts proved to lead nowhere kept at most (each a small tuple)."""
+LAYOUT_LIMIT = 20_000
+"""Layouts (partial fleets) a search tries at most before it gives up (:class:`GaveUp`): some
+0.3 s. On the results of valid games (tens of thousands of searches, up to 100 shots) a search
+settles within 3,000 layouts; on damaged ones (every result changed at random, hits scattered
+or bunched with no fleet under them) within 10,000."""
+
+
+class GaveUp(Exception):
+    """The search tried ``LAYOUT_LIMIT`` layouts without finding a fleet or proving there is
+    none (``tried``: how many)."""
+
+    def __init__(self, tried: int) -> None:
+        super().__init__(tried)
+        self.tried = tried
 
 
 class Reports:
@@ -89,14 +101,17 @@ def sample_fleet(table: Sequence[Sequence[Row]], ships: Sequence[int],
     """A random fleet of ``ships`` that gives every result in ``log`` (square, result, salvo).
 
     Whenever such a fleet exists one is found (see :func:`search`). Only for results that no
-    fleet gives (a damaged record) does a fleet that avoids the misses stand in; reading the
-    record then refuses the first result it contradicts. ``name_hits`` (report=ships) is
+    fleet gives, or past the search's bound, does a fleet that avoids the misses stand in
+    (reading a player's file does not get here: it refuses such a result, see
+    ``SpecialSalvo.assume_action``). ``name_hits`` (report=ships) is
     implied by the results themselves and kept for the callers."""
-    reports = Reports(log)
-    rows = ship_rows(table, ships, reports)
-    found = search(rows, ships, reports.hits, rng)
+    try:
+        found = consistent_fleet(table, ships, log, rng)
+    except GaveUp:
+        found = None
     if found is not None:
         return found
+    reports = Reports(log)
     occupied, fresh = 0, []
     for ship in ships:
         options = [(m, p) for m, p in table[ship] if not m & (occupied | reports.misses)] or [
@@ -107,8 +122,17 @@ def sample_fleet(table: Sequence[Sequence[Row]], ships: Sequence[int],
     return tuple(sorted(fresh))
 
 
+def consistent_fleet(table: Sequence[Sequence[Row]], ships: Sequence[int],
+                     log: Sequence[tuple[int, int, int]], rng: SeedRng,
+                     limit: int = LAYOUT_LIMIT) -> tuple[fl.Placement, ...] | None:
+    """A fleet of ``ships`` that gives every result in ``log`` (see :func:`search`), or None
+    when no fleet does; GaveUp past ``limit`` layouts."""
+    reports = Reports(log)
+    return search(ship_rows(table, ships, reports), ships, reports.hits, rng, limit)
+
+
 def search(rows: dict[int, list[Row]], ships: Sequence[int], hits: int,
-           rng: SeedRng) -> tuple[fl.Placement, ...] | None:
+           rng: SeedRng, limit: int = LAYOUT_LIMIT) -> tuple[fl.Placement, ...] | None:
     """A fleet of one placement from each ship's ``rows``, no two overlapping, covering every
     square of ``hits``; None when there is none.
 
@@ -117,7 +141,8 @@ def search(rows: dict[int, list[Row]], ships: Sequence[int], hits: int,
     anywhere free, the longest first. Each choice starts at a random candidate and goes round
     its list. A layout is given up when the hit squares left need more ships than are left
     (squares that no one placement covers two of need one ship each), and every layout (ships
-    left, squares taken) that led nowhere is remembered."""
+    left, squares taken) that led nowhere is remembered. Past ``limit`` layouts tried, GaveUp.
+    """
     covering: dict[int, dict[int, list[tuple[int, int, fl.Placement]]]] = {}
     for ship in ships:
         by_square: dict[int, list[tuple[int, int, fl.Placement]]] = {}
@@ -130,6 +155,7 @@ def search(rows: dict[int, list[Row]], ships: Sequence[int], hits: int,
         covering[ship] = by_square
     length = {ship: fl.LENGTHS[ship] for ship in ships}
     failed: set[tuple[tuple[int, ...], int]] = set()
+    tried = [0]
 
     def options(left: tuple[int, ...], occupied: int
                 ) -> list[tuple[int, int, fl.Placement]] | None:
@@ -168,6 +194,9 @@ def search(rows: dict[int, list[Row]], ships: Sequence[int], hits: int,
         key = (left, occupied)
         if key in failed:
             return None
+        tried[0] += 1
+        if tried[0] > limit:
+            raise GaveUp(limit)
         candidates = options(left, occupied)
         if candidates:
             start = rng.randbelow(len(candidates))
@@ -176,9 +205,7 @@ def search(rows: dict[int, list[Row]], ships: Sequence[int], hits: int,
                 found = go(tuple(s for s in left if s != ship), occupied | mask, (*fresh, p))
                 if found is not None:
                     return found
-        if len(failed) >= FAILED_LIMIT:
-            failed.clear()
-        failed.add(key)
+        failed.add(key)  # at most LAYOUT_LIMIT of them
         return None
 
     return go(tuple(sorted(ships)), 0, ())
