@@ -3,7 +3,8 @@ computation, on generated games: from the start and from set-up positions (FEN),
 combination of the chess options, with null moves, repetitions and long clocks.
 
 The short ways: the moves remembered in a position (``position.link``, ``Position.recall``,
-``Game.known_step``), the one-pass SAN reader (``board.plain_moves_to`` and the game's plain
+``Game.known_step``), the step a check reads without the canonical text (``Game.read_step``),
+the one-pass SAN reader (``board.plain_moves_to`` and the game's plain
 reader), the lazy repetition history and the lazy judgement of the end, and the move tables
 (``moves_to``, ``piece_moves_to``, ``has_legal_move``). The full computation: python-chess
 (an outside truth) for the moves, their SAN, checkmate, stalemate, fivefold repetition and the
@@ -16,9 +17,11 @@ import chess as pychess
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from gametool import engine
 from gametool.errors import GameError, GameOver
 from gametool.games.chess import Chess, SuperHorseChess
 from gametool.games.chess import board as core
+from gametool.games.chess import position
 from gametool.games.chess.game import CLAIM, _read_plain
 from gametool.games.chess.position import read_fen
 from gametool.games.chess.san import parse_move_text, resolve
@@ -103,6 +106,7 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         if end is not None:
             for move in moves[:3]:  # any move is refused once the game is over
                 reader = game.read_move if data.draw(st.booleans()) else game.parse_action
+                assert read_step(game, state, 0 if board.turn else 1, board.san(move)) is None
                 try:
                     reader(state, board.san(move))
                 except GameOver:
@@ -124,6 +128,8 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         texts = ["--"] if not move else spellings(board, move)
         text = texts[data.draw(st.integers(0, len(texts) - 1), label="spelling")]
         seat = 0 if board.turn else 1
+        stepped = read_step(game, state, seat, text)  # before the move is remembered
+        assert read_step(game, state, 1 - seat, text) is None, text  # not that seat's turn
         known = game.known_step(state, seat, text)
         action = game.parse_action(state, text)
         after = game.apply(state, action)
@@ -139,7 +145,8 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         made.append(move)
         assert read[0] == action == again[0], text
         assert read[1] == again[1] == canonical == game.format_action(state, action), text
-        for other in (read[2], again[2], known, remembered):
+        assert stepped is not None, text
+        for other in (read[2], again[2], known, remembered, stepped):
             if other is not None:
                 assert same_position(other, after), text
         assert (game.encode_position(after).split()[:4]
@@ -149,6 +156,17 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         state = after
     outcome = game.outcome(state)
     assert (outcome.termination if outcome else None) == expected_end(board, automatic)
+
+
+def read_step(game: Chess, state: object, seat: int, text: str) -> object:
+    """``game.read_step`` as a command runs it past the opening, where no move read is
+    remembered: the one-pass reading without the canonical text is taken."""
+    kept = engine.REMEMBER_ALL, position.OPENING_PLIES
+    engine.REMEMBER_ALL, position.OPENING_PLIES = False, 0
+    try:
+        return game.read_step(state, seat, text)
+    finally:
+        engine.REMEMBER_ALL, position.OPENING_PLIES = kept
 
 
 def _occurrences(board: pychess.Board) -> int:

@@ -87,6 +87,12 @@ def start(key: Any, make: Callable[[], Position]) -> Position:
     return pos
 
 
+def remembers(pos: Position) -> bool:
+    """Whether :func:`link` may remember a move read in ``pos`` (False: it never does, so a
+    reader need not work out what it would keep)."""
+    return engine.REMEMBER_ALL or pos.ply < OPENING_PLIES
+
+
 def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool = True) -> bool:
     """Remember in ``pos`` that the move ``text`` was read there as ``read``: the move, its
     canonical text and the position after it. A record that reaches the same position by the
