@@ -443,8 +443,16 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             if not (type(action) is int and 0 < action <= MOVE_MASK and self.plain_moves):
                 return read
             link(state, text, read)
-        else:
-            self._keep(state, text, read)
+            return read
+        # What _keep does, the commonest end written out: no dead position, no fifth time yet.
+        board = state.board
+        if (state._status is _UNSET and state.end is None and state.halfmove < self.fifth_after
+                and ("P" in board or "p" in board)):
+            state._status = None
+        elif self._over(state):
+            raise GameOver("the game is over: no more moves")
+        if not (remembers(state) and link(state, text, read)):  # type: ignore[arg-type]
+            self._last = (state, read[0], read[2])
         return read  # type: ignore[return-value]
 
     def _keep(self, state: Position, text: str, read: tuple[int, str | None, Position],
@@ -483,6 +491,11 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
                 and not remembers(state)):
             read = read_plain(state, text, False)
             if read is not None:
+                board = state.board  # the commonest end first, as in read_move
+                if (state._status is _UNSET and state.halfmove < self.fifth_after
+                        and ("P" in board or "p" in board)):
+                    state._status = None
+                    return read[2]
                 return None if self._over(state) else read[2]
         return super().read_step(state, seat, text)
 
