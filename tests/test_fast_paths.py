@@ -13,6 +13,8 @@ reader), the lazy repetition history and the lazy judgement of the end, and the 
 
 from __future__ import annotations
 
+import dataclasses
+
 import chess as pychess
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -25,6 +27,7 @@ from gametool.games.chess import position
 from gametool.games.chess.game import CLAIM, _read_plain
 from gametool.games.chess.position import read_fen
 from gametool.games.chess.san import parse_move_text, resolve
+from notation import record as gtn
 
 OPTIONS = [{"automatic_draws": a, "null_moves": n} for a in ("on", "off") for n in ("on", "off")]
 STARTS = [
@@ -384,3 +387,14 @@ def test_the_guards_see_a_null_move_repetition() -> None:
     assert expected_end(board, True) == "fivefold repetition"
     outcome = game.outcome(state)
     assert outcome is not None and outcome.termination == "fivefold repetition"
+
+
+def test_a_turn_made_field_by_field_is_the_one_its_class_makes() -> None:
+    """``one_turn`` (a converter's turn line) sets every field as the dataclass does."""
+    made = gtn.one_turn(12, "Capablanca_Jose_Raul", "Nf3")
+    full = gtn.TurnLine(12, "Capablanca_Jose_Raul", [gtn.Action("Nf3")])
+    for field in dataclasses.fields(gtn.TurnLine):
+        assert getattr(made, field.name) == getattr(full, field.name), field.name
+    for field in dataclasses.fields(gtn.Action):
+        assert getattr(made.actions[0], field.name) == getattr(full.actions[0], field.name)
+    assert made == full and made.nags is not gtn.one_turn(1, "a", "e4").nags
