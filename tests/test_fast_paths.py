@@ -109,7 +109,8 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         if end is not None:
             for move in moves[:3]:  # any move is refused once the game is over
                 reader = game.read_move if data.draw(st.booleans()) else game.parse_action
-                assert read_step(game, state, 0 if board.turn else 1, board.san(move)) is None
+                for step in (read_step, Chess.read_step):
+                    assert step(game, state, 0 if board.turn else 1, board.san(move)) is None
                 try:
                     reader(state, board.san(move))
                 except GameOver:
@@ -132,6 +133,7 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         text = texts[data.draw(st.integers(0, len(texts) - 1), label="spelling")]
         seat = 0 if board.turn else 1
         stepped = read_step(game, state, seat, text)  # before the move is remembered
+        linked = game.read_step(state, seat, text)  # remembers it
         assert read_step(game, state, 1 - seat, text) is None, text  # not that seat's turn
         known = game.known_step(state, seat, text)
         action = game.parse_action(state, text)
@@ -149,7 +151,7 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         assert read[0] == action == again[0], text
         assert read[1] == again[1] == canonical == game.format_action(state, action), text
         assert stepped is not None, text
-        for other in (read[2], again[2], known, remembered, stepped):
+        for other in (read[2], again[2], known, remembered, stepped, linked):
             if other is not None:
                 assert same_position(other, after), text
         assert (game.encode_position(after).split()[:4]

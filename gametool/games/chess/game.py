@@ -479,24 +479,27 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
 
     def read_step(self, state: Position, seat: int, text: str) -> Position | None:
         """The position after ``seat``'s move ``text`` (see Game.read_step): a move read here
-        before, else a plain SAN read by the one-pass reader without its canonical text (a
-        check needs none), else the general way."""
+        before, else a plain SAN read by the one-pass reader (without its canonical text where
+        the move is not remembered: a check needs none), else the general way."""
         if seat != (0 if state.white else 1):
             return None
         if state._after is not None:
             known = state.recall(text)
             if known is not None:  # a position with a move read is not over
                 return known[2]
-        if (self.plain_moves and state.end is None and state._status in (_UNSET, None)
-                and not remembers(state)):
-            read = read_plain(state, text, False)
+        if self.plain_moves and state.end is None and state._status in (_UNSET, None):
+            kept = remembers(state)
+            read = read_plain(state, text, kept)
             if read is not None:
                 board = state.board  # the commonest end first, as in read_move
                 if (state._status is _UNSET and state.halfmove < self.fifth_after
                         and ("P" in board or "p" in board)):
                     state._status = None
-                    return read[2]
-                return None if self._over(state) else read[2]
+                elif self._over(state):
+                    return None
+                if kept:
+                    link(state, text, read, False)  # type: ignore[arg-type]
+                return read[2]
         return super().read_step(state, seat, text)
 
     def known_step(self, state: Position, seat: int, text: str) -> Position | None:
