@@ -21,6 +21,7 @@ import re
 import sys
 import weakref
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import IO
 
 from gametool.errors import GameError
@@ -364,7 +365,7 @@ def lines(path: str) -> Iterator[str]:
     handle = open_input(path)
     try:
         if not pgn:
-            yield from _record_lines(handle, path)
+            yield from chain.from_iterable(_record_lines(handle, path))
             return
         for number, raw in enumerate(handle, start=1):
             line = pgn_line(raw)
@@ -381,9 +382,10 @@ _OTHER_BREAKS = re.compile("[\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 """What str.splitlines ends a line at besides a newline."""
 
 
-def _record_lines(handle: IO[bytes], path: str) -> Iterator[str]:
+def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     """The lines of a record file as UTF-8, each ending with its newline (the last one
-    perhaps without): a block of lines decoded at once, as a file's lines read one by one."""
+    perhaps without), a block of them at a time: decoded at once, as a file's lines read one
+    by one."""
     number = 0  # lines before the block
     rest = b""
     while True:
@@ -402,7 +404,9 @@ def _record_lines(handle: IO[bytes], path: str) -> Iterator[str]:
         try:
             text = block.decode("utf-8")
         except UnicodeDecodeError:
-            yield from _up_to_not_utf8(block, number, path)
+            good, error = _up_to_not_utf8(block, number, path)
+            yield good
+            raise error
         if _OTHER_BREAKS.search(text) is None:
             found = text.splitlines(keepends=True)
         else:
@@ -413,19 +417,20 @@ def _record_lines(handle: IO[bytes], path: str) -> Iterator[str]:
         if number == 0:
             found[0] = found[0].lstrip("\ufeff")
         number += len(found)
-        yield from found
+        yield found
 
 
-def _up_to_not_utf8(block: bytes, number: int, path: str) -> Iterator[str]:
-    """The lines of ``block`` (after ``number`` lines) up to the first that is not UTF-8, then
-    GameError for that one."""
+def _up_to_not_utf8(block: bytes, number: int, path: str) -> tuple[list[str], GameError]:
+    """The lines of ``block`` (after ``number`` lines) before the first that is not UTF-8,
+    and the error that this one is."""
+    good = []
     for index, raw in enumerate(block.split(b"\n"), start=number + 1):
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise GameError(f"{path}: not UTF-8 text (line {index}, byte {exc.start + 1} of "
-                            "the line)") from None
-        yield (line.lstrip("\ufeff") if index == 1 else line) + "\n"
+            return good, GameError(f"{path}: not UTF-8 text (line {index}, byte "
+                                   f"{exc.start + 1} of the line)")
+        good.append((line.lstrip("\ufeff") if index == 1 else line) + "\n")
     raise AssertionError("a block that is not UTF-8 has a line that is not")
 
 
