@@ -25,7 +25,7 @@ from gametool.games.chess import Chess, SuperHorseChess
 from gametool.games.chess import board as core
 from gametool.games.chess import position
 from gametool.games.chess.game import CLAIM, _read_plain
-from gametool.games.chess.position import read_fen
+from gametool.games.chess.position import Position, read_fen
 from gametool.games.chess.san import parse_move_text, resolve
 from notation import record as gtn
 
@@ -216,6 +216,15 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
                 continue
             full = resolve(state, parse_move_text(text), text)
             assert fast[0] == full, (board.fen(), text)
+            # The position after it has every field the engine's own after_move gives (the
+            # memos set, perhaps filled already).
+            made = state.after_move(*core.make_move(state.board, full, state.white,
+                                                    state.castling, state.ep))
+            for name in Position.__slots__:
+                ours = getattr(fast[2], name)
+                if name not in MEMOS:
+                    assert ours == getattr(made, name), (text, name)
+            assert fast[2]._check == made.in_check(), text
             assert fast[1] == board.san(pychess.Move.from_uci(_uci(fast[0]))), text
         for text in ("O-O", "O-O-O"):  # castling names the king's move only
             try:
@@ -233,6 +242,10 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
         move = moves[pick % len(moves)]
         board.push(move)
         state = read_fen(board.fen(en_passant="fen"))
+
+
+MEMOS = ("_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared")
+"""The fields of a position that memoise what its other fields decide."""
 
 
 def _uci(m: int) -> str:
