@@ -393,6 +393,23 @@ class Game(Generic[S, A]):
         instead."""
         return None
 
+    def read_step(self, state: S, seat: int, text: str) -> S | None:
+        """The state after ``seat`` wrote ``text`` in ``state``, when the text names a legal
+        action of that seat, the one to move; None otherwise (the general reading then says
+        what is wrong). What ``known_step``, then ``parse_action``, ``to_move`` and ``apply``
+        give, which is how this reads it; a game may read its commonest texts a shorter way
+        (checking a record takes it for each plain turn)."""
+        after = self.known_step(state, seat, text)
+        if after is not None:
+            return after
+        try:
+            action = self.parse_action(state, text)
+        except Exception:  # noqa: BLE001 - read again the general way, which says what
+            return None
+        if self.to_move(state) != seat:
+            return None
+        return self.apply(state, action)
+
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """The position as ``seat`` may see it (None: a spectator; ``REFEREE``: everything the
         master record holds), as JSON-able data."""

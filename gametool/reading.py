@@ -118,9 +118,8 @@ def _ply_prefix(ply: int) -> str:
 _BARE_TAG = re.compile(
     r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
-_NOT_READ = object()
 _BLANK = frozenset(("", "\n", "\r\n"))
-_NO_FAST: tuple[Any, ...] = ([], {}, None, None, None, 0, None)
+_NO_FAST: tuple[Any, ...] = ([], {}, 0, None)
 
 
 class _Stream:
@@ -210,13 +209,12 @@ class _Stream:
                 or self.reader.open):
             return None
         game = session.game
-        return (session.states, session._seats, game.to_move, game.parse_action, game.apply,
-                game.max_plies, game.known_step)
+        return session.states, session._seats, game.max_plies, game.read_step
 
     def _read(self) -> None:
         bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
         fast: tuple[Any, ...] | None = None
-        states, seats, to_move, parse, apply, max_plies, known = _NO_FAST
+        states, seats, max_plies, step = _NO_FAST
         lineno = self.lineno
         # The common lines are read in this loop (the next action, a tag pair, a blank line,
         # any plain turn once the record's check is over); the others, and a plain turn
@@ -236,7 +234,7 @@ class _Stream:
                         self._take(item)
                         fast = self._fast()
                         if fast:
-                            states, seats, to_move, parse, apply, max_plies, known = fast
+                            states, seats, max_plies, step = fast
                     continue
             if fast is None and self.session is None and not self.done and raw not in _BLANK:
                 # The record's first line of movetext: a plain turn begins its check here.
@@ -245,7 +243,7 @@ class _Stream:
                     self.reader.in_movetext = True
                     fast = self._fast()
                     if fast:
-                        states, seats, to_move, parse, apply, max_plies, known = fast
+                        states, seats, max_plies, step = fast
             if fast:
                 ply = len(states)
                 try:
@@ -259,21 +257,11 @@ class _Stream:
                         seat_text, text = match.groups()
                         seat = seats.get(seat_text)
                         if seat is not None:
-                            state = states[-1]
-                            after = known(state, seat, text)
-                            if after is not None:  # read there before (see Game.known_step)
+                            # Whatever goes wrong is read again the general way, which says
+                            # what (see Game.read_step).
+                            after = step(states[-1], seat, text)
+                            if after is not None:
                                 states.append(after)
-                                lineno += 1
-                                continue
-                            # Read first, then whose turn it is: a game may judge whether it
-                            # is over faster once a legal action is known (chess). Whatever
-                            # goes wrong is read again the general way, which says what.
-                            try:
-                                action = parse(state, text)
-                            except Exception:  # noqa: BLE001
-                                action = _NOT_READ
-                            if action is not _NOT_READ and to_move(state) == seat:
-                                states.append(apply(state, action))
                                 lineno += 1
                                 continue
             elif fast is not None and (bare(raw) or plain(raw)):
@@ -287,7 +275,7 @@ class _Stream:
             lineno = self.lineno
             fast = self._fast()
             if fast:
-                states, seats, to_move, parse, apply, max_plies, known = fast
+                states, seats, max_plies, step = fast
         self.lineno = lineno
 
     def _slow(self, raw: str) -> None:

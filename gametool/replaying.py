@@ -915,7 +915,7 @@ class Session:
                 after = self.game.apply(state, action)
         states.append(after)
         steps.append(Step(seat, action, text))
-        line = gtn.TurnLine(len(steps), self.names[seat], [gtn.Action(text)])
+        line = gtn.one_turn(len(steps), self.names[seat], text)
         self.record.body.append(line)
         return line
 

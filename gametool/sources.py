@@ -21,6 +21,7 @@ import re
 import sys
 import weakref
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import IO
 
 from gametool.errors import GameError
@@ -363,20 +364,74 @@ def lines(path: str) -> Iterator[str]:
     pgn = is_pgn(path)
     handle = open_input(path)
     try:
+        if not pgn:
+            yield from chain.from_iterable(_record_lines(handle, path))
+            return
         for number, raw in enumerate(handle, start=1):
-            if pgn:
-                line = pgn_line(raw)
-            else:
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise GameError(f"{path}: not UTF-8 text (line {number}, byte "
-                                    f"{exc.start + 1} of the line)") from None
+            line = pgn_line(raw)
             yield line.lstrip("\ufeff") if number == 1 else line
     except OSError as exc:
         raise GameError(f"{path}: cannot read: {exc.strerror}") from None
     finally:
         handle.close()
+
+
+BLOCK = 1 << 16
+"""Bytes of a record file decoded at once (the lines are the same as read one by one)."""
+_OTHER_BREAKS = re.compile("[\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+"""What str.splitlines ends a line at besides a newline."""
+
+
+def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
+    """The lines of a record file as UTF-8, each ending with its newline (the last one
+    perhaps without), a block of them at a time: decoded at once, as a file's lines read one
+    by one."""
+    number = 0  # lines before the block
+    rest = b""
+    while True:
+        data = handle.read(BLOCK)
+        if data:
+            block = rest + data
+            cut = block.rfind(b"\n") + 1
+            if cut == 0:
+                rest = block
+                continue
+            rest, block = block[cut:], block[:cut]
+        elif rest:
+            block, rest = rest, b""
+        else:
+            return
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            good, error = _up_to_not_utf8(block, number, path)
+            yield good
+            raise error
+        if _OTHER_BREAKS.search(text) is None:
+            found = text.splitlines(keepends=True)
+        else:
+            found = [line + "\n" for line in text.split("\n")]
+            found[-1] = found[-1][:-1]
+            if not found[-1]:
+                found.pop()
+        if number == 0:
+            found[0] = found[0].lstrip("\ufeff")
+        number += len(found)
+        yield found
+
+
+def _up_to_not_utf8(block: bytes, number: int, path: str) -> tuple[list[str], GameError]:
+    """The lines of ``block`` (after ``number`` lines) before the first that is not UTF-8,
+    and the error that this one is."""
+    good = []
+    for index, raw in enumerate(block.split(b"\n"), start=number + 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return good, GameError(f"{path}: not UTF-8 text (line {index}, byte "
+                                   f"{exc.start + 1} of the line)")
+        good.append((line.lstrip("\ufeff") if index == 1 else line) + "\n")
+    raise AssertionError("a block that is not UTF-8 has a line that is not")
 
 
 def read_bytes(path: str) -> bytes:

@@ -3,7 +3,8 @@ computation, on generated games: from the start and from set-up positions (FEN),
 combination of the chess options, with null moves, repetitions and long clocks.
 
 The short ways: the moves remembered in a position (``position.link``, ``Position.recall``,
-``Game.known_step``), the one-pass SAN reader (``board.plain_moves_to`` and the game's plain
+``Game.known_step``), the step a check reads without the canonical text (``Game.read_step``),
+the one-pass SAN reader (``board.plain_moves_to`` and the game's plain
 reader), the lazy repetition history and the lazy judgement of the end, and the move tables
 (``moves_to``, ``piece_moves_to``, ``has_legal_move``). The full computation: python-chess
 (an outside truth) for the moves, their SAN, checkmate, stalemate, fivefold repetition and the
@@ -12,16 +13,21 @@ reader), the lazy repetition history and the lazy judgement of the end, and the 
 
 from __future__ import annotations
 
+import dataclasses
+
 import chess as pychess
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from gametool import engine
 from gametool.errors import GameError, GameOver
 from gametool.games.chess import Chess, SuperHorseChess
 from gametool.games.chess import board as core
+from gametool.games.chess import position
 from gametool.games.chess.game import CLAIM, _read_plain
-from gametool.games.chess.position import read_fen
+from gametool.games.chess.position import Position, read_fen
 from gametool.games.chess.san import parse_move_text, resolve
+from notation import record as gtn
 
 OPTIONS = [{"automatic_draws": a, "null_moves": n} for a in ("on", "off") for n in ("on", "off")]
 STARTS = [
@@ -103,6 +109,8 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         if end is not None:
             for move in moves[:3]:  # any move is refused once the game is over
                 reader = game.read_move if data.draw(st.booleans()) else game.parse_action
+                for step in (read_step, Chess.read_step):
+                    assert step(game, state, 0 if board.turn else 1, board.san(move)) is None
                 try:
                     reader(state, board.san(move))
                 except GameOver:
@@ -124,6 +132,9 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         texts = ["--"] if not move else spellings(board, move)
         text = texts[data.draw(st.integers(0, len(texts) - 1), label="spelling")]
         seat = 0 if board.turn else 1
+        stepped = read_step(game, state, seat, text)  # before the move is remembered
+        linked = game.read_step(state, seat, text)  # remembers it
+        assert read_step(game, state, 1 - seat, text) is None, text  # not that seat's turn
         known = game.known_step(state, seat, text)
         action = game.parse_action(state, text)
         after = game.apply(state, action)
@@ -139,7 +150,8 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         made.append(move)
         assert read[0] == action == again[0], text
         assert read[1] == again[1] == canonical == game.format_action(state, action), text
-        for other in (read[2], again[2], known, remembered):
+        assert stepped is not None, text
+        for other in (read[2], again[2], known, remembered, stepped, linked):
             if other is not None:
                 assert same_position(other, after), text
         assert (game.encode_position(after).split()[:4]
@@ -149,6 +161,17 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         state = after
     outcome = game.outcome(state)
     assert (outcome.termination if outcome else None) == expected_end(board, automatic)
+
+
+def read_step(game: Chess, state: object, seat: int, text: str) -> object:
+    """``game.read_step`` as a command runs it past the opening, where no move read is
+    remembered: the one-pass reading without the canonical text is taken."""
+    kept = engine.REMEMBER_ALL, position.OPENING_PLIES
+    engine.REMEMBER_ALL, position.OPENING_PLIES = False, 0
+    try:
+        return game.read_step(state, seat, text)
+    finally:
+        engine.REMEMBER_ALL, position.OPENING_PLIES = kept
 
 
 def _occurrences(board: pychess.Board) -> int:
@@ -193,6 +216,15 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
                 continue
             full = resolve(state, parse_move_text(text), text)
             assert fast[0] == full, (board.fen(), text)
+            # The position after it has every field the engine's own after_move gives (the
+            # memos set, perhaps filled already).
+            made = state.after_move(*core.make_move(state.board, full, state.white,
+                                                    state.castling, state.ep))
+            for name in Position.__slots__:
+                ours = getattr(fast[2], name)
+                if name not in MEMOS:
+                    assert ours == getattr(made, name), (text, name)
+            assert fast[2]._check == made.in_check(), text
             assert fast[1] == board.san(pychess.Move.from_uci(_uci(fast[0]))), text
         for text in ("O-O", "O-O-O"):  # castling names the king's move only
             try:
@@ -210,6 +242,10 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
         move = moves[pick % len(moves)]
         board.push(move)
         state = read_fen(board.fen(en_passant="fen"))
+
+
+MEMOS = ("_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared")
+"""The fields of a position that memoise what its other fields decide."""
 
 
 def _uci(m: int) -> str:
@@ -366,3 +402,14 @@ def test_the_guards_see_a_null_move_repetition() -> None:
     assert expected_end(board, True) == "fivefold repetition"
     outcome = game.outcome(state)
     assert outcome is not None and outcome.termination == "fivefold repetition"
+
+
+def test_a_turn_made_field_by_field_is_the_one_its_class_makes() -> None:
+    """``one_turn`` (a converter's turn line) sets every field as the dataclass does."""
+    made = gtn.one_turn(12, "Capablanca_Jose_Raul", "Nf3")
+    full = gtn.TurnLine(12, "Capablanca_Jose_Raul", [gtn.Action("Nf3")])
+    for field in dataclasses.fields(gtn.TurnLine):
+        assert getattr(made, field.name) == getattr(full, field.name), field.name
+    for field in dataclasses.fields(gtn.Action):
+        assert getattr(made.actions[0], field.name) == getattr(full.actions[0], field.name)
+    assert made == full and made.nags is not gtn.one_turn(1, "a", "e4").nags

@@ -350,7 +350,9 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             if not body.endswith("}"):
                 raise PgnError("unclosed comment: this '{' has no '}'", at)
             inner = body[1:-1]  # a '{' inside is text: comments do not nest
-            following = _NEXT_TAG.search(inner)
+            # A tag line within it (one that starts after a line break: a comment on one line
+            # is never looked through).
+            following = _NEXT_TAG.search(inner) if "\n" in inner else None
             if following is not None and inner[:following.start()].endswith("\n"):
                 raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
             _comment(line, " ".join(inner.split()), at)

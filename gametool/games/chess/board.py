@@ -666,10 +666,10 @@ def make_move(board: str, m: int, white: bool, castling: int, ep: int
         else:
             b[f - 4], b[f - 1] = EMPTY, b[f - 4]
         return "".join(b), castling & CASTLE_KEEP_T[f], -1, False
-    if f < t:
-        board = board[:f] + EMPTY + board[f + 1:t] + p + board[t + 1:]
+    if f < t:  # one f-string: one new string (a chain of '+' makes one a part)
+        board = f"{board[:f]}.{board[f + 1:t]}{p}{board[t + 1:]}"
     else:
-        board = board[:t] + p + board[t + 1:f] + EMPTY + board[f + 1:]
+        board = f"{board[:t]}{p}{board[t + 1:f]}.{board[f + 1:]}"
     if castling:
         castling &= CASTLE_KEEP_T[f] & CASTLE_KEEP_T[t]
     return board, castling, new_ep, zeroing

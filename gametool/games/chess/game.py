@@ -6,36 +6,30 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from sys import intern
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     BK,
-    BLACK_PIECES,
     BQ,
-    EMPTY,
     FILES,
-    LINES,
     SQUARE_NAMES,
-    WHITE_PIECES,
     WK,
     WQ,
-    _unpinned,
     dead_material,
     gives_check,
     has_legal_move,
     make_move,
-    piece_moves_to,
-    plain_moves_to,
 )
 from gametool.games.chess.board import perft as core_perft
+from gametool.games.chess.plain import read_plain
 from gametool.games.chess.position import (
     _UNSET,
     START_FEN,
     Position,
     link,
+    remembers,
     read_fen,
     shared_for,
     start,
@@ -44,7 +38,6 @@ from gametool.games.chess.position import (
 from gametool.games.chess.san import (
     COMMON,
     MoveText,
-    disambiguation,
     from_match,
     resolve,
     san_body,
@@ -142,156 +135,8 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
 
 
 _CLAIM = re.compile(r"claim-draw(?:\s+(\S+))?", re.IGNORECASE)
-_PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
-                    r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
-"""The commonest spellings of a move, read by :func:`_read_plain`: a piece move (its file,
-rank, or both named), a pawn's advance or capture, a promotion; any other text is left to the
-full reading."""
-_SQUARES = {name: index for index, name in enumerate(SQUARE_NAMES)}
-
-
-_PLAIN_PARTS: dict[str, Any] = {}
-"""The parts of the move texts read before (a few thousand spellings make most archives)."""
-
-
-def _plain_parts(text: str) -> tuple[Any, ...] | None:
-    """The parts of a plain SAN (see _PLAIN) and its square's number, or None; remembered."""
-    match = _PLAIN.fullmatch(text)
-    parts = None
-    if match is not None:
-        piece, ff, fr, capture, pawn, _px, to, promo = match.groups()
-        parts = (piece, ff, fr, capture, pawn, to, promo, _SQUARES[to])
-    if len(_PLAIN_PARTS) >= 100_000:
-        _PLAIN_PARTS.clear()
-    _PLAIN_PARTS[text] = parts
-    return parts
-
-
-def _read_plain(pos: Position, text: str) -> tuple[int, str, Position] | None:
-    """The legal move a plain SAN text names, its canonical SAN (check sign included) and the
-    position after it, at once. None when the text is no plain spelling, or when it names no
-    move or several (the full reading then gives the action or words the refusal): what this
-    accepts, it accepts exactly as :func:`resolve` would."""
-    parts = _PLAIN_PARTS.get(text, _UNSET)
-    if parts is _UNSET:
-        parts = _plain_parts(text)
-    if parts is None:
-        return None
-    piece, ff, fr, capture, pawn, to, promo, target = parts
-    board, white = pos.board, pos.white
-    checked = pos.in_check()
-    if not checked and pos._moves is None and target != pos.ep and piece != "K":
-        # Not in check, the commonest case: the pieces found by their letter.
-        if piece is None:
-            m = _plain_pawn(board, white, target, pawn, promo)
-            if m is None:
-                return None
-            body = f"{pawn}x{to}" if pawn is not None else to
-            return _after_plain(pos, m, body if promo is None else f"{body}={promo}")
-        if promo is not None:
-            return None
-        found = plain_moves_to(board, white, target, piece)
-        if found is None:
-            return None
-    elif pos._moves is None:
-        found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece or "P",
-                               checked)
-    else:
-        found = pos.piece_moves_to(target, piece or "P")
-    if piece is not None:
-        if promo is not None:
-            return None
-        if ff is None and fr is None:
-            cands = found
-        else:
-            cands = [m for m in found
-                     if (ff is None or (m & 7) == ord(ff) - 97)
-                     and (fr is None or ((m & 63) >> 3) == ord(fr) - 49)]
-        if len(cands) != 1:
-            return None
-        m = cands[0]
-        f = m & 63
-        if piece == "K" and (target - f == 2 or f - target == 2):
-            return None  # castling is written O-O or O-O-O
-        where = disambiguation(f, found) if len(found) > 1 else ""
-        taken = board[target] != "."
-        if capture and not taken:
-            return None
-        body = f"{piece}{where}{'x' if taken else ''}{to}"
-    else:
-        if pawn is None:
-            cands = [m for m in found if not ((m & 63) ^ target) & 7]
-        else:
-            cands = [m for m in found if (m & 7) == ord(pawn) - 97 and ((m & 63) ^ target) & 7]
-        if cands and cands[0] >> 12:  # a pawn reaching the last rank: the promotion named
-            if promo is None:
-                return None
-            index = " NBRQ".index(promo)
-            cands = [m for m in cands if m >> 12 == index]
-        elif promo is not None:
-            return None
-        if len(cands) != 1:
-            return None
-        m = cands[0]
-        f = m & 63
-        body = f"{FILES[f & 7]}x{to}" if (f ^ target) & 7 else to
-        if promo is not None:
-            body += "=" + promo
-    return _after_plain(pos, m, body)
-
-
-def _plain_pawn(board: str, white: bool, target: int, pawn: str | None,
-                promo: str | None) -> int | None:
-    """The legal pawn move a plain SAN names (a push to ``target``, or a capture there from
-    the file ``pawn``) when the side is not in check and ``target`` is not the en-passant
-    square; None when there is none (or a promotion is missing or out of place)."""
-    rank = target >> 3
-    if rank == (0 if white else 7):
-        return None  # no pawn moves to its own first rank
-    if (rank == (7 if white else 0)) != (promo is not None):
-        return None  # a pawn reaching the last rank names its piece, and only then
-    there = board[target]
-    letter, up = ("P", 8) if white else ("p", -8)
-    if pawn is None:  # an advance
-        if there != EMPTY:
-            return None
-        f = target - up
-        c = board[f]
-        if c != letter:
-            if c != EMPTY or rank != (3 if white else 4) or board[f - up] != letter:
-                return None
-            f -= up
-    else:  # a capture from the file named
-        if there == EMPTY or there in (WHITE_PIECES if white else BLACK_PIECES):
-            return None
-        file = ord(pawn) - 97
-        if file - (target & 7) not in (1, -1):
-            return None
-        f = target - up - (target & 7) + file
-        if board[f] != letter:
-            return None
-    ksq = board.index("K" if white else "k")
-    if f in LINES[ksq] and not _unpinned(board, ksq, f, target, white):
-        return None
-    return f | target << 6 | (" NBRQ".index(promo) << 12 if promo is not None else 0)
-
-
-def _after_plain(pos: Position, m: int, body: str) -> tuple[int, str, Position]:
-    """The legal move ``m`` of ``pos``, its SAN (``body`` and the check sign) and the position
-    after it."""
-    board, white = pos.board, pos.white
-    after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
-    checked = gives_check(board, after_board, m, white)
-    after = pos.after_move(after_board, castling, ep, zeroing)
-    after._check = checked
-    if checked:  # mate or not, told to every position with these fields (it is judged next)
-        shared = after.shared
-        moving = shared.get("has_move")
-        if moving is None:
-            moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
-                                                         checked=True)
-        return m, intern(body + ("+" if moving else "#")), after
-    return m, intern(body), after  # one string for each SAN, however many positions keep it
+_read_plain = read_plain
+"""The one-pass reader of plain SAN (see :mod:`gametool.games.chess.plain`)."""
 
 
 @lru_cache(maxsize=1 << 14)
@@ -587,36 +432,75 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         the position after it, at once. The move is remembered in ``state`` (see
         :func:`~gametool.games.chess.position.link`): reading it there again, or parsing it
         and applying it, finds it."""
-        known = state.recall(text)
-        if known is not None:
-            return known
-        read = _read_plain(state, text) if self.plain_moves else None
+        if state._after is not None:
+            known = state.recall(text)
+            if known is not None:
+                return known
+        read = read_plain(state, text) if self.plain_moves else None
         if read is None:
             action = self.parse_action(state, text)
             read = (action, self.format_action(state, action), self.apply(state, action))
             if not (type(action) is int and 0 < action <= MOVE_MASK and self.plain_moves):
                 return read
             link(state, text, read)
-        else:
-            self._keep(state, text, read)
-        return read
+            return read
+        # What _keep does, the commonest end written out: no dead position, no fifth time yet.
+        board = state.board
+        if (state._status is _UNSET and state.end is None and state.halfmove < self.fifth_after
+                and ("P" in board or "p" in board)):
+            state._status = None
+        elif self._over(state):
+            raise GameOver("the game is over: no more moves")
+        if not (remembers(state) and link(state, text, read)):  # type: ignore[arg-type]
+            self._last = (state, read[0], read[2])
+        return read  # type: ignore[return-value]
 
-    def _keep(self, state: Position, text: str, read: tuple[int, str, Position],
+    def _keep(self, state: Position, text: str, read: tuple[int, str | None, Position],
               evict: bool = True) -> None:
         """A plain move read in ``state``: GameOver if the game is over there, else the move
         remembered in ``state`` (see position.link)."""
+        if self._over(state):
+            raise GameOver("the game is over: no more moves")
+        if not link(state, text, read, evict):  # type: ignore[arg-type]
+            self._last = (state, read[0], read[2])
+
+    def _over(self, state: Position) -> bool:
+        """Whether the game is over in ``state``, where a legal move was just read (so the
+        end needs no search for one)."""
         status = state._status
-        if status is _UNSET:  # a legal move was read: the end needs no search for one
+        if status is _UNSET:
             board = state.board
             if (state.end is None and state.halfmove < self.fifth_after
                     and ("P" in board or "p" in board)):
-                status = state._status = None  # no dead position, no fifth time yet
-            else:
-                status = state._status = self._judge(state, True)
-        if status is not None:
-            raise GameOver("the game is over: no more moves")
-        if not link(state, text, read, evict):
-            self._last = (state, read[0], read[2])  # for the apply that follows the parse
+                state._status = None  # no dead position, no fifth time yet
+                return False
+            status = state._status = self._judge(state, True)
+        return status is not None
+
+    def read_step(self, state: Position, seat: int, text: str) -> Position | None:
+        """The position after ``seat``'s move ``text`` (see Game.read_step): a move read here
+        before, else a plain SAN read by the one-pass reader (without its canonical text where
+        the move is not remembered: a check needs none), else the general way."""
+        if seat != (0 if state.white else 1):
+            return None
+        if state._after is not None:
+            known = state.recall(text)
+            if known is not None:  # a position with a move read is not over
+                return known[2]
+        if self.plain_moves and state.end is None and state._status in (_UNSET, None):
+            kept = remembers(state)
+            read = read_plain(state, text, kept)
+            if read is not None:
+                board = state.board  # the commonest end first, as in read_move
+                if (state._status is _UNSET and state.halfmove < self.fifth_after
+                        and ("P" in board or "p" in board)):
+                    state._status = None
+                elif self._over(state):
+                    return None
+                if kept:
+                    link(state, text, read, False)  # type: ignore[arg-type]
+                return read[2]
+        return super().read_step(state, seat, text)
 
     def known_step(self, state: Position, seat: int, text: str) -> Position | None:
         """The position after the move ``text`` that was read in ``state`` before (see

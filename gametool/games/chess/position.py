@@ -31,6 +31,7 @@ from gametool.games.chess.board import (
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 _UNSET: Any = object()
+_new = object.__new__
 SHARED_LIMIT = 10_000
 """Positions whose shared memo is kept (a few hundred bytes each); then memory starts again."""
 _SHARED: dict[tuple[str, bool, int, int], dict[Any, Any]] = {}
@@ -85,6 +86,12 @@ def start(key: Any, make: Callable[[], Position]) -> Position:
             _STARTS.clear()
         _STARTS[key] = pos
     return pos
+
+
+def remembers(pos: Position) -> bool:
+    """Whether :func:`link` may remember a move read in ``pos`` (False: it never does, so a
+    reader need not work out what it would keep)."""
+    return engine.REMEMBER_ALL or pos.ply < OPENING_PLIES
 
 
 def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool = True) -> bool:
@@ -177,12 +184,20 @@ class Position:
     def after_move(self, board: str, castling: int, ep: int, zeroing: bool) -> Position:
         """The position after a move of this one that left ``board``, ``castling`` and ``ep``
         (``zeroing``: a pawn move or a capture, which clears the clock and the history)."""
+        # Made here field by field, as __init__ makes it (one call less for every move read).
         white = self.white
+        pos = _new(Position)
+        pos.board, pos.white, pos.castling, pos.ep = board, not white, castling, ep
+        pos.fullmove, pos.ply, pos.end = self.fullmove + (not white), self.ply + 1, None
         if zeroing:
-            return Position(board, not white, castling, ep, 0, self.fullmove + (not white), (),
-                            self.ply + 1)
-        return Position(board, not white, castling, ep, self.halfmove + 1,
-                        self.fullmove + (not white), None, self.ply + 1, None, self)
+            pos.halfmove, pos._history, pos._prev = 0, (), None
+        else:
+            pos.halfmove, pos._history, pos._prev = self.halfmove + 1, None, self
+        pos._moves = pos._key = pos._turns = pos._check = pos._memo = pos._shared = None
+        pos._text = pos._san = pos._after = pos._more = None
+        pos._status = _UNSET
+        pos._move = -1
+        return pos
 
     @property
     def shared(self) -> dict[Any, Any]:

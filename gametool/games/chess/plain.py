@@ -1,0 +1,224 @@
+"""The one-pass reader of the commonest SAN spellings: the legal move a text names, its
+canonical SAN and the position after it, at once, without the full reading's move text object.
+
+What it accepts it accepts exactly as :func:`gametool.games.chess.san.resolve` would; any other
+text (another spelling, no legal move, several) is left to the full reading, which gives the
+move or words the refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from sys import intern
+from typing import Any
+
+from gametool.games.chess.board import (
+    BLACK_PIECES,
+    EMPTY,
+    LINES,
+    SQUARE_NAMES,
+    WHITE_PIECES,
+    _castle_ok,
+    _unpinned,
+    gives_check,
+    has_legal_move,
+    make_move,
+    piece_moves_to,
+    plain_moves_to,
+)
+from gametool.games.chess.position import _UNSET, Position
+
+_new = object.__new__
+from gametool.games.chess.san import disambiguation
+
+_PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
+                    r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
+"""The commonest spellings of a move: a piece move (its file, rank, or both named), a pawn's
+advance or capture, a promotion."""
+_CASTLING = re.compile(r"(O-O(?:-O)?)[+#]?")
+"""Castling as SAN writes it (with letters O; zeros are left to the full reading)."""
+_SQUARES = {name: index for index, name in enumerate(SQUARE_NAMES)}
+
+PAWN, PIECE, KING, CASTLING = range(4)
+"""The kinds of plain text (the first of its parts)."""
+
+_PARTS: dict[str, Any] = {}
+"""The parts of the move texts read before (a few thousand spellings make most archives)."""
+
+
+def plain_parts(text: str) -> tuple[Any, ...] | None:
+    """What a plain text says, worked out once and remembered, or None for any other text:
+
+    - ``(PAWN, target, file of the capturing pawn or None, promotion letter or None, SAN)``;
+    - ``(PIECE or KING, letter, target, file named or None, rank named or None, 'x' written,
+      SAN of the move alone of its kind, SAN of that move capturing)``;
+    - ``(CASTLING, kingside, SAN)``.
+
+    The SANs are the canonical text when nothing else need be named (no check sign)."""
+    parts: tuple[Any, ...] | None = None
+    match = _PLAIN.fullmatch(text)
+    if match is not None:
+        piece, ff, fr, capture, pawn, _px, to, promo = match.groups()
+        target = _SQUARES[to]
+        if piece is None:
+            body = (f"{pawn}x{to}" if pawn is not None else to) + (f"={promo}" if promo else "")
+            parts = (PAWN, target, None if pawn is None else ord(pawn) - 97, promo,
+                     intern(body))
+        elif promo is None:  # a piece names no promotion
+            parts = (KING if piece == "K" else PIECE, piece, target,
+                     None if ff is None else ord(ff) - 97, None if fr is None else ord(fr) - 49,
+                     capture is not None, intern(piece + to), intern(f"{piece}x{to}"))
+    else:
+        match = _CASTLING.fullmatch(text)
+        if match is not None:
+            parts = (CASTLING, match[1] == "O-O", intern(match[1]))
+    if len(_PARTS) >= 100_000:
+        _PARTS.clear()
+    _PARTS[text] = parts
+    return parts
+
+
+def read_plain(pos: Position, text: str, san: bool = True
+               ) -> tuple[int, str | None, Position] | None:
+    """The legal move a plain SAN text names, its canonical SAN (check sign included) and the
+    position after it, at once (with ``san`` False, None for the SAN: it is not worked out).
+    None when the text is no plain spelling, or when it names no move or several."""
+    parts = _PARTS.get(text, _UNSET)
+    if parts is _UNSET:
+        parts = plain_parts(text)
+    if parts is None:
+        return None
+    kind = parts[0]
+    board, white = pos.board, pos.white
+    checked = pos._check
+    if checked is None:
+        checked = pos.in_check()
+    if kind == PAWN:
+        _kind, target, pawn, promo, body = parts
+        if not checked and pos._moves is None and target != pos.ep:
+            # Not in check, the commonest case: the pawn found from its square.
+            m = _plain_pawn(board, white, target, pawn, promo)
+            if m is None:
+                return None
+            return _after(pos, m, body, san)
+        found = (piece_moves_to(board, white, pos.castling, pos.ep, target, "P", checked)
+                 if pos._moves is None else pos.piece_moves_to(target, "P"))
+        if pawn is None:
+            cands = [m for m in found if not ((m & 63) ^ target) & 7]
+        else:
+            cands = [m for m in found if (m & 7) == pawn and ((m & 63) ^ target) & 7]
+        if cands and cands[0] >> 12:  # a pawn reaching the last rank: the promotion named
+            if promo is None:
+                return None
+            index = " NBRQ".index(promo)
+            cands = [m for m in cands if m >> 12 == index]
+        elif promo is not None:
+            return None
+        if len(cands) != 1:
+            return None
+        return _after(pos, cands[0], body, san)
+    if kind == CASTLING:
+        _kind, kingside, body = parts
+        if checked or not _castle_ok(board, white, pos.castling, kingside):
+            return None
+        ksq = 4 if white else 60
+        return _after(pos, ksq | (ksq + 2 if kingside else ksq - 2) << 6, body, san)
+    _kind, piece, target, ff, fr, capture, alone, taking = parts
+    if kind == PIECE and not checked and pos._moves is None and target != pos.ep:
+        # Not in check, the commonest case: the pieces found by their letter.
+        found = plain_moves_to(board, white, target, piece)
+        if found is None:
+            return None
+    elif pos._moves is None:
+        found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece, checked)
+    else:
+        found = pos.piece_moves_to(target, piece)
+    if ff is None and fr is None:
+        if len(found) != 1:
+            return None
+        m = found[0]
+    else:
+        cands = [m for m in found
+                 if (ff is None or (m & 7) == ff) and (fr is None or (m & 63) >> 3 == fr)]
+        if len(cands) != 1:
+            return None
+        m = cands[0]
+    f = m & 63
+    if kind == KING and (target - f == 2 or f - target == 2):
+        return None  # castling is written O-O or O-O-O
+    taken = board[target] != EMPTY
+    if capture and not taken:
+        return None
+    if len(found) > 1:
+        where = disambiguation(f, found)
+        body = intern(f"{piece}{where}{'x' if taken else ''}{SQUARE_NAMES[target]}")
+    else:
+        body = taking if taken else alone
+    return _after(pos, m, body, san)
+
+
+def _plain_pawn(board: str, white: bool, target: int, pawn: int | None,
+                promo: str | None) -> int | None:
+    """The legal pawn move a plain SAN names (a push to ``target``, or a capture there from
+    the file ``pawn``) when the side is not in check and ``target`` is not the en-passant
+    square; None when there is none (or a promotion is missing or out of place)."""
+    rank = target >> 3
+    if rank == (0 if white else 7):
+        return None  # no pawn moves to its own first rank
+    if (rank == (7 if white else 0)) != (promo is not None):
+        return None  # a pawn reaching the last rank names its piece, and only then
+    there = board[target]
+    letter, up = ("P", 8) if white else ("p", -8)
+    if pawn is None:  # an advance
+        if there != EMPTY:
+            return None
+        f = target - up
+        c = board[f]
+        if c != letter:
+            if c != EMPTY or rank != (3 if white else 4) or board[f - up] != letter:
+                return None
+            f -= up
+    else:  # a capture from the file named
+        if there == EMPTY or there in (WHITE_PIECES if white else BLACK_PIECES):
+            return None
+        if pawn - (target & 7) not in (1, -1):
+            return None
+        f = target - up - (target & 7) + pawn
+        if board[f] != letter:
+            return None
+    ksq = board.index("K" if white else "k")
+    if f in LINES[ksq] and not _unpinned(board, ksq, f, target, white):
+        return None
+    return f | target << 6 | (" NBRQ".index(promo) << 12 if promo is not None else 0)
+
+
+def _after(pos: Position, m: int, body: str, san: bool) -> tuple[int, str | None, Position]:
+    """The legal move ``m`` of ``pos``, its SAN (``body`` and the check sign; None without
+    ``san``) and the position after it."""
+    board, white = pos.board, pos.white
+    after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
+    checked = gives_check(board, after_board, m, white)
+    # What pos.after_move gives, made here (one call less for every move read).
+    after = _new(Position)
+    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
+    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
+    if zeroing:
+        after.halfmove, after._history, after._prev = 0, (), None
+    else:
+        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
+    after._moves = after._key = after._turns = after._memo = after._shared = None
+    after._text = after._san = after._after = after._more = None
+    after._status = _UNSET
+    after._move = -1
+    after._check = checked
+    if not checked:
+        return m, body if san else None, after
+    if not san:
+        return m, None, after
+    # Mate or not, told to every position with these fields (it is judged next).
+    shared = after.shared
+    moving = shared.get("has_move")
+    if moving is None:
+        moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
+                                                     checked=True)
+    return m, intern(body + ("+" if moving else "#")), after
