@@ -209,8 +209,10 @@ def python_chess_material(game: chess.pgn.Game, white: str, black: str) -> bool:
     if now() == want:
         return True
     for move in game.mainline_moves():
+        # material changes only by a capture or a promotion
+        changes = move.promotion is not None or board.is_capture(move)
         board.push(move)
-        if now() == want:
+        if changes and now() == want:
             return True
     return False
 
