@@ -406,7 +406,7 @@ def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
         except UnicodeDecodeError:
             good, error = _up_to_not_utf8(block, number, path)
             yield good
-            raise error
+            raise error from None
         if _OTHER_BREAKS.search(text) is None:
             found = text.splitlines(keepends=True)
         else:

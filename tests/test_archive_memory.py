@@ -78,7 +78,10 @@ def test_every_command_stays_flat_from_n_to_4n_distinct_games(sizes: dict[int, P
             peaks.setdefault(name, []).append(peak_mb(*args))
     for name, (small, large) in peaks.items():
         assert large < 150, (name, peaks)
-        assert large <= small * 1.25 + 8, (name, peaks)
+        # The chess engine's caches (remembered moves and checks, position.LINK_LIMIT and
+        # CHECK_LIMIT; the SAN memo) are bounded but still filling between N and 4N games:
+        # some 20 MB at most, which a command that kept the games would pass at once.
+        assert large <= small * 1.25 + 12, (name, peaks)
 
 
 def test_one_record_is_read_without_reading_past_it(sizes: dict[int, Path],
@@ -117,9 +120,11 @@ def test_a_killed_import_leaves_no_temporary_file_a_later_run_keeps(sizes: dict[
 
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
         for _attempt in range(3):
+            # SIGINT as at a terminal, even where the suite runs in the background
             process = subprocess.Popen(["gametool", "import", str(sizes[4 * N]), "-o", str(out),
                                         "--force"], stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL)
+                                       stderr=subprocess.DEVNULL, preexec_fn=lambda: signal.signal(
+                                           signal.SIGINT, signal.SIG_DFL))
             for _ in range(600):
                 if temporaries() or process.poll() is not None:
                     break

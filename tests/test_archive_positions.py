@@ -15,7 +15,7 @@ import pytest
 from gametool import boundaries
 
 chess = pytest.importorskip("chess")
-import chess.pgn  # noqa: E402
+import chess.pgn  # noqa: E402, F811
 
 GAMETOOL = str(Path(sys.executable).parent / "gametool")
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"

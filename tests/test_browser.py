@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import PLAYABLE
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -209,8 +209,11 @@ def stop(args: list[str], signum: int, *, to_group: bool, ready: Callable[[int],
     ``signum`` (to the whole group, as Ctrl-C does, or to the parent alone) and check the
     contract: the command ends, keeps what it finished and leaves no process behind. How soon
     it ends is not asserted (a busy machine delays any process); a hang of a minute fails."""
+    # Ctrl-C as at a terminal: a suite started in the background (nohup, a CI runner) ignores
+    # SIGINT, which every process it starts would inherit.
     child = subprocess.Popen([GAMETOOL, *args], cwd=cwd, stdin=stdin, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         wait_for(lambda: ready(child.pid) or child.poll() is not None)
         assert child.poll() is None, child.communicate()

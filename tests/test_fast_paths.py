@@ -21,9 +21,8 @@ from hypothesis import strategies as st
 
 from gametool import engine
 from gametool.errors import GameError, GameOver
-from gametool.games.chess import Chess, SuperHorseChess
+from gametool.games.chess import Chess, SuperHorseChess, position
 from gametool.games.chess import board as core
-from gametool.games.chess import position
 from gametool.games.chess.game import CLAIM, _read_plain
 from gametool.games.chess.position import Position, read_fen
 from gametool.games.chess.san import parse_move_text, resolve

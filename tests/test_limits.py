@@ -350,7 +350,8 @@ def test_the_writer_refuses_a_line_the_reader_would_refuse() -> None:
 
 def test_pgn_games_beyond_a_record_s_bounds_are_refused_one_by_one(tmp_path: Path) -> None:
     pgn = tmp_path / "a.pgn"
-    pgn.write_text('[Event "long comment"]\n[Result "*"]\n\n1. e4 {' + "word " * (gtn.MAX_COMMENT // 5 + 1) +
+    long_comment = "word " * (gtn.MAX_COMMENT // 5 + 1)
+    pgn.write_text('[Event "long comment"]\n[Result "*"]\n\n1. e4 {' + long_comment +
                    '} e5 *\n\n[Event "' + "\x01" * 14_000 + '"]\n[Result "*"]\n\n1. d4 *\n\n'
                    '[Event "' + "e" * 20_000 + '"]\n[Result "*"]\n\n1. c4 *\n')
     out = tmp_path / "a.gtn"

@@ -7,13 +7,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gametool.chance import SeedRng
 from gametool.games.special_salvo import fleet as fl
-from gametool.games.special_salvo import reports as rp
 from gametool.games.special_salvo import notation as nt
+from gametool.games.special_salvo import reports as rp
 from gametool.games.special_salvo.search import (
     LAYOUT_LIMIT,
     Reports,
@@ -148,6 +148,10 @@ RESULTS = [nt.MISS, nt.HIT, *(nt.HIT_SHIP + k for k in SHIPS), *(nt.SUNK + k for
 @given(games(), st.lists(st.tuples(st.integers(0, 99), st.sampled_from(RESULTS)), min_size=1,
                          max_size=3),
        st.text("0123456789abcdef", min_size=4, max_size=8))
+# A carrier reported sunk at its first square, then hit on its other four: a later true "sunk"
+# of it must not stand for the first.
+@example((False, False, ((0, 31, 0), (1, 39, 1), (2, 52, 0), (3, 25, 2), (4, 95, 1)),
+          [7, 9, 16, 19, 25, 29, 31, 32, 33, 34, 35]), [(6, 7)], "0000")
 def test_the_search_settles_far_within_its_bound(
         game: tuple[bool, bool, tuple[fl.Placement, ...], list[int]],
         changes: list[tuple[int, int]], seed: str) -> None:

@@ -27,9 +27,9 @@ from gametool.games.chess.board import (
     plain_moves_to,
 )
 from gametool.games.chess.position import _UNSET, Position
+from gametool.games.chess.san import disambiguation
 
 _new = object.__new__
-from gametool.games.chess.san import disambiguation
 
 _PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
                     r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")

@@ -58,7 +58,9 @@ class Reports:
                 continue
             self.hits |= bit
             if code >= nt.SUNK:
-                self.sunk_at[code - nt.SUNK] = self.hits
+                # sunk once, the ship lies on squares hit by then; a later "sunk" of it can only
+                # be a shot at one of those squares again
+                self.sunk_at.setdefault(code - nt.SUNK, self.hits)
                 self.named[code - nt.SUNK] |= bit
                 continue
             self.plain.append((sq, self.hits))
