@@ -25,7 +25,7 @@ PLAYABLE = _ONLY.split(",") if _ONLY else games.playable_ids()
 
 # Conformance self-play: random games per registered game (GAMETOOL_SELFPLAY_GAMES=1000 for a
 # deeper run; lower to iterate).
-SELFPLAY_GAMES = int(os.environ.get("GAMETOOL_SELFPLAY_GAMES", "100"))
+SELFPLAY_GAMES = int(os.environ.get("GAMETOOL_SELFPLAY_GAMES", "60"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -25,6 +25,14 @@ from gametool.errors import GameError
 from gametool.record import Session, check_text, load_one
 
 ROUND_TRIP_GAMES = 4
+STATES_LOOKED_AT = 200
+"""At most this many states of each game, evenly spread, have every listed action written and
+read back (a long Super Horse Chess game lists thousands of actions at each of ~1,000 plies)."""
+
+
+def spread(states: list[Any]) -> list[Any]:
+    step = max(1, -(-len(states) // STATES_LOOKED_AT))
+    return [*states[:-1:step], states[-1]]
 
 
 @pytest.mark.parametrize("gid", PLAYABLE)
@@ -51,7 +59,7 @@ def test_every_listed_action_is_unique_and_round_trips(gid: str) -> None:
     for index in range(ROUND_TRIP_GAMES):
         session = sample_session(gid, index)
         game = session.game
-        for state in session.states:
+        for state in spread(session.states):
             seat = game.to_move(state)
             if seat is None:
                 continue

@@ -531,10 +531,10 @@ def leak_check_game(seed: str, nseats: int, text_every: int) -> int:
         ply_rng += 1
 
 
-@pytest.mark.parametrize("block", [pytest.param(b, marks=[pytest.mark.slow] if b >= 2 else [])
+@pytest.mark.parametrize("block", [pytest.param(b, marks=[pytest.mark.slow] if b >= 1 else [])
                                    for b in range(4)])
 def test_leak_no_output_shows_a_bone_the_seat_may_not_see(block: int) -> None:
-    # 100 games in 4 blocks: the first 2 in every suite, the other 2 with ``-m slow``.
+    # 100 games in 4 blocks: the first in every suite, the other 3 with ``-m slow``.
     plies = 0
     for index in range(25):
         game_index = block * 25 + index

@@ -640,11 +640,11 @@ def leak_check(session: Session, seat: int | None) -> int:
     return checked + 1
 
 
-@pytest.mark.parametrize("chunk", [pytest.param(c, marks=[pytest.mark.slow] if c >= 3 else [])
+@pytest.mark.parametrize("chunk", [pytest.param(c, marks=[pytest.mark.slow] if c >= 2 else [])
                                    for c in range(10)])
 def test_no_hidden_tile_leaks_in_100_random_games(chunk: int) -> None:
-    # 10 chunks of 10 games (so that parallel runs share them out; the first 3 in every suite,
-    # the other 7 with ``-m slow``). Games are capped at 120
+    # 10 chunks of 10 games (so that parallel runs share them out; the first 2 in every suite,
+    # the other 8 with ``-m slow``). Games are capped at 120
     # player actions (option max_plies) to keep the suite fast; each crosses deals, draws,
     # takes, melds and often a round end. Every seat and the spectator, every ply.
     total = 0
