@@ -56,6 +56,13 @@ def test_a_tick_killed_anywhere_forfeits_once_and_mails_once(tmp_path: Path) -> 
                  *folders, now="2026-12-01T09:00:00Z")
     for path in (template / "outbox").glob("*.eml"):
         path.unlink()
+    # How long a whole tick takes here: the kills below are spread from its start to its end.
+    whole = tmp_path / "whole"
+    shutil.copytree(template, whole)
+    began = time.monotonic()
+    gametool("referee", "tick", "--game-dir", str(whole / "games"), "--outbox",
+             str(whole / "outbox"), now="2026-12-03T09:00:00Z")
+    took = time.monotonic() - began
     kills = 0
     for run in range(15):
         here = tmp_path / f"run{run}"
@@ -64,7 +71,7 @@ def test_a_tick_killed_anywhere_forfeits_once_and_mails_once(tmp_path: Path) -> 
         env = {**os.environ, "GAMETOOL_NOW": "2026-12-03T09:00:00Z"}
         tick = subprocess.Popen(["gametool", "referee", "tick", *folders], env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.15 + 0.06 * run)  # from before the first game to after the last
+        time.sleep(took * (run + 0.5) / 12)  # from before the first game to after the last
         if tick.poll() is None:
             tick.send_signal(signal.SIGKILL)
             kills += 1
