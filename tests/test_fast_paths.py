@@ -352,6 +352,99 @@ def test_the_move_tables_agree_with_the_whole_move_list(
                 assert sorted(fast or []) == mine, (board, target, piece)
 
 
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(boards())
+def test_the_one_pass_reader_reads_every_move_of_any_chess_board(
+        position: tuple[str, bool, int, int]) -> None:
+    """On any board the rules allow (no horses: chess), every legal move's SAN, and the SAN
+    with each needless part added (the from-file, the rank, the square, an 'x' on a quiet
+    move), read by the one-pass reader gives the move and the position the full reading and
+    make_move give, and its canonical SAN with the check sign (castling that checks with its
+    rook, a king's step that uncovers a check, a pinned piece's move that is no move)."""
+    cells, white, castling, ep = position
+    assume("*" not in cells)
+    state = Position(cells, white, castling, ep, 0, 1)
+    moves = core.legal_moves(cells, white, castling, ep)
+    for m in moves:
+        canonical = Chess().format_action(state, m)
+        body = canonical.rstrip("+#")
+        f = core.SQUARE_NAMES[m & 63]
+        texts = {canonical, body}
+        if body[0] in "NBRQK":
+            target = body[-2:]
+            taking = "x" if "x" in body else ""
+            texts |= {f"{body[0]}{f[0]}{taking}{target}", f"{body[0]}{f[1]}{taking}{target}",
+                      f"{body[0]}{f}{taking}{target}", f"{body[0]}x{target}"}
+        for text in sorted(texts):
+            fast = _read_plain(state, text)
+            try:
+                full = resolve(state, parse_move_text(text), text)
+            except GameError:
+                full = None
+            if fast is None:
+                continue
+            assert fast[0] == full, (cells, text)
+            if fast[0] != m:
+                continue
+            assert fast[1] == canonical, (cells, white, castling, ep, text)
+            made = state.after_move(*core.make_move(cells, m, white, castling, ep))
+            for name in Position.__slots__:
+                if name not in MEMOS:
+                    assert getattr(fast[2], name) == getattr(made, name), (cells, text, name)
+            assert fast[2]._check == made.in_check(), (cells, white, castling, ep, text)
+    # A text naming no legal move is no move: the piece letters to every square.
+    legal = {Chess().format_action(state, m).rstrip("+#") for m in moves}
+    for target in core.SQUARE_NAMES:
+        for piece in ("N", "B", "R", "Q", "K", ""):
+            text = piece + target
+            if text not in legal:
+                fast = _read_plain(state, text)
+                assert fast is None or fast[1].rstrip("+#") in legal, (cells, text)
+
+
+def test_castling_checks_with_its_rook_wherever_the_other_king_stands() -> None:
+    """Castling either way, by either side, with the other king on every square it may stand
+    on (and a rook or bishop of the other side beside it on some): the one-pass reader gives
+    the legality, the check sign and the position that the full reading and make_move give."""
+    for white in (True, False):
+        home = 0 if white else 56
+        own = "KRR" if white else "krr"
+        for other in range(64):
+            for extra in (None, "b", "r"):
+                cells = ["."] * 64
+                cells[home + 4], cells[home], cells[home + 7] = own
+                if other in (home, home + 4, home + 7):
+                    continue
+                cells[other] = "k" if white else "K"
+                if extra is not None:
+                    beside = other + 1 if other & 7 < 7 else other - 1
+                    if cells[beside] != ".":
+                        continue
+                    cells[beside] = extra if white else extra.upper()
+                board = "".join(cells)
+                if (core.attacked(board, other, white)
+                        or core.attacked(board, home + 4, not white)):
+                    continue  # the rules allow no such position (or castling is out)
+                state = Position(board, white, (core.WK | core.WQ) if white
+                                 else (core.BK | core.BQ), -1, 0, 1)
+                for text in ("O-O", "O-O-O"):
+                    fast = _read_plain(state, text)
+                    try:
+                        full = resolve(state, parse_move_text(text), text)
+                    except GameError:
+                        full = None
+                    assert (fast[0] if fast else None) == full, (board, white, text)
+                    if full is None:
+                        continue
+                    assert fast is not None
+                    assert fast[1] == Chess().format_action(state, full), (board, text)
+                    made = state.after_move(*core.make_move(board, full, white,
+                                                            state.castling, -1))
+                    assert fast[2].board == made.board and fast[2].castling == made.castling
+                    assert fast[2]._check == made.in_check(), (board, white, text)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards(), st.sampled_from([{}, {"horses": "owned"}, {"horse_action": "optional"}]))
 def test_a_super_horse_chess_end_agrees_with_its_list_of_turns(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from gametool import engine
 from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
@@ -26,6 +27,7 @@ from gametool.games.chess.board import perft as core_perft
 from gametool.games.chess.plain import read_plain
 from gametool.games.chess.position import (
     _UNSET,
+    OPENING_PLIES,
     START_FEN,
     Position,
     link,
@@ -487,15 +489,16 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             known = state.recall(text)
             if known is not None:  # a position with a move read is not over
                 return known[2]
-        if self.plain_moves and state.end is None and state._status in (_UNSET, None):
-            kept = remembers(state)
+        status = state._status
+        if self.plain_moves and state.end is None and (status is _UNSET or status is None):
+            kept = state.ply < OPENING_PLIES or engine.REMEMBER_ALL  # remembers(state)
             read = read_plain(state, text, kept)
             if read is not None:
                 board = state.board  # the commonest end first, as in read_move
-                if (state._status is _UNSET and state.halfmove < self.fifth_after
+                if (status is _UNSET and state.halfmove < self.fifth_after
                         and ("P" in board or "p" in board)):
                     state._status = None
-                elif self._over(state):
+                elif status is _UNSET and self._over(state):
                     return None
                 if kept:
                     link(state, text, read, False)  # type: ignore[arg-type]

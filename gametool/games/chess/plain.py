@@ -13,18 +13,34 @@ from sys import intern
 from typing import Any
 
 from gametool.games.chess.board import (
+    B_PAWN_FROM,
+    BISHOP_BETWEEN,
+    BK,
     BLACK_PIECES,
+    BQ,
+    CASTLE_KEEP_T,
     EMPTY,
+    KNIGHT_FROM,
+    LINE_OF,
     LINES,
+    RAYS,
+    ROOK_BETWEEN,
     SQUARE_NAMES,
+    W_PAWN_FROM,
     WHITE_PIECES,
+    WK,
+    WQ,
     _castle_ok,
     _unpinned,
+    attacked,
     gives_check,
     has_legal_move,
     make_move,
     piece_moves_to,
     plain_moves_to,
+)
+from gametool.games.chess.board import (
+    KING as KING_STEPS,
 )
 from gametool.games.chess.position import _UNSET, Position
 from gametool.games.chess.san import disambiguation
@@ -89,10 +105,19 @@ def read_plain(pos: Position, text: str, san: bool = True
     if parts is None:
         return None
     kind = parts[0]
-    board, white = pos.board, pos.white
     checked = pos._check
     if checked is None:
         checked = pos.in_check()
+    if not checked and pos._moves is None:
+        # The commonest moves of all, read, made and judged for check in one go, the side
+        # not in check: a pawn's advance or capture short of the last rank, a piece's move,
+        # castling (what _plain_pawn, plain_moves_to, make_move and gives_check do, written
+        # out once).
+        read = _step(pos, parts, kind, san)
+        if read is not _OTHER:
+            return read
+        # A promotion, or a move to the en-passant square: read the longer way below.
+    board, white = pos.board, pos.white
     if kind == PAWN:
         _kind, target, pawn, promo, body = parts
         if not checked and pos._moves is None and target != pos.ep:
@@ -155,6 +180,233 @@ def read_plain(pos: Position, text: str, san: bool = True
     else:
         body = taking if taken else alone
     return _after(pos, m, body, san)
+
+
+_OTHER: Any = object()
+"""What :func:`_step` gives for a text it leaves to the longer reading."""
+
+
+def _step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> Any:
+    """What :func:`read_plain` gives for a pawn's advance or capture short of the last rank, a
+    piece's move or castling, in ``pos`` where the side is not in check and its moves are not
+    listed; _OTHER for a promotion or a move to the en-passant square."""
+    board, white = pos.board, pos.white
+    if kind == PAWN:
+        _kind, t, pawn, promo, body = parts
+        if promo is not None or t == pos.ep:
+            return _OTHER
+        rank = t >> 3
+        if white:
+            if rank == 7 or rank == 0:
+                return None  # a pawn reaching the last rank names its piece
+            letter, up, mine = "P", 8, WHITE_PIECES
+        else:
+            if rank == 0 or rank == 7:
+                return None
+            letter, up, mine = "p", -8, BLACK_PIECES
+        there = board[t]
+        ep = -1
+        if pawn is None:  # an advance
+            if there != EMPTY:
+                return None
+            f = t - up
+            c = board[f]
+            if c != letter:
+                if c != EMPTY or rank != (3 if white else 4) or board[f - up] != letter:
+                    return None
+                ep = f
+                f -= up
+        else:  # a capture from the file named
+            if there == EMPTY or there in mine or pawn - (t & 7) not in (1, -1):
+                return None
+            f = t - up - (t & 7) + pawn
+            if board[f] != letter:
+                return None
+        ksq = board.index("K" if white else "k")
+        if f in LINES[ksq] and not _unpinned(board, ksq, f, t, white):
+            return None
+        castling = pos.castling  # a pawn short of the last rank takes no rook in its corner
+        zeroing = True
+    elif kind == CASTLING:
+        return _castle(pos, parts[1], parts[2], san)
+    elif kind == KING:
+        _kind, piece, t, ff, fr, capture, alone, taking = parts
+        letter = "K" if white else "k"
+        f = board.index(letter)
+        if t not in KING_STEPS[f]:
+            return None  # castling is written O-O or O-O-O
+        if (ff is not None and f & 7 != ff) or (fr is not None and f >> 3 != fr):
+            return None
+        there = board[t]
+        if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
+            return None
+        if capture and there == EMPTY:
+            return None
+        if attacked(f"{board[:f]}.{board[f + 1:]}", t, not white):
+            return None  # (the king taken off: a line through its square shields no square)
+        body = alone if there == EMPTY else taking
+        castling = pos.castling
+        if castling:
+            castling &= CASTLE_KEEP_T[f]
+        ep = -1
+        zeroing = there != EMPTY
+    else:
+        _kind, piece, t, ff, fr, capture, alone, taking = parts
+        if t == pos.ep:
+            return _OTHER
+        there = board[t]
+        if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
+            return None  # a piece of the side, or a horse (never captured)
+        if capture and there == EMPTY:
+            return None
+        letter = piece if white else piece.lower()
+        s = board.find(letter)
+        if s < 0:
+            return None
+        ksq = board.index("K" if white else "k")
+        lined = LINES[ksq]
+        found: list[int] = []
+        if piece == "N":
+            steps = KNIGHT_FROM[t]
+            while s >= 0:
+                if s in steps and (s not in lined or _unpinned(board, ksq, s, t, white)):
+                    found.append(s)
+                s = board.find(letter, s + 1)
+        else:
+            while s >= 0:
+                between = None
+                if piece != "B":
+                    between = ROOK_BETWEEN[s * 64 + t]
+                if between is None and piece != "R":
+                    between = BISHOP_BETWEEN[s * 64 + t]
+                if between is not None:
+                    for b in between:
+                        if board[b] != EMPTY:
+                            break
+                    else:
+                        if s not in lined or _unpinned(board, ksq, s, t, white):
+                            found.append(s)
+                s = board.find(letter, s + 1)
+        if ff is None and fr is None:
+            if len(found) != 1:
+                return None
+            f = found[0]
+        else:
+            cands = [s for s in found
+                     if (ff is None or (s & 7) == ff) and (fr is None or s >> 3 == fr)]
+            if len(cands) != 1:
+                return None
+            f = cands[0]
+        if len(found) > 1:
+            where = disambiguation(f, [s | t << 6 for s in found])
+            body = intern(f"{piece}{where}{'' if there == EMPTY else 'x'}{SQUARE_NAMES[t]}")
+        else:
+            body = alone if there == EMPTY else taking
+        castling = pos.castling
+        if castling:
+            castling &= CASTLE_KEEP_T[f] & CASTLE_KEEP_T[t]
+        ep = -1
+        zeroing = there != EMPTY
+    # The move made (one f-string: one new string) ...
+    if f < t:
+        after_board = f"{board[:f]}.{board[f + 1:t]}{letter}{board[t + 1:]}"
+    else:
+        after_board = f"{board[:t]}{letter}{board[t + 1:f]}.{board[f + 1:]}"
+    # ... and whether it checks the other king: from the piece moved, or from behind it.
+    king = after_board.index("k" if white else "K")
+    checked = False
+    if letter == "N" or letter == "n":
+        checked = king in KNIGHT_FROM[t]
+    elif kind == PAWN:
+        checked = t in (W_PAWN_FROM if white else B_PAWN_FROM)[king]
+    elif kind == PIECE:
+        d = LINE_OF[king][t]
+        if d >= 0 and (piece == "Q" or (piece == "R") == (d < 4)):
+            for s in RAYS[king][d]:
+                if s == t:
+                    checked = True
+                    break
+                if after_board[s] != EMPTY:
+                    break
+    if not checked:
+        d = LINE_OF[king][f]
+        if d >= 0:
+            sliders = ("RQ" if white else "rq") if d < 4 else ("BQ" if white else "bq")
+            for s in RAYS[king][d]:
+                c = after_board[s]
+                if c != EMPTY:
+                    checked = c in sliders
+                    break
+    return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san)
+
+
+def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep: int,
+          zeroing: bool, checked: bool, san: bool) -> tuple[int, str | None, Position]:
+    """What read_plain gives for the legal move ``m`` of ``pos`` that left ``after_board``,
+    ``castling`` and ``ep`` and ``checked`` the other king: the move, its SAN (``body`` and the
+    check sign; None without ``san``) and the position after it, as pos.after_move makes it."""
+    white = pos.white
+    after = _new(Position)
+    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
+    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
+    if zeroing:
+        after.halfmove, after._history, after._prev = 0, (), None
+    else:
+        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
+    after._moves = after._key = after._turns = after._memo = after._shared = None
+    after._text = after._san = after._after = after._more = None
+    after._status = _UNSET
+    after._move = -1
+    after._check = checked
+    if not san:
+        return m, None, after
+    if not checked:
+        return m, body, after
+    shared = after.shared
+    moving = shared.get("has_move")
+    if moving is None:
+        moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
+                                                     checked=True)
+    return m, intern(body + ("+" if moving else "#")), after
+
+
+def _castle(pos: Position, kingside: bool, body: str, san: bool) -> Any:
+    """What read_plain gives for castling (``kingside`` or not) in ``pos``, where the side is
+    not in check: legal when the side has the right, the squares between king and rook are
+    empty and the king crosses no attacked square. Only the rook can check: the king leaves
+    the first rank's edge square, through which no line runs on to a king behind it."""
+    board, white, castling = pos.board, pos.white, pos.castling
+    base = 0 if white else 56
+    king, rook = ("K", "R") if white else ("k", "r")
+    if kingside:
+        right = WK if white else BK
+        if (not castling & right or board[base + 4] != king or board[base + 7] != rook
+                or board[base + 5] != EMPTY or board[base + 6] != EMPTY
+                or attacked(board, base + 5, not white) or attacked(board, base + 6, not white)):
+            return None
+        after_board = f"{board[:base + 4]}.{rook}{king}.{board[base + 8:]}"
+        t, rsq = base + 6, base + 5
+    else:
+        right = WQ if white else BQ
+        if (not castling & right or board[base + 4] != king or board[base] != rook
+                or board[base + 1] != EMPTY or board[base + 2] != EMPTY
+                or board[base + 3] != EMPTY or attacked(board, base + 3, not white)
+                or attacked(board, base + 2, not white)):
+            return None
+        after_board = f"{board[:base]}..{king}{rook}.{board[base + 5:]}"
+        t, rsq = base + 2, base + 3
+    other = after_board.index("k" if white else "K")
+    checked = False
+    d = LINE_OF[other][rsq]
+    if 0 <= d < 4:  # the rook on a rank or file with the other king, nothing between
+        for s in RAYS[other][d]:
+            if s == rsq:
+                checked = True
+                break
+            if after_board[s] != EMPTY:
+                break
+    return _made(pos, base + 4 | t << 6, body, after_board, castling & CASTLE_KEEP_T[base + 4],
+                 -1, False, checked, san)
 
 
 def _plain_pawn(board: str, white: bool, target: int, pawn: int | None,
