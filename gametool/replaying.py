@@ -57,6 +57,9 @@ class Branch:
     depth: int
 
 
+_new = object.__new__
+
+
 class Step:
     """One applied action: who acted, the action, its canonical text, where it was written.
 
@@ -914,7 +917,10 @@ class Session:
             if after is None:
                 after = self.game.apply(state, action)
         states.append(after)
-        steps.append(Step(seat, action, text))
+        step = _new(Step)  # Step(seat, action, text), made field by field (for every action)
+        step.seat, step.action, step._text = seat, action, text
+        step.line = step.column = step._before = step._game = None
+        steps.append(step)
         line = gtn.one_turn(len(steps), self.names[seat], text)
         self.record.body.append(line)
         return line

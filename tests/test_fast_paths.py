@@ -505,3 +505,18 @@ def test_a_turn_made_field_by_field_is_the_one_its_class_makes() -> None:
     for field in dataclasses.fields(gtn.Action):
         assert getattr(made.actions[0], field.name) == getattr(full.actions[0], field.name)
     assert made == full and made.nags is not gtn.one_turn(1, "a", "e4").nags
+
+
+def test_a_step_appended_by_a_converter_is_the_one_its_class_makes() -> None:
+    """``Session.append_checked`` makes its step field by field: every slot as ``Step`` sets
+    it."""
+    from gametool.replaying import Session, Step
+
+    session = Session.start("chess", ["ann", "bob"], {}, None, None)
+    game = session.game
+    action = game.parse_action(session.state, "e4")
+    session.append_checked(0, action, "e4", game.apply(session.state, action))
+    made, full = session.steps[-1], Step(0, action, "e4")
+    for name in Step.__slots__:
+        assert getattr(made, name) == getattr(full, name), name
+    assert made == full

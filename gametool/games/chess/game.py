@@ -453,7 +453,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             state._status = None
         elif self._over(state):
             raise GameOver("the game is over: no more moves")
-        if not (remembers(state) and link(state, text, read)):  # type: ignore[arg-type]
+        if not ((state.ply < OPENING_PLIES or engine.REMEMBER_ALL)  # remembers(state)
+                and link(state, text, read)):  # type: ignore[arg-type]
             self._last = (state, read[0], read[2])
         return read  # type: ignore[return-value]
 
