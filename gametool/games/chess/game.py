@@ -32,7 +32,6 @@ from gametool.games.chess.position import (
     Position,
     link,
     read_fen,
-    remembers,
     shared_for,
     start,
     write_fen,
