@@ -24,7 +24,7 @@ from gametool.games.chess.board import (
     make_move,
 )
 from gametool.games.chess.board import perft as core_perft
-from gametool.games.chess.plain import read_plain
+from gametool.games.chess.plain import OTHER, PLAIN_PARTS, plain_step, read_plain
 from gametool.games.chess.position import (
     _UNSET,
     OPENING_PLIES,
@@ -492,7 +492,13 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         status = state._status
         if self.plain_moves and state.end is None and (status is _UNSET or status is None):
             kept = state.ply < OPENING_PLIES or engine.REMEMBER_ALL  # remembers(state)
-            read = read_plain(state, text, kept)
+            parts = PLAIN_PARTS.get(text)
+            if parts is not None and state._check is False and state._moves is None:
+                read = plain_step(state, parts, parts[0], kept)  # read_plain's commonest case
+                if read is OTHER:
+                    read = read_plain(state, text, kept)
+            else:
+                read = read_plain(state, text, kept)
             if read is not None:
                 board = state.board  # the commonest end first, as in read_move
                 if (status is _UNSET and state.halfmove < self.fifth_after

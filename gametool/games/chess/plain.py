@@ -59,6 +59,7 @@ PAWN, PIECE, KING, CASTLING = range(4)
 """The kinds of plain text (the first of its parts)."""
 
 _PARTS: dict[str, Any] = {}
+PLAIN_PARTS = _PARTS
 """The parts of the move texts read before (a few thousand spellings make most archives)."""
 
 
@@ -113,8 +114,8 @@ def read_plain(pos: Position, text: str, san: bool = True
         # not in check: a pawn's advance or capture short of the last rank, a piece's move,
         # castling (what _plain_pawn, plain_moves_to, make_move and gives_check do, written
         # out once).
-        read = _step(pos, parts, kind, san)
-        if read is not _OTHER:
+        read = plain_step(pos, parts, kind, san)
+        if read is not OTHER:
             return read
         # A promotion, or a move to the en-passant square: read the longer way below.
     board, white = pos.board, pos.white
@@ -182,19 +183,19 @@ def read_plain(pos: Position, text: str, san: bool = True
     return _after(pos, m, body, san)
 
 
-_OTHER: Any = object()
-"""What :func:`_step` gives for a text it leaves to the longer reading."""
+OTHER: Any = object()
+"""What :func:`plain_step` gives for a text it leaves to the longer reading."""
 
 
-def _step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> Any:
+def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> Any:
     """What :func:`read_plain` gives for a pawn's advance or capture short of the last rank, a
     piece's move or castling, in ``pos`` where the side is not in check and its moves are not
-    listed; _OTHER for a promotion or a move to the en-passant square."""
+    listed; OTHER for a promotion or a move to the en-passant square."""
     board, white = pos.board, pos.white
     if kind == PAWN:
         _kind, t, pawn, promo, body = parts
         if promo is not None or t == pos.ep:
-            return _OTHER
+            return OTHER
         rank = t >> 3
         if white:
             if rank == 7 or rank == 0:
@@ -253,7 +254,7 @@ def _step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> Any:
     else:
         _kind, piece, t, ff, fr, capture, alone, taking = parts
         if t == pos.ep:
-            return _OTHER
+            return OTHER
         there = board[t]
         if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
             return None  # a piece of the side, or a horse (never captured)
