@@ -437,7 +437,14 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             known = state.recall(text)
             if known is not None:
                 return known
-        read = read_plain(state, text) if self.plain_moves else None
+        parts = PLAIN_PARTS.get(text)
+        if (parts is not None and state._check is False and state._moves is None
+                and self.plain_moves):
+            read = plain_step(state, parts, parts[0], True)  # read_plain's commonest case
+            if read is OTHER:
+                read = read_plain(state, text)
+        else:
+            read = read_plain(state, text) if self.plain_moves else None
         if read is None:
             action = self.parse_action(state, text)
             read = (action, self.format_action(state, action), self.apply(state, action))
