@@ -24,6 +24,7 @@ command reads each record once.)
 
     python bench/pgn.py --real               # the headline: real games, each command a process
     python bench/pgn.py --real --copies 8    # the real games 8 times over
+    python bench/pgn.py --real --instructions  # instructions counted, not CPU time
 
 With --real the games are the real ones of bench/data (see its README: tournament games of
 1851 to 2022 and engine games with a comment on every move), each command is run as a user runs
@@ -339,9 +340,26 @@ def compiled() -> None:
         compileall.compile_dir(os.path.dirname(package.__file__), quiet=1)
 
 
-def real(copies: int = 1, rounds: int = 1) -> dict[str, float]:
+def instructions(command: list[str]) -> tuple[float, int]:
+    """(Millions of instructions, exit status) of one command run as a process of its own
+    under valgrind's callgrind: a count that other work on the machine does not change (the
+    CPU time of a command varies by a tenth and more on a shared machine)."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = os.path.join(folder, "callgrind.out")
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                               *command], capture_output=True, text=True, check=False)
+        with open(out) as handle:
+            for line in handle:
+                if line.startswith(("summary:", "totals:")):
+                    return int(line.split()[1]) / 1e6, done.returncode
+    raise SystemExit(f"callgrind counted nothing for {command[0]}")
+
+
+def real(copies: int = 1, rounds: int = 1, counted: bool = False) -> dict[str, float]:
     """Each command on the real games (``copies`` times over), the best of ``rounds``: its CPU
-    seconds; printed with games/s and plies/s, and the ratios to python-chess."""
+    seconds; printed with games/s and plies/s, and the ratios to python-chess. With
+    ``counted``, the instructions each command executes instead (see :func:`instructions`):
+    the ratios of those."""
     compiled()
     tool = _gametool()
     extract = _pgn_extract()
@@ -365,18 +383,27 @@ def real(copies: int = 1, rounds: int = 1) -> dict[str, float]:
             commands[f"pgn-extract -Tw{TAG_QUERY[1]}"] = [
                 extract, "-s", f"-Tw{TAG_QUERY[1]}", "-o", os.devnull, source]
         seconds: dict[str, float] = {}
-        for _round in range(rounds):
+        for _round in range(1 if counted else rounds):
             for name, command in commands.items():
-                spent, status, _out = cpu(command)
+                if counted:
+                    spent, status = instructions(command)
+                else:
+                    spent, status, _out = cpu(command)
                 if name.startswith("gametool") and status != 0:
                     raise SystemExit(f"{name}: exit status {status}")
                 seconds[name] = min(spent, seconds.get(name, spent))
+    measure = ("instructions of each command's process (callgrind), in millions" if counted
+               else f"CPU time of each command's process, best of {rounds}")
     print(f"real games: {games:,} games, {plies:,} main-line plies, {size / 1e6:.1f} MB "
-          f"({copies} cop{'y' if copies == 1 else 'ies'} of bench/data), CPU time of each "
-          f"command's process, best of {rounds}")
-    print(f"{'command':40}{'CPU s':>9}{'games/s':>11}{'plies/s':>12}")
-    for name, spent in seconds.items():
-        print(f"{name:40}{spent:9.2f}{games / spent:11,.0f}{plies / spent:12,.0f}")
+          f"({copies} cop{'y' if copies == 1 else 'ies'} of bench/data), {measure}")
+    if counted:
+        print(f"{'command':40}{'M instr.':>10}{'k instr./ply':>14}")
+        for name, spent in seconds.items():
+            print(f"{name:40}{spent:10,.0f}{spent * 1e3 / plies:14,.1f}")
+    else:
+        print(f"{'command':40}{'CPU s':>9}{'games/s':>11}{'plies/s':>12}")
+        for name, spent in seconds.items():
+            print(f"{name:40}{spent:9.2f}{games / spent:11,.0f}{plies / spent:12,.0f}")
     replay, read = seconds["python-chess read + replay"], seconds["python-chess read"]
     ratios = [
         ("import / python-chess read + replay", replay / seconds["gametool import"], 3),
@@ -416,9 +443,13 @@ def main() -> None:
                         help="with --real: the real games this many times over")
     parser.add_argument("--rounds", type=int, default=1,
                         help="with --real: the best of this many runs of each command")
+    parser.add_argument("--instructions", action="store_true",
+                        help="with --real: count each command's instructions with valgrind "
+                        "(callgrind) instead of its CPU time, a figure a busy machine does "
+                        "not change (about 50 times slower)")
     args = parser.parse_args()
     if args.real:
-        real(args.copies, args.rounds)
+        real(args.copies, args.rounds, args.instructions)
         return
     if args.memory:
         times = tuple(int(n) for n in args.times.split(","))
