@@ -338,7 +338,21 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
                 if c != EMPTY:
                     checked = c in sliders
                     break
-    return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san)
+    if checked and san:
+        return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, True, True)
+    after = _new(Position)  # as _made makes it
+    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
+    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
+    if zeroing:
+        after.halfmove, after._history, after._prev = 0, (), None
+    else:
+        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
+    after._moves = after._key = after._turns = after._memo = after._shared = None
+    after._text = after._san = after._after = after._more = None
+    after._status = _UNSET
+    after._move = -1
+    after._check = checked
+    return f | t << 6, body if san else None, after
 
 
 def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep: int,
@@ -451,27 +465,4 @@ def _after(pos: Position, m: int, body: str, san: bool) -> tuple[int, str | None
     board, white = pos.board, pos.white
     after_board, castling, ep, zeroing = make_move(board, m, white, pos.castling, pos.ep)
     checked = gives_check(board, after_board, m, white)
-    # What pos.after_move gives, made here (one call less for every move read).
-    after = _new(Position)
-    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
-    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
-    if zeroing:
-        after.halfmove, after._history, after._prev = 0, (), None
-    else:
-        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
-    after._moves = after._key = after._turns = after._memo = after._shared = None
-    after._text = after._san = after._after = after._more = None
-    after._status = _UNSET
-    after._move = -1
-    after._check = checked
-    if not checked:
-        return m, body if san else None, after
-    if not san:
-        return m, None, after
-    # Mate or not, told to every position with these fields (it is judged next).
-    shared = after.shared
-    moving = shared.get("has_move")
-    if moving is None:
-        moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
-                                                     checked=True)
-    return m, intern(body + ("+" if moving else "#")), after
+    return _made(pos, m, body, after_board, castling, ep, zeroing, checked, san)
