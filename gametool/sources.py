@@ -361,15 +361,21 @@ def pgn_line(raw: bytes) -> str:
 def lines(path: str) -> Iterator[str]:
     """The lines of a file (or stdin) read one by one: a PGN file's line by line as UTF-8 or
     else Latin-1, a record file's as UTF-8."""
+    return chain.from_iterable(line_blocks(path))
+
+
+def line_blocks(path: str) -> Iterator[list[str]]:
+    """The lines of :func:`lines`, a list of them at a time (a record file's decoded a block
+    at once; a PGN file's one by one): a reader of many lines loops over each list itself."""
     pgn = is_pgn(path)
     handle = open_input(path)
     try:
         if not pgn:
-            yield from chain.from_iterable(_record_lines(handle, path))
+            yield from _record_lines(handle, path)
             return
         for number, raw in enumerate(handle, start=1):
             line = pgn_line(raw)
-            yield line.lstrip("\ufeff") if number == 1 else line
+            yield [line.lstrip("\ufeff") if number == 1 else line]
     except OSError as exc:
         raise GameError(f"{path}: cannot read: {exc.strerror}") from None
     finally:

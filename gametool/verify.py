@@ -16,6 +16,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from gametool import progress, sources
@@ -193,21 +194,26 @@ class _Lines:
     """The lines of a record file read one by one, with the error that stopped the reading."""
 
     def __init__(self, path: str) -> None:
-        self.lines = sources.lines(path)
+        self.blocks = sources.line_blocks(path)
         self.failed: GameError | None = None
 
     def __iter__(self) -> Iterator[str]:
+        lines = chain.from_iterable(self._blocks())  # no generator to resume for each line
+        return lines if not progress.active() else self._counted(lines)
+
+    def _blocks(self) -> Iterator[list[str]]:
         try:
-            if not progress.active():
-                yield from self.lines
-                return
-            for line in self.lines:
-                # A record starts with its Game tag: counted for the progress line.
-                progress.game(1 if line.startswith("[Game ") else 0)
-                yield line
+            yield from self.blocks
         except GameError as exc:
             self.failed = exc
             raise
+
+    @staticmethod
+    def _counted(lines: Iterator[str]) -> Iterator[str]:
+        for line in lines:
+            # A record starts with its Game tag: counted for the progress line.
+            progress.game(1 if line.startswith("[Game ") else 0)
+            yield line
 
 
 def streamed(files: list[str], check: Callable[..., list[Checked] | GameError]
