@@ -28,8 +28,11 @@ command reads each record once.)
 
 With --real the games are the real ones of bench/data (see its README: tournament games of
 1851 to 2022 and engine games with a comment on every move), each command is run as a user runs
-it, in a process of its own started from bytecode as an installed copy is (see ``compiled``),
-and measured by the CPU time of its process (``resource.getrusage(RUSAGE_CHILDREN)``):
+it: gametool and python-chess installed with pip in a new virtual environment (see
+``installed``; --in-place runs this environment's, from bytecode, see ``compiled``), each
+command in a process of its own, measured by the CPU time of its process
+(``resource.getrusage(RUSAGE_CHILDREN)``; with --instructions, by the instructions callgrind
+counts, which other work on the machine does not change):
 ``gametool import``, ``gametool validate`` of the records imported, ``gametool filter --tag
 White=...`` (a query on tags only) and ``gametool stats``; python-chess reading every game
 (``read_game``) and replaying its main line, and reading every game without the replay;
@@ -355,15 +358,35 @@ def instructions(command: list[str]) -> tuple[float, int]:
     raise SystemExit(f"callgrind counted nothing for {command[0]}")
 
 
-def real(copies: int = 1, rounds: int = 1, counted: bool = False) -> dict[str, float]:
+def installed(folder: str) -> tuple[list[str], str]:
+    """gametool and python-chess installed in a new virtual environment in ``folder``, as a
+    user installs them (``pip install``: no editable install's finder, whose loading every
+    process in a development environment pays, about 56 million instructions at each start):
+    the command that runs gametool, and the environment's Python."""
+    import venv
+
+    venv.create(folder, with_pip=True)
+    python = os.path.join(folder, "bin", "python")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    root, "chess"], check=True)
+    return [os.path.join(folder, "bin", "gametool")], python
+
+
+def real(copies: int = 1, rounds: int = 1, counted: bool = False,
+         in_place: bool = False) -> dict[str, float]:
     """Each command on the real games (``copies`` times over), the best of ``rounds``: its CPU
     seconds; printed with games/s and plies/s, and the ratios to python-chess. With
     ``counted``, the instructions each command executes instead (see :func:`instructions`):
-    the ratios of those."""
-    compiled()
-    tool = _gametool()
+    the ratios of those. Each command is that of a copy installed for the run (see
+    :func:`installed`), or with ``in_place`` this environment's."""
     extract = _pgn_extract()
     with tempfile.TemporaryDirectory() as folder:
+        if in_place:
+            compiled()
+            tool, python = _gametool(), sys.executable
+        else:
+            tool, python = installed(os.path.join(folder, "env"))
         source = os.path.join(folder, "real.pgn")
         records = os.path.join(folder, "real.gtn")
         games, plies = real_corpus(source, copies)
@@ -375,8 +398,8 @@ def real(copies: int = 1, rounds: int = 1, counted: bool = False) -> dict[str, f
                 *tool, "filter", source, "--tag", f"{TAG_QUERY[0]}={TAG_QUERY[1]}",
                 "-o", os.devnull],
             "gametool stats": [*tool, "stats", source],
-            "python-chess read + replay": [sys.executable, "-c", _PEER_REPLAY, source],
-            "python-chess read": [sys.executable, "-c", _PEER_READ, source],
+            "python-chess read + replay": [python, "-c", _PEER_REPLAY, source],
+            "python-chess read": [python, "-c", _PEER_READ, source],
         }
         if extract is not None:
             commands["pgn-extract -s (check)"] = [extract, "-s", "-o", os.devnull, source]
@@ -443,13 +466,16 @@ def main() -> None:
                         help="with --real: the real games this many times over")
     parser.add_argument("--rounds", type=int, default=1,
                         help="with --real: the best of this many runs of each command")
+    parser.add_argument("--in-place", action="store_true",
+                        help="with --real: run this environment's gametool and python-chess, "
+                        "not copies installed for the run")
     parser.add_argument("--instructions", action="store_true",
                         help="with --real: count each command's instructions with valgrind "
                         "(callgrind) instead of its CPU time, a figure a busy machine does "
                         "not change (about 50 times slower)")
     args = parser.parse_args()
     if args.real:
-        real(args.copies, args.rounds, args.instructions)
+        real(args.copies, args.rounds, args.instructions, args.in_place)
         return
     if args.memory:
         times = tuple(int(n) for n in args.times.split(","))
