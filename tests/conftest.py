@@ -6,6 +6,7 @@ import compileall
 import hashlib
 import os
 import re
+import sys
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +43,45 @@ def pytest_configure(config: pytest.Config) -> None:
 
     for package in (gametool, notation):
         compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+    if config.getoption("numprocesses", None) and config.pluginmanager.has_plugin("xdist"):
+        _rewrite_tests_once(config)
+
+
+def _rewrite_tests_once(config: pytest.Config) -> None:
+    """Write pytest's rewritten test modules (their asserts made to explain themselves) to the
+    cache every worker reads, where PYTHONDONTWRITEBYTECODE keeps each worker from writing it:
+    each would otherwise rewrite every test module again (about 13 CPU seconds a worker).
+
+    This uses pytest's own rewriting functions; where they change, the workers simply rewrite
+    the modules themselves, as before."""
+    if not sys.dont_write_bytecode:
+        return  # the workers write (and share) the cache themselves
+    try:
+        from _pytest.assertion import rewrite
+    except ImportError:
+        return
+    state = config.stash.get(rewrite.assertstate_key, None)
+    if state is None:  # assertion rewriting is off
+        return
+    files: set[Path] = set()
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0])
+        if path.is_dir():
+            files.update(path.rglob("test_*.py"))
+        elif path.name.startswith("test_") and path.suffix == ".py":
+            files.add(path)
+    for path in sorted(files):
+        try:
+            cache = rewrite.get_cache_dir(path)
+            pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc, state.trace) is not None:
+                continue
+            if not rewrite.try_makedirs(cache):
+                return
+            key, code = rewrite._rewrite_test(path, config)
+            rewrite._write_pyc(state, code, key, pyc)
+        except Exception:  # noqa: BLE001 - an optimisation only: the workers rewrite instead
+            return
 
 
 @cache
