@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import compileall
+import fcntl
 import hashlib
 import os
+import pickle
 import re
+import shutil
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
@@ -82,6 +86,35 @@ def _rewrite_tests_once(config: pytest.Config) -> None:
             rewrite._write_pyc(state, code, key, pyc)
         except Exception:  # noqa: BLE001 - an optimisation only: the workers rewrite instead
             return
+
+
+T = TypeVar("T")
+
+
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]) -> T:
+    """``make(folder)``: files made in a new folder, and a value that names them; made once
+    for the whole run. Where the tests run on several workers (each a process of its own, with
+    its own module fixtures), the first worker to ask makes them under a lock, in the folder the
+    workers share, and the others wait for them and read the value back (it must pickle)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return make(factory.mktemp(name))
+    root = factory.getbasetemp().parent  # this run's folder, shared by its workers
+    folder, kept = root / f"made-once-{name}", root / f"made-once-{name}.pickle"
+    with open(root / f"made-once-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if kept.exists():
+                return pickle.loads(kept.read_bytes())  # noqa: S301 - written just above
+            if folder.exists():  # a worker that failed to make them left this
+                shutil.rmtree(folder)
+            folder.mkdir()
+            value = make(folder)
+            partial = kept.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(value))
+            partial.replace(kept)
+            return value
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @cache
