@@ -266,7 +266,7 @@ def exported(sample: Path, master: Session, seat: int, folder: Path) -> tuple[Pa
 
 @pytest.mark.parametrize("game", sorted({sample.parent.name for sample in SAMPLES}))
 def test_every_sample_exported_for_every_seat_is_read_by_every_command(
-        game: str, tmp_path: Path) -> None:
+        game: str, tmp_path: Path, record_property: pytest.RecordProperty) -> None:
     """Each sample of each game, exported for each of its seats, is a record that validate,
     show, moves and replay all read; replay shows its last plies (the whole record is replayed
     to reach them). In a game that hides nothing the seats' files differ in their View only,
@@ -289,6 +289,7 @@ def test_every_sample_exported_for_every_seat_is_read_by_every_command(
             shown = shown_session(master).names[seat]  # the player's name as written
             assert f"ply {master.ply}  (as {shown})" in result.output, (sample.name, name)
             written += 1
+    record_property("count:player's files of samples validated", written)
     assert samples and written >= 2 * len(samples)
 
 
