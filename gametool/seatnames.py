@@ -56,10 +56,13 @@ class SeatNames:
 
     def outward(self, text: str) -> str:
         """``text`` with every default seat name replaced by the record's name."""
-        def name(match: re.Match[str]) -> str:
-            number = int(match.group(1)) if len(match.group(1)) < 4 else 0
-            return self.names[number - 1] if 1 <= number <= len(self.names) else match.group(0)
-        return _DEFAULT.sub(name, text)
+        if "p" not in text and "P" not in text:  # most texts of a view name no seat
+            return text
+        return _DEFAULT.sub(self._outward_name, text)
+
+    def _outward_name(self, match: re.Match[str]) -> str:
+        number = int(match.group(1)) if len(match.group(1)) < 4 else 0
+        return self.names[number - 1] if 1 <= number <= len(self.names) else match.group(0)
 
     def inward(self, text: str) -> str:
         """``text`` with every record name replaced by the seat's default name."""
@@ -67,6 +70,9 @@ class SeatNames:
 
     def outward_data(self, data: Any) -> Any:
         """A JSON-like value with the default names in its keys and strings replaced."""
+        kind = type(data)
+        if kind is int or kind is bool or data is None:  # the most common, named nowhere
+            return data
         if isinstance(data, str):
             return self.outward(data)
         if isinstance(data, dict):

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import compileall
+import fcntl
 import hashlib
 import os
+import pickle
 import re
+import shutil
+import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import pytest
 
@@ -42,6 +47,74 @@ def pytest_configure(config: pytest.Config) -> None:
 
     for package in (gametool, notation):
         compileall.compile_dir(Path(package.__file__).parent, quiet=1)
+    if config.getoption("numprocesses", None) and config.pluginmanager.has_plugin("xdist"):
+        _rewrite_tests_once(config)
+
+
+def _rewrite_tests_once(config: pytest.Config) -> None:
+    """Write pytest's rewritten test modules (their asserts made to explain themselves) to the
+    cache every worker reads, where PYTHONDONTWRITEBYTECODE keeps each worker from writing it:
+    each would otherwise rewrite every test module again (about 13 CPU seconds a worker).
+
+    This uses pytest's own rewriting functions; where they change, the workers simply rewrite
+    the modules themselves, as before."""
+    if not sys.dont_write_bytecode:
+        return  # the workers write (and share) the cache themselves
+    try:
+        from _pytest.assertion import rewrite
+    except ImportError:
+        return
+    state = config.stash.get(rewrite.assertstate_key, None)
+    if state is None:  # assertion rewriting is off
+        return
+    files: set[Path] = set()
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0])
+        if path.is_dir():
+            files.update(path.rglob("test_*.py"))
+        elif path.name.startswith("test_") and path.suffix == ".py":
+            files.add(path)
+    for path in sorted(files):
+        try:
+            cache = rewrite.get_cache_dir(path)
+            pyc = cache / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc, state.trace) is not None:
+                continue
+            if not rewrite.try_makedirs(cache):
+                return
+            key, code = rewrite._rewrite_test(path, config)
+            rewrite._write_pyc(state, code, key, pyc)
+        except Exception:  # noqa: BLE001 - an optimisation only: the workers rewrite instead
+            return
+
+
+T = TypeVar("T")
+
+
+def made_once(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], T]) -> T:
+    """``make(folder)``: files made in a new folder, and a value that names them; made once
+    for the whole run. Where the tests run on several workers (each a process of its own, with
+    its own module fixtures), the first worker to ask makes them under a lock, in the folder the
+    workers share, and the others wait for them and read the value back (it must pickle)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return make(factory.mktemp(name))
+    root = factory.getbasetemp().parent  # this run's folder, shared by its workers
+    folder, kept = root / f"made-once-{name}", root / f"made-once-{name}.pickle"
+    with open(root / f"made-once-{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if kept.exists():
+                return pickle.loads(kept.read_bytes())  # noqa: S301 - written just above
+            if folder.exists():  # a worker that failed to make them left this
+                shutil.rmtree(folder)
+            folder.mkdir()
+            value = make(folder)
+            partial = kept.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(value))
+            partial.replace(kept)
+            return value
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @cache

@@ -22,6 +22,7 @@ from typing import Any
 import chess
 import chess.pgn
 import pytest
+from conftest import made_once
 
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 COPIES = 2
@@ -49,22 +50,32 @@ COMPRESSORS = {".pgn": lambda data: data, ".pgn.gz": gzip.compress,
                ".pgn.bz2": bz2.compress, ".pgn.xz": lzma.compress}
 
 
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("journey")
-    one = real_games()
-    data = b"\n".join([one] * COPIES)
+def dumps(folder: Path) -> tuple[dict[str, Path], Path, str]:
+    """The dump, plain and compressed each way; the plain one imported on one worker (what
+    every other reading must give) and what that import said."""
+    data = b"\n".join([real_games()] * COPIES)
     files = {}
     for suffix, compress in COMPRESSORS.items():
         files[suffix] = folder / f"dump{suffix}"
         files[suffix].write_bytes(compress(data))
+    alone = folder / "alone.gtn"
+    done = gametool("import", str(files[".pgn"]), "-o", str(alone), "--force")
+    assert done.returncode == 0, done.stderr[-2000:]
+    return files, alone, done.stderr
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    files, alone, said = made_once(tmp_path_factory, "journey", dumps)  # for every worker
+    folder = tmp_path_factory.mktemp("journey")
+    one = real_games()
     games = []
     handle = io.StringIO(one.decode("utf-8", errors="replace"))
     while (game := chess.pgn.read_game(handle)) is not None:
         assert not game.errors, game.errors
         games.append(game)
     # The copies are the same games: python-chess reads one of them.
-    return {"folder": folder, "files": files, "games": games * COPIES}
+    return {"folder": folder, "files": files, "games": games * COPIES, "alone": (alone, said)}
 
 
 def python_chess_tree(games: list[chess.pgn.Game]) -> dict[str, list[int]]:
@@ -95,10 +106,8 @@ def python_chess_tree(games: list[chess.pgn.Game]) -> dict[str, list[int]]:
 @pytest.fixture(scope="module")
 def imported(archive: dict[str, Any]) -> Path:
     """The plain dump imported on one worker: what every other reading must give."""
-    alone = archive["folder"] / "alone.gtn"
-    done = gametool("import", str(archive["files"][".pgn"]), "-o", str(alone), "--force")
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert f"{len(archive['games'])} games imported" in done.stderr
+    alone, said = archive["alone"]
+    assert f"{len(archive['games'])} games imported" in said
     return alone
 
 

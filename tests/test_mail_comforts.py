@@ -13,7 +13,9 @@ from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from gametool.cli import cli
 from gametool.clock import parse_time, write_time
 
 ANN, BEN, CY = "ann@example.org", "ben@example.net", "cy@example.com"
@@ -174,13 +176,17 @@ def test_show_n_is_the_seat_s_own_view_at_that_ply(tmp_path: Path) -> None:
     table.sent()
     last = len(load_plies(table.master))
     assert last >= 4
+    runner = CliRunner()
     for seat in (ANN, BEN):
         for ply in range(last + 1):
             table.mail(seat, f"#show {ply}")
             ((to, text),) = table.sent()
-            expected = table.run("show", str(table.master), "--ply", str(ply),
-                                 "--as", seat).stdout.rstrip()
-            # The same view as 'show --ply N --as SEAT' (lines wrapped to another width).
+            # The same view as 'show --ply N --as SEAT' (lines wrapped to another width),
+            # which is drawn in this process: the referee's runs are the journey.
+            shown = runner.invoke(cli, ["show", str(table.master), "--ply", str(ply),
+                                        "--as", seat])
+            assert shown.exit_code == 0, shown.output
+            expected = shown.stdout.rstrip()
             assert to == seat and " ".join(expected.split()) in " ".join(text.split())
     done = table.mail(ANN, f"#show {last + 1}", code=1)
     assert f"the game is at ply {last}" in done.stderr

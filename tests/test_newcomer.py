@@ -174,28 +174,8 @@ def test_replay_stops_at_the_end_and_names_a_reversed_range(tmp_path: Path) -> N
     assert line == "gametool: --from 5: the record ends at ply 1"
 
 
-# -- the player's files of the shipped samples -------------------------------------------------
-
-SAMPLE_FILES = sorted(SAMPLES.glob("*/*.gtn"))
-
-
-@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_seat_s_file_of_every_shipped_sample_validates(path: Path, tmp_path: Path,
-                                                             record_property: Any) -> None:
-    from click.testing import CliRunner
-
-    from gametool.cli import cli
-
-    runner = CliRunner()
-    names = load_one(path.read_text(encoding="utf-8"), str(path)).names
-    for name in names:
-        mine = tmp_path / f"{name}.gtn"
-        done = runner.invoke(cli, ["export", str(path), "--as", name, "--weak-seed-ok",
-                                   "-o", str(mine)])
-        assert done.exit_code == 0, done.output
-        checked = runner.invoke(cli, ["validate", str(mine)])
-        assert checked.exit_code == 0, (name, checked.output)
-    record_property("count:player's files of samples validated", len(names))
+# The player's files of the shipped samples (every seat's file of every sample, exported and
+# validated) are read by every command in test_player_file.py.
 
 
 # -- suggestions ------------------------------------------------------------------------------

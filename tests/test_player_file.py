@@ -247,24 +247,39 @@ def test_a_hidden_value_where_no_action_hides_one_is_refused_after_one_look(
 
 SAMPLES = sorted((Path(__file__).parent.parent / "sample_games").glob("*/*.gtn"))
 COMMANDS = (["validate"], ["show"], ["moves"])
+THROUGH_THE_COMMAND = [("track-gammon", "placings-typed-dice", 0, False),
+                       ("special-salvo", "commit-reveal-classic", 0, True)]
+"""Players' files also read through the installed command: the long Track Gammon file,
+replayed whole, and one player's file of a game that hides things (every command)."""
 
 
-def test_every_sample_exported_for_every_seat_is_read_by_every_command(tmp_path: Path) -> None:
+def exported(sample: Path, master: Session, seat: int, folder: Path) -> tuple[Path, str]:
+    """The sample (read as ``master``) exported for its seat ``seat``: (the file, the seat's
+    name)."""
+    name = master.names[seat]
+    out = folder / f"{sample.parent.name}-{sample.stem}-{name}.gtn"
+    done = CliRunner().invoke(cli, ["export", str(sample), "--as", name, "--weak-seed-ok",
+                                    "-o", str(out)])
+    assert done.exit_code == 0, (sample, name, done.output)
+    return out, name
+
+
+@pytest.mark.parametrize("game", sorted({sample.parent.name for sample in SAMPLES}))
+def test_every_sample_exported_for_every_seat_is_read_by_every_command(
+        game: str, tmp_path: Path, record_property: pytest.RecordProperty) -> None:
     """Each sample of each game, exported for each of its seats, is a record that validate,
     show, moves and replay all read; replay shows its last plies (the whole record is replayed
     to reach them). In a game that hides nothing the seats' files differ in their View only,
     so show and moves read the first seat's; validate and replay read every seat's. In process
-    for the bulk; a few files go through the installed command."""
+    (a part for each game); a few files go through the installed command below."""
     runner = CliRunner()
-    written: list[tuple[Path, str]] = []
-    for sample in SAMPLES:
+    samples = [sample for sample in SAMPLES if sample.parent.name == game]
+    written = 0
+    for sample in samples:
         master = load_one(sample.read_text(encoding="utf-8"), str(sample))
         hides = master.game.hidden not in ("", "none")
-        for seat, name in enumerate(master.names):
-            out = tmp_path / f"{sample.parent.name}-{sample.stem}-{name}.gtn"
-            done = runner.invoke(cli, ["export", str(sample), "--as", name, "--weak-seed-ok",
-                                       "-o", str(out)])
-            assert done.exit_code == 0, (sample, name, done.output)
+        for seat in range(len(master.names)):
+            out, name = exported(sample, master, seat, tmp_path)
             for args in COMMANDS if hides or seat == 0 else COMMANDS[:1]:
                 result = runner.invoke(cli, [*args, str(out)])
                 assert result.exit_code == 0, (sample.name, name, args, result.output)
@@ -273,22 +288,25 @@ def test_every_sample_exported_for_every_seat_is_read_by_every_command(tmp_path:
             assert result.exit_code == 0, (sample.name, name, result.output)
             shown = shown_session(master).names[seat]  # the player's name as written
             assert f"ply {master.ply}  (as {shown})" in result.output, (sample.name, name)
-            written.append((out, name))
-    assert len(written) >= 2 * len(SAMPLES)
-    # Through the installed command: the long Track Gammon files, replayed whole, and one
-    # player's file of a game that hides things.
-    picked = [pair for pair in written if "placings-typed-dice" in pair[0].name][:1] + [
-        pair for pair in written if "special-salvo" in pair[0].name][:1]
-    assert len(picked) == 2
-    for out, name in picked:
-        for args in COMMANDS if "special-salvo" in out.name else ():
-            done = subprocess.run(["gametool", *args, str(out)], capture_output=True, text=True,
-                                  check=False)
-            assert done.returncode == 0 and done.stderr == "", (out.name, args, done.stderr)
-        done = subprocess.run(["gametool", "replay", str(out)], capture_output=True, text=True,
+            written += 1
+    record_property("count:player's files of samples validated", written)
+    assert samples and written >= 2 * len(samples)
+
+
+@pytest.mark.parametrize(("game", "stem", "seat", "every_command"), THROUGH_THE_COMMAND)
+def test_a_players_file_of_a_sample_is_read_by_the_installed_command(
+        game: str, stem: str, seat: int, every_command: bool, tmp_path: Path) -> None:
+    sample = next(s for s in SAMPLES if s.parent.name == game and s.stem == stem)
+    master = load_one(sample.read_text(encoding="utf-8"), str(sample))
+    out, name = exported(sample, master, seat, tmp_path)
+    for args in COMMANDS if every_command else ():
+        done = subprocess.run(["gametool", *args, str(out)], capture_output=True, text=True,
                               check=False)
-        assert done.returncode == 0 and done.stderr == "", (out.name, done.stderr)
-        assert done.stdout.count(f"(as {name})") == load_one(out.read_text()).ply + 1
+        assert done.returncode == 0 and done.stderr == "", (out.name, args, done.stderr)
+    done = subprocess.run(["gametool", "replay", str(out)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0 and done.stderr == "", (out.name, done.stderr)
+    assert done.stdout.count(f"(as {name})") == load_one(out.read_text()).ply + 1
 
 
 def test_a_placement_hidden_in_its_own_players_file_is_refused_at_once(

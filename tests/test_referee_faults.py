@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from conftest import made_once
 
 from gametool.clock import write_time
 from gametool.mail.keys import Keyring
@@ -306,8 +307,13 @@ def journey(desk: Desk, received: Received | None = None, smtp: str | None = Non
 
 @pytest.fixture(scope="module")
 def expected(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The master record of the same journey on a disk that refuses nothing."""
-    clean = Desk(tmp_path_factory.mktemp("clean"), None)
+    """The master record of the same journey on a disk that refuses nothing (made once for
+    every worker)."""
+    return made_once(tmp_path_factory, "clean-desk", clean_journey)
+
+
+def clean_journey(folder: Path) -> str:
+    clean = Desk(folder, None)
     try:
         return journey(clean)
     finally:

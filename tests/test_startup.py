@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import made_once
 
 from gametool import games
 from gametool.auto import random_game
@@ -89,8 +90,12 @@ def dressed(gid: str) -> str:
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[Path, str | None]]]:
-    """Per game: (file, an action to play on it or None), self-play and dressed records."""
-    folder = tmp_path_factory.mktemp("startup")
+    """Per game: (file, an action to play on it or None), self-play and dressed records (made
+    once for every worker)."""
+    return made_once(tmp_path_factory, "startup", make_corpus)
+
+
+def make_corpus(folder: Path) -> dict[str, list[tuple[Path, str | None]]]:
     out: dict[str, list[tuple[Path, str | None]]] = {}
     for gid in games.playable_ids():
         target = folder / gid

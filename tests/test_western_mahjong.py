@@ -640,20 +640,20 @@ def leak_check(session: Session, seat: int | None) -> int:
     return checked + 1
 
 
-@pytest.mark.parametrize("chunk", [pytest.param(c, marks=[pytest.mark.slow] if c >= 2 else [])
-                                   for c in range(10)])
+@pytest.mark.parametrize("chunk", [pytest.param(c, marks=[pytest.mark.slow] if c >= 4 else [])
+                                   for c in range(20)])
 def test_no_hidden_tile_leaks_in_100_random_games(chunk: int) -> None:
-    # 10 chunks of 10 games (so that parallel runs share them out; the first 2 in every suite,
-    # the other 8 with ``-m slow``). Games are capped at 120
+    # 20 chunks of 5 games (so that parallel runs share them out; the first 4 in every suite,
+    # the other 16 with ``-m slow``). Games are capped at 120
     # player actions (option max_plies) to keep the suite fast; each crosses deals, draws,
     # takes, melds and often a round end. Every seat and the spectator, every ply.
     total = 0
-    for index in range(10 * chunk, 10 * chunk + 10):
+    for index in range(5 * chunk, 5 * chunk + 5):
         session = random_game("western-mahjong", f"leak-{index}", options={"max_plies": "120"})
         assert game_over(session)
         for seat in (None, 0, 1):
             total += leak_check(session, seat)
-    assert total > 10 * 3 * 100
+    assert total > 5 * 3 * 100
 
 
 @pytest.mark.slow
