@@ -14,7 +14,6 @@ from typing import Any
 
 from gametool.games.chess.board import (
     B_PAWN_FROM,
-    BISHOP_BETWEEN,
     BK,
     BLACK_PIECES,
     BQ,
@@ -24,7 +23,6 @@ from gametool.games.chess.board import (
     LINE_OF,
     LINES,
     RAYS,
-    ROOK_BETWEEN,
     SQUARE_NAMES,
     W_PAWN_FROM,
     WHITE_PIECES,
@@ -196,36 +194,12 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
         _kind, t, pawn, promo, body = parts
         if promo is not None or t == pos.ep:
             return OTHER
-        rank = t >> 3
-        if white:
-            if rank == 7 or rank == 0:
-                return None  # a pawn reaching the last rank names its piece
-            letter, up, mine = "P", 8, WHITE_PIECES
-        else:
-            if rank == 0 or rank == 7:
-                return None
-            letter, up, mine = "p", -8, BLACK_PIECES
-        there = board[t]
-        ep = -1
-        if pawn is None:  # an advance
-            if there != EMPTY:
-                return None
-            f = t - up
-            c = board[f]
-            if c != letter:
-                if c != EMPTY or rank != (3 if white else 4) or board[f - up] != letter:
-                    return None
-                ep = f
-                f -= up
-        else:  # a capture from the file named
-            if there == EMPTY or there in mine or pawn - (t & 7) not in (1, -1):
-                return None
-            f = t - up - (t & 7) + pawn
-            if board[f] != letter:
-                return None
-        ksq = board.index("K" if white else "k")
-        if f in LINES[ksq] and not _unpinned(board, ksq, f, t, white):
+        m = _plain_pawn(board, white, t, pawn, None)
+        if m is None:
             return None
+        f = m & 63
+        letter = "P" if white else "p"
+        ep = (f + t) >> 1 if t - f == 16 or f - t == 16 else -1
         castling = pos.castling  # a pawn short of the last rank takes no rook in its corner
         zeroing = True
     elif kind == CASTLING:
@@ -261,45 +235,21 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
         if capture and there == EMPTY:
             return None
         letter = piece if white else piece.lower()
-        s = board.find(letter)
-        if s < 0:
+        found = plain_moves_to(board, white, t, piece)
+        if found is None:
             return None
-        ksq = board.index("K" if white else "k")
-        lined = LINES[ksq]
-        found: list[int] = []
-        if piece == "N":
-            steps = KNIGHT_FROM[t]
-            while s >= 0:
-                if s in steps and (s not in lined or _unpinned(board, ksq, s, t, white)):
-                    found.append(s)
-                s = board.find(letter, s + 1)
-        else:
-            while s >= 0:
-                between = None
-                if piece != "B":
-                    between = ROOK_BETWEEN[s * 64 + t]
-                if between is None and piece != "R":
-                    between = BISHOP_BETWEEN[s * 64 + t]
-                if between is not None:
-                    for b in between:
-                        if board[b] != EMPTY:
-                            break
-                    else:
-                        if s not in lined or _unpinned(board, ksq, s, t, white):
-                            found.append(s)
-                s = board.find(letter, s + 1)
         if ff is None and fr is None:
             if len(found) != 1:
                 return None
-            f = found[0]
+            f = found[0] & 63
         else:
-            cands = [s for s in found
-                     if (ff is None or (s & 7) == ff) and (fr is None or s >> 3 == fr)]
+            cands = [m for m in found
+                     if (ff is None or (m & 7) == ff) and (fr is None or (m & 63) >> 3 == fr)]
             if len(cands) != 1:
                 return None
-            f = cands[0]
+            f = cands[0] & 63
         if len(found) > 1:
-            where = disambiguation(f, [s | t << 6 for s in found])
+            where = disambiguation(f, found)
             body = intern(f"{piece}{where}{'' if there == EMPTY else 'x'}{SQUARE_NAMES[t]}")
         else:
             body = alone if there == EMPTY else taking
@@ -338,21 +288,7 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
                 if c != EMPTY:
                     checked = c in sliders
                     break
-    if checked and san:
-        return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, True, True)
-    after = _new(Position)  # as _made makes it
-    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
-    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
-    if zeroing:
-        after.halfmove, after._history, after._prev = 0, (), None
-    else:
-        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
-    after._moves = after._key = after._turns = after._memo = after._shared = None
-    after._text = after._san = after._after = after._more = None
-    after._status = _UNSET
-    after._move = -1
-    after._check = checked
-    return f | t << 6, body if san else None, after
+    return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san)
 
 
 def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep: int,
