@@ -361,7 +361,11 @@ def pgn_line(raw: bytes) -> str:
 def lines(path: str) -> Iterator[str]:
     """The lines of a file (or stdin) read one by one: a PGN file's line by line as UTF-8 or
     else Latin-1, a record file's as UTF-8."""
-    return chain.from_iterable(line_blocks(path))
+    blocks = line_blocks(path)
+    try:
+        yield from chain.from_iterable(blocks)
+    finally:
+        blocks.close()  # the file closed when the lines are (a reader that stops early)
 
 
 def line_blocks(path: str) -> Iterator[list[str]]:
