@@ -57,8 +57,9 @@ PAWN, PIECE, KING, CASTLING = range(4)
 """The kinds of plain text (the first of its parts)."""
 
 _PARTS: dict[str, Any] = {}
-PLAIN_PARTS = _PARTS
 """The parts of the move texts read before (a few thousand spellings make most archives)."""
+PLAIN_PARTS = _PARTS
+"""The same, for the readers that look a text up before calling :func:`plain_step`."""
 
 
 def plain_parts(text: str) -> tuple[Any, ...] | None:
@@ -110,8 +111,7 @@ def read_plain(pos: Position, text: str, san: bool = True
     if not checked and pos._moves is None:
         # The commonest moves of all, read, made and judged for check in one go, the side
         # not in check: a pawn's advance or capture short of the last rank, a piece's move,
-        # castling (what _plain_pawn, plain_moves_to, make_move and gives_check do, written
-        # out once).
+        # castling (what make_move and gives_check do, written out once).
         read = plain_step(pos, parts, kind, san)
         if read is not OTHER:
             return read
@@ -148,12 +148,7 @@ def read_plain(pos: Position, text: str, san: bool = True
         ksq = 4 if white else 60
         return _after(pos, ksq | (ksq + 2 if kingside else ksq - 2) << 6, body, san)
     _kind, piece, target, ff, fr, capture, alone, taking = parts
-    if kind == PIECE and not checked and pos._moves is None and target != pos.ep:
-        # Not in check, the commonest case: the pieces found by their letter.
-        found = plain_moves_to(board, white, target, piece)
-        if found is None:
-            return None
-    elif pos._moves is None:
+    if pos._moves is None:
         found = piece_moves_to(board, white, pos.castling, pos.ep, target, piece, checked)
     else:
         found = pos.piece_moves_to(target, piece)
