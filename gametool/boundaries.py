@@ -21,8 +21,22 @@ import re
 from collections.abc import Iterator
 
 _SPECIAL = re.compile(r"[{}();]")
+_NESTING = re.compile(r"[();]")
+_BRACES = re.compile(r"\{[^}]*\}?|\}")
+"""A comment (perhaps left open at the end of the line), or a ``}`` outside one."""
 _TAG_NAME = re.compile(r"\[[ \t]*([A-Za-z0-9_]+)")
-_ENDS_WITH_RESULT = re.compile(r"(?:^|[\s.)])(?:1-0|0-1|1/2-1/2|\*)[ \t\r\n]*$")
+_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def ends_with_result(text: str) -> bool:
+    """Whether ``text`` ends with a game's result (then white space only), the result a word of
+    its own: at the start, or after white space, a move number's dot or a variation's end."""
+    tail = text.rstrip(" \t\r\n")
+    for result in _RESULTS:
+        if tail.endswith(result):
+            before = tail[-len(result) - 1:-len(result)]
+            return not before or before.isspace() or before in ".)"
+    return False
 
 
 class Starts:
@@ -65,7 +79,7 @@ class Starts:
         self.after = ""
         outside = self._scan(stripped)
         if self.pgn and not self.comment and not self.parens:
-            self.ended = stripped[-1] in "012*" and bool(_ENDS_WITH_RESULT.search(outside))
+            self.ended = stripped[-1] in "012*" and ends_with_result(outside)
         return start
 
     def _tag_line(self, line: str) -> bool:
@@ -90,8 +104,7 @@ class Starts:
         self.movetext = bool(moves)
         self.after = "" if moves else "tag"
         outside = self._scan(moves)
-        self.ended = not self.comment and not self.parens and bool(
-            _ENDS_WITH_RESULT.search(outside))
+        self.ended = not self.comment and not self.parens and ends_with_result(outside)
         return start
 
     def _names(self) -> list[str]:
@@ -105,8 +118,15 @@ class Starts:
 
     def _scan(self, text: str) -> str:
         """Follow the comments and variations of a line; its text outside comments."""
-        if not self.comment and not _SPECIAL.search(text):
-            return text
+        if not self.comment:
+            if not _SPECIAL.search(text):
+                return text
+            if not _NESTING.search(text):  # comments alone, the commonest case
+                pieces = _BRACES.split(text)
+                if text.rfind("{") > text.rfind("}"):
+                    self.comment = True
+                    pieces.pop()  # the open comment's
+                return " ".join(pieces)
         out = []
         pos = 0
         while True:

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from gametool import sources
 from gametool.boundaries import Starts
 from gametool.errors import GameError
-from gametool.sources import is_pgn, lines
+from gametool.sources import is_pgn
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -46,6 +46,9 @@ class Part:
     """Where the piece starts in its file, in bytes, when it travels as a place in the file
     (``offset`` and ``length``) rather than as its text: it is read where the work runs."""
     length: int = 0
+    starts: tuple[tuple[int, int], ...] | None = None
+    """Where its games (records) after the first start, when the cutting found them: (line,
+    character) in ``text``, both counted from 0; None when they are not known."""
 
     def read(self) -> str:
         if self.text is not None:
@@ -101,18 +104,25 @@ def stream_parts(path: str, size: int | None = None, ranges: bool = False) -> It
             yield from _ranges(path, size)
             return
     starts = Starts(is_pgn(path))
+    found = starts.starts
     buffer: list[str] = []
     taken = number = 0
     first = 1
-    for line_number, line in enumerate(lines(path), start=1):
-        if starts.starts(line) and taken >= size:
-            yield Part(path, "".join(buffer), first, number)
-            number += 1
-            buffer, taken, first = [], 0, line_number
-        buffer.append(line)
-        taken += len(line)
+    games: list[tuple[int, int]] = []
+    for block in sources.line_blocks(path):
+        for line in block:
+            if found(line) and buffer:
+                if taken >= size:
+                    yield Part(path, "".join(buffer), first, number, starts=tuple(games))
+                    number += 1
+                    first += len(buffer)
+                    buffer, taken, games = [], 0, []
+                else:
+                    games.append((len(buffer), taken))
+            buffer.append(line)
+            taken += len(line)
     if buffer or number == 0:
-        yield Part(path, "".join(buffer), first, number)
+        yield Part(path, "".join(buffer), first, number, starts=tuple(games))
 
 
 def _ranges(path: str, size: int) -> Iterator[Part]:

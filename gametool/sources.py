@@ -369,17 +369,12 @@ def lines(path: str) -> Iterator[str]:
 
 
 def line_blocks(path: str) -> Iterator[list[str]]:
-    """The lines of :func:`lines`, a list of them at a time (a record file's decoded a block
-    at once; a PGN file's one by one): a reader of many lines loops over each list itself."""
+    """The lines of :func:`lines`, a list of them at a time (decoded a block of the file at
+    once): a reader of many lines loops over each list itself."""
     pgn = is_pgn(path)
     handle = open_input(path)
     try:
-        if not pgn:
-            yield from _record_lines(handle, path)
-            return
-        for number, raw in enumerate(handle, start=1):
-            line = pgn_line(raw)
-            yield [line.lstrip("\ufeff") if number == 1 else line]
+        yield from (_pgn_lines if pgn else _record_lines)(handle, path)
     except OSError as exc:
         raise GameError(f"{path}: cannot read: {exc.strerror}") from None
     finally:
@@ -392,38 +387,69 @@ _OTHER_BREAKS = re.compile("[\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 """What str.splitlines ends a line at besides a newline."""
 
 
+def _blocks(handle: IO[bytes]) -> Iterator[bytes]:
+    """A file's bytes about :data:`BLOCK` at a time, each block of whole lines (the last one
+    perhaps without its newline)."""
+    rest = b""
+    while True:
+        data = handle.read(BLOCK)
+        if not data:
+            if rest:
+                yield rest
+            return
+        block = rest + data
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:
+            rest = block
+            continue
+        rest = block[cut:]
+        yield block[:cut]
+
+
+def _split(text: str) -> list[str]:
+    """The lines of a decoded block, each with its newline (the last one perhaps without),
+    cut at newlines only, as a file's lines are read one by one."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines(keepends=True)
+    found = [line + "\n" for line in text.split("\n")]
+    found[-1] = found[-1][:-1]
+    if not found[-1]:
+        found.pop()
+    return found
+
+
+def _pgn_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
+    """The lines of a PGN file as :func:`pgn_line` reads each, a block of them at a time: a
+    block that is UTF-8 throughout is decoded at once (each of its lines is UTF-8 then), any
+    other line by line."""
+    first = True
+    for block in _blocks(handle):
+        try:
+            found = _split(block.decode("utf-8").replace("\r\n", "\n"))
+        except UnicodeDecodeError:
+            raws = block.split(b"\n")
+            found = [pgn_line(raw + b"\n") for raw in raws[:-1]]
+            if raws[-1]:
+                found.append(pgn_line(raws[-1]))
+        if first:
+            found[0] = found[0].lstrip("\ufeff")
+            first = False
+        yield found
+
+
 def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     """The lines of a record file as UTF-8, each ending with its newline (the last one
     perhaps without), a block of them at a time: decoded at once, as a file's lines read one
     by one."""
     number = 0  # lines before the block
-    rest = b""
-    while True:
-        data = handle.read(BLOCK)
-        if data:
-            block = rest + data
-            cut = block.rfind(b"\n") + 1
-            if cut == 0:
-                rest = block
-                continue
-            rest, block = block[cut:], block[:cut]
-        elif rest:
-            block, rest = rest, b""
-        else:
-            return
+    for block in _blocks(handle):
         try:
             text = block.decode("utf-8")
         except UnicodeDecodeError:
             good, error = _up_to_not_utf8(block, number, path)
             yield good
             raise error from None
-        if _OTHER_BREAKS.search(text) is None:
-            found = text.splitlines(keepends=True)
-        else:
-            found = [line + "\n" for line in text.split("\n")]
-            found[-1] = found[-1][:-1]
-            if not found[-1]:
-                found.pop()
+        found = _split(text)
         if number == 0:
             found[0] = found[0].lstrip("\ufeff")
         number += len(found)

@@ -54,27 +54,49 @@ class Header:
         self.names = [white, black]
 
 
-def games(text: str) -> Iterator[tuple[int, str]]:
-    """Each game of a PGN text as (the line it starts on, counted from 0; its text)."""
-    starts = Starts(True)
+def games(text: str, starts: tuple[tuple[int, int], ...] | None = None
+          ) -> Iterator[tuple[int, str]]:
+    """Each game of a PGN text as (the line it starts on, counted from 0; its text): where
+    ``starts`` says (see :attr:`gametool.distribute.Part.starts`), or as the lines show."""
+    if starts is not None:
+        line = place = 0
+        for next_line, next_place in starts:
+            yield line, text[place:next_place]
+            line, place = next_line, next_place
+        if place < len(text):
+            yield line, text[place:]
+        return
+    found = Starts(True).starts
     lines = text.splitlines(keepends=True)
     first = 0
-    for number, line in enumerate(lines):
-        if starts.starts(line) and number > first:
+    for number, line_text in enumerate(lines):
+        if found(line_text) and number > first:
             yield first, "".join(lines[first:number])
             first = number
     if first < len(lines):
         yield first, "".join(lines[first:])
 
 
+def _lines(text: str) -> Iterator[str]:
+    """The lines of a game's text, cut at newlines, one by one (a reader of the first few
+    does not cut the rest)."""
+    place, size = 0, len(text)
+    while place < size:
+        end = text.find("\n", place)
+        if end < 0:
+            end = size
+        yield text[place:end]
+        place = end + 1
+
+
 def header(text: str) -> Header:
     """The tags of a game's text: the tag pairs of its lines up to its first line of moves."""
     values: dict[str, str] = {}
-    for line in text.splitlines():
+    for line in _lines(text):
         stripped = line.strip()
-        if not stripped or stripped.startswith("%"):
+        if not stripped or stripped[0] == "%":
             continue
-        if not stripped.startswith("["):
+        if stripped[0] != "[":
             break
         for name, value in _TAG.findall(stripped):
             values[name.lower()] = _UNESCAPE.sub(r"\1", value) if "\\" in value else value
@@ -94,8 +116,8 @@ def sessions(part: Part, criteria: Any) -> Iterator[tuple[int, int, Any]]:
         return
     file = None if part.path == "-" else part.path
     index = 0
-    for first, piece in games(text):
-        if all(not line.strip() or line.startswith("%") for line in piece.splitlines()):
+    for first, piece in games(text, part.starts):
+        if all(not line.strip() or line.startswith("%") for line in _lines(piece)):
             continue  # no game: empty lines and escaped ones
         if not criteria.keeps_header(header(piece)):
             index += 1

@@ -13,6 +13,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMETOOL = shutil.which("gametool")
@@ -157,3 +159,42 @@ def test_output_named_so_is_written_compressed(tmp_path: Path, suffix: str) -> N
     assert run("start", "colors", "-o", str(started)).returncode == 0
     assert run("validate", str(started)).returncode == 0
     assert unpack[suffix](started.read_bytes()).startswith(b'[Game "colors"]')
+
+
+LINE_BITS = [b"\n", b"\r\n", b"\r", b"1. e4 ", "é".encode(), "é".encode("latin-1"),
+             b"\xef\xbb\xbf", "\u2028".encode(), b"\x85", b"\x1c", b"\f", b'[Event "x"]\n']
+
+
+@given(st.lists(st.sampled_from(LINE_BITS), max_size=60),
+       st.sampled_from([1, 2, 7, 64, 1 << 16]))
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_lines_read_a_block_at_a_time_are_those_read_one_by_one(
+        tmp_path: Path, bits: list[bytes], block: int) -> None:
+    """A file's lines are decoded a block at a time: the same lines as each line of the file
+    read by itself (a PGN line as UTF-8 or else Latin-1 with CRLF made LF, a record line as
+    UTF-8), cut at newlines only, a byte-order mark dropped, whatever the block's size."""
+    from gametool import sources
+
+    data = b"".join(bits)
+    for name, utf8_only in (("games.pgn", False), ("games.gtn", True)):
+        if utf8_only:
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+        path = tmp_path / name
+        path.write_bytes(data)
+        expected = []
+        for number, raw in enumerate(data.split(b"\n")[:-1] + [data.rsplit(b"\n", 1)[-1]]):
+            raw = raw + b"\n" if number < data.count(b"\n") else raw
+            if not raw:
+                continue
+            line = raw.decode("utf-8") if utf8_only else sources.pgn_line(raw)
+            expected.append(line.lstrip("\ufeff") if number == 0 else line)
+        saved = sources.BLOCK
+        sources.BLOCK = block
+        try:
+            assert list(sources.lines(str(path))) == expected
+        finally:
+            sources.BLOCK = saved

@@ -1,0 +1,62 @@
+"""Where games start in a PGN file, line by line: the scan of a line's comments and variations
+against a reference that walks the line a character at a time."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gametool.boundaries import Starts, ends_with_result
+
+ENDS_WITH_RESULT = re.compile(r"(?:^|[\s.)])(?:1-0|0-1|1/2-1/2|\*)[ \t\r\n]*$")
+"""A line ends a game when it ends with a result that is a word of its own."""
+
+PIECES = ["{", "}", "(", ")", ";", " ", "e4", "1.", "1-0", "0-1", "1/2-1/2", "*", "[%clk 0:01]",
+          "\t", "x"]
+
+
+def walked(text: str, comment: bool, parens: int) -> tuple[bool, bool, int]:
+    """(whether the line, outside comments, ends with a result; comment open after it;
+    variations open after it), a character at a time: a ``{`` opens a comment that the next
+    ``}`` closes (comments do not nest), a ``;`` outside one ends the line, parentheses
+    outside one open and close variations."""
+    outside = []
+    for char in text:
+        if comment:
+            comment = char != "}"
+            outside.append(" ") if not comment else None
+            continue
+        if char == ";":
+            break
+        if char in "{}()":
+            outside.append(" ")
+            comment = char == "{"
+            if char == "(":
+                parens += 1
+            elif char == ")" and parens:
+                parens -= 1
+            continue
+        outside.append(char)
+    return bool(ENDS_WITH_RESULT.search("".join(outside))), comment, parens
+
+
+@given(st.lists(st.lists(st.sampled_from(PIECES), max_size=12).map("".join), max_size=6))
+@settings(max_examples=2000, deadline=None)
+def test_a_line_outside_its_comments_is_what_a_walk_through_it_finds(lines: list[str]) -> None:
+    starts = Starts(True)
+    comment, parens = False, 0
+    for text in lines:
+        outside = starts._scan(text)
+        ends, comment, parens = walked(text, comment, parens)
+        assert (starts.comment, starts.parens) == (comment, parens), text
+        if not comment:
+            assert ends_with_result(outside) == ends, text
+
+
+@given(st.lists(st.sampled_from([*PIECES, "\n", "\r", "\u00a0", "\x1c", ".", "2", "-"]),
+                max_size=10).map("".join))
+@settings(max_examples=2000, deadline=None)
+def test_a_result_ends_a_line_as_the_pattern_says(text: str) -> None:
+    assert ends_with_result(text) == bool(ENDS_WITH_RESULT.search(text)), text
