@@ -21,7 +21,6 @@ import re
 from collections.abc import Iterator
 
 _SPECIAL = re.compile(r"[{}();]")
-_NESTING = re.compile(r"[();]")
 _BRACES = re.compile(r"\{[^}]*\}?|\}")
 """A comment (perhaps left open at the end of the line), or a ``}`` outside one."""
 _TAG_NAME = re.compile(r"\[[ \t]*([A-Za-z0-9_]+)")
@@ -121,7 +120,7 @@ class Starts:
         if not self.comment:
             if not _SPECIAL.search(text):
                 return text
-            if not _NESTING.search(text):  # comments alone, the commonest case
+            if "(" not in text and ")" not in text and ";" not in text:  # comments alone
                 pieces = _BRACES.split(text)
                 if text.rfind("{") > text.rfind("}"):
                     self.comment = True

@@ -382,9 +382,7 @@ def line_blocks(path: str) -> Iterator[list[str]]:
 
 
 BLOCK = 1 << 16
-"""Bytes of a record file decoded at once (the lines are the same as read one by one)."""
-_OTHER_BREAKS = re.compile("[\r\v\f\x1c-\x1e\x85\u2028\u2029]")
-"""What str.splitlines ends a line at besides a newline."""
+"""Bytes of a file decoded at once (the lines are the same as read one by one)."""
 
 
 def _blocks(handle: IO[bytes]) -> Iterator[bytes]:
@@ -409,8 +407,9 @@ def _blocks(handle: IO[bytes]) -> Iterator[bytes]:
 def _split(text: str) -> list[str]:
     """The lines of a decoded block, each with its newline (the last one perhaps without),
     cut at newlines only, as a file's lines are read one by one."""
-    if _OTHER_BREAKS.search(text) is None:
-        return text.splitlines(keepends=True)
+    found = text.splitlines(keepends=True)
+    if len(found) == text.count("\n") + (text[-1:] != "\n"):
+        return found  # no other line break in it
     found = [line + "\n" for line in text.split("\n")]
     found[-1] = found[-1][:-1]
     if not found[-1]:
