@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -70,6 +69,8 @@ _HEX = re.compile(r"[0-9a-f]+")
 
 def new_seed() -> str:
     """A fresh random seed for a new record: 128 bits from the operating system, in hex."""
+    import secrets  # only when a seed is drawn: not at every start
+
     return secrets.token_hex(STRONG_BITS // 8)
 
 
@@ -100,6 +101,8 @@ def seed_hash(seed: str) -> str:
 
 def new_contribution() -> str:
     """A player's random contribution to a jointly drawn seed: 128 bits, in hex."""
+    import secrets
+
     return secrets.token_hex(STRONG_BITS // 8)
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import statistics
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -749,12 +748,14 @@ class Tally:
             g = self.games[game]
             lengths = sorted(g["lengths"].elements())
             count = len(lengths)
+            middle = count // 2  # the median, as statistics.median has it
+            median = lengths[middle] if count % 2 else (lengths[middle - 1] + lengths[middle]) / 2
             out[game] = {
                 "games": count,
                 "plies": sum(lengths),
-                "length": {"min": lengths[0], "median": statistics.median(lengths),
+                "length": {"min": lengths[0], "median": median,
                            "max": lengths[-1], "mean": round(sum(lengths) / count, 1)},
-                "min_plies": lengths[0], "median_plies": statistics.median(lengths),
+                "min_plies": lengths[0], "median_plies": median,
                 "max_plies": lengths[-1], "mean_plies": round(sum(lengths) / count, 1),
                 "seats": {name: _tally(c) for name, c in sorted(
                     g["names"].items(), key=lambda item: (-sum(item[1].values()), item[0]))},

@@ -13,7 +13,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from typing import IO
 
 from gametool import interrupt, storage
@@ -60,6 +59,8 @@ class Sink:
             # What an earlier write killed on the way left (kill -9, a power cut): its lock
             # is free, so it is removed.
             storage.clean_stale_temporaries(folder)
+            import tempfile  # a command that prints never loads it
+
             # No signal between making the temporary file and holding it ready: the sink is
             # whole, or nothing is left behind.
             with interrupt.deferred():

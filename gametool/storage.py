@@ -12,7 +12,6 @@ import fcntl
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -296,6 +295,8 @@ def _umask() -> int:
 
 
 def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
+    import tempfile  # a command that only reads never loads it
+
     # Through a symbolic link the file it points to is replaced, and the link kept.
     path = os.path.realpath(path)
     folder = os.path.dirname(path)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import copy
-import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,8 @@ def _game(session: Session) -> SpecialSalvo:
 
 def new_private(session: Session, seat: str, fleet_text: str) -> PrivateFleet:
     """A fresh secret for ``seat``: the fleet checked under the record's options, a new salt."""
+    import secrets
+
     from gametool.games.special_salvo.private import PrivateFleet, read_fleet
 
     game = _game(session)
