@@ -47,8 +47,9 @@ class Part:
     (``offset`` and ``length``) rather than as its text: it is read where the work runs."""
     length: int = 0
     starts: tuple[tuple[int, int], ...] | None = None
-    """Where its games (records) after the first start, when the cutting found them: (line,
-    character) in ``text``, both counted from 0; None when they are not known."""
+    """Where the games (or records) of ``text`` after its first one start, as the cutting of
+    the file found them: (line, character) in ``text``, both counted from 0; None when not
+    known (a part read where the work runs is cut again there)."""
 
     def read(self) -> str:
         if self.text is not None:

@@ -1,14 +1,22 @@
 """Where games start in a PGN file, line by line: the scan of a line's comments and variations
-against a reference that walks the line a character at a time."""
+against a reference that walks the line a character at a time, and the games of a large file's
+parts as its cutting found them against the games of each part cut again."""
 
 from __future__ import annotations
 
+import lzma
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametool.boundaries import Starts, ends_with_result
+from gametool.distribute import stream_parts
+from gametool.tagscan import games
+
+DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 
 ENDS_WITH_RESULT = re.compile(r"(?:^|[\s.)])(?:1-0|0-1|1/2-1/2|\*)[ \t\r\n]*$")
 """A line ends a game when it ends with a result that is a word of its own."""
@@ -60,3 +68,23 @@ def test_a_line_outside_its_comments_is_what_a_walk_through_it_finds(lines: list
 @settings(max_examples=2000, deadline=None)
 def test_a_result_ends_a_line_as_the_pattern_says(text: str) -> None:
     assert ends_with_result(text) == bool(ENDS_WITH_RESULT.search(text)), text
+
+
+@pytest.mark.parametrize("size", [1, 5_000, 200_000])
+def test_a_tag_query_takes_the_games_where_the_cutting_found_them(tmp_path: Path,
+                                                                 size: int) -> None:
+    """The real games of bench/data cut into parts: each part's games, taken where the cutting
+    of the whole file found them, are the games its text is cut into again."""
+    data = b"\n".join(lzma.decompress(path.read_bytes()) for path in sorted(DATA.glob("*.xz")))
+    source = tmp_path / "real.pgn"
+    source.write_bytes(data)
+    parts = list(stream_parts(str(source), size=size))
+    assert len(parts) > 1
+    total = 0
+    for part in parts:
+        assert part.text is not None and part.starts is not None
+        found = list(games(part.text, part.starts))
+        assert found == list(games(part.text))
+        assert "".join(text for _line, text in found) == part.text
+        total += len(found)
+    assert total == 1048  # the games of bench/data (see its README.md)
