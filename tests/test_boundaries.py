@@ -51,7 +51,7 @@ def walked(text: str, comment: bool, parens: int) -> tuple[bool, bool, int]:
 
 
 @given(st.lists(st.lists(st.sampled_from(PIECES), max_size=12).map("".join), max_size=6))
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=600, deadline=None)
 def test_a_line_outside_its_comments_is_what_a_walk_through_it_finds(lines: list[str]) -> None:
     starts = Starts(True)
     comment, parens = False, 0
@@ -65,7 +65,7 @@ def test_a_line_outside_its_comments_is_what_a_walk_through_it_finds(lines: list
 
 @given(st.lists(st.sampled_from([*PIECES, "\n", "\r", "\u00a0", "\x1c", ".", "2", "-"]),
                 max_size=10).map("".join))
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=600, deadline=None)
 def test_a_result_ends_a_line_as_the_pattern_says(text: str) -> None:
     assert ends_with_result(text) == bool(ENDS_WITH_RESULT.search(text)), text
 
