@@ -43,8 +43,6 @@ from gametool.games.chess.board import (
 from gametool.games.chess.position import _UNSET, Position
 from gametool.games.chess.san import disambiguation
 
-_new = object.__new__
-
 _PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
                     r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
 """The commonest spellings of a move: a piece move (its file, rank, or both named), a pawn's
@@ -290,19 +288,9 @@ def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep:
           zeroing: bool, checked: bool, san: bool) -> tuple[int, str | None, Position]:
     """What read_plain gives for the legal move ``m`` of ``pos`` that left ``after_board``,
     ``castling`` and ``ep`` and ``checked`` the other king: the move, its SAN (``body`` and the
-    check sign; None without ``san``) and the position after it, as pos.after_move makes it."""
-    white = pos.white
-    after = _new(Position)
-    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
-    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
-    if zeroing:
-        after.halfmove, after._history, after._prev = 0, (), None
-    else:
-        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
-    after._moves = after._key = after._turns = after._memo = after._shared = None
-    after._text = after._san = after._after = after._more = None
-    after._status = _UNSET
-    after._move = -1
+    check sign; None without ``san``) and the position after it (pos.after_move), which knows
+    whether its side is in check."""
+    after = pos.after_move(after_board, castling, ep, zeroing)
     after._check = checked
     if not san:
         return m, None, after
@@ -311,7 +299,7 @@ def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep:
     shared = after.shared
     moving = shared.get("has_move")
     if moving is None:
-        moving = shared["has_move"] = has_legal_move(after_board, not white, castling, ep,
+        moving = shared["has_move"] = has_legal_move(after_board, after.white, castling, ep,
                                                      checked=True)
     return m, intern(body + ("+" if moving else "#")), after
 
