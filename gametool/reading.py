@@ -108,6 +108,20 @@ _BARE_REST = re.compile(_SEAT_ACTION + r")\r?\n?")
 _PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
 
 
+def _following(session: Session) -> dict[int, tuple[str | None, int]]:
+    """For each seat, the turn line's start (``name: ``) of the seat after it in turn and
+    that seat, for a line to be tried first; None where a name is not one _SEAT_NAME reads."""
+    names = session.names
+    count = len(names)
+    following: dict[int, tuple[str | None, int]] = {}
+    for seat in range(count):
+        after = (seat + 1) % count
+        name = names[after]
+        following[seat] = ((name + ": ", after) if _SEAT_NAME.fullmatch(name) is not None
+                           and session._seats.get(name) == after else _NO_NEXT)
+    return following
+
+
 def _ply_prefix(ply: int) -> str:
     """``"12. "`` for ply 12 (a table grown as far as the records go)."""
     while len(_PLY_PREFIX) <= ply:
@@ -119,7 +133,14 @@ _BARE_TAG = re.compile(
     r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _BLANK = frozenset(("", "\n", "\r\n"))
-_NO_FAST: tuple[Any, ...] = ([], {}, 0, None)
+_NO_FAST: tuple[Any, ...] = ([], {}, 0, None, {})
+_SEAT_NAME = re.compile(r"[A-Za-z0-9_.'+@-]+")
+_TOKEN = re.compile(r"([^\s{};|$]+)\r?\n?")
+"""A seat name, and the rest of a turn line of one word, as _BARE_REST reads them."""
+_NO_NEXT: tuple[str | None, int] = (None, -1)
+_TOKENS: dict[str, str] = {}
+"""The rests of turn lines that _TOKEN read, and their word (at most _TOKENS_LIMIT)."""
+_TOKENS_LIMIT = 65_536
 
 
 class _Stream:
@@ -209,12 +230,14 @@ class _Stream:
                 or self.reader.open):
             return None
         game = session.game
-        return session.states, session._seats, game.max_plies, game.read_step
+        return session.states, session._seats, game.max_plies, game.read_step, _following(session)
 
     def _read(self) -> None:
         bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
         fast: tuple[Any, ...] | None = None
-        states, seats, max_plies, step = _NO_FAST
+        states, seats, max_plies, step, following = _NO_FAST
+        expect, expect_seat = _NO_NEXT
+        tokens, token, limit = _TOKENS, _TOKEN.fullmatch, _TOKENS_LIMIT
         lineno = self.lineno
         # The common lines are read in this loop (the next action, a tag pair, a blank line,
         # any plain turn once the record's check is over); the others, and a plain turn
@@ -234,7 +257,8 @@ class _Stream:
                         self._take(item)
                         fast = self._fast()
                         if fast:
-                            states, seats, max_plies, step = fast
+                            states, seats, max_plies, step, following = fast
+                            expect, expect_seat = _NO_NEXT
                     continue
             if fast is None and self.session is None and not self.done and raw not in _BLANK:
                 # The record's first line of movetext: a plain turn begins its check here.
@@ -243,7 +267,8 @@ class _Stream:
                     self.reader.in_movetext = True
                     fast = self._fast()
                     if fast:
-                        states, seats, max_plies, step = fast
+                        states, seats, max_plies, step, following = fast
+                        expect, expect_seat = _NO_NEXT
             if fast:
                 ply = len(states)
                 try:
@@ -252,17 +277,38 @@ class _Stream:
                     prefix = _ply_prefix(ply)
                 if raw.startswith(prefix) and ply <= max_plies:
                     at = len(prefix)
-                    match = bare_rest(raw, at) or plain_rest(raw, at)
+                    # The seat that follows the last one's, and one word: what the patterns
+                    # would read, without them (most lines of most games).
+                    text = None
+                    if expect is not None and raw.startswith(expect, at):
+                        rest = raw[at + len(expect):]
+                        text = tokens.get(rest)
+                        if text is None:
+                            match = token(rest)
+                            if match is not None:
+                                text = match[1]
+                                if len(tokens) < limit:
+                                    tokens[rest] = text
+                        if text is not None:
+                            # Whatever goes wrong is read again the general way, which says
+                            # what (see Game.read_step).
+                            after = step(states[-1], expect_seat, text)
+                            if after is not None:
+                                states.append(after)
+                                lineno += 1
+                                expect, expect_seat = following.get(expect_seat, _NO_NEXT)
+                                continue
+                    # (A word read above and refused: the patterns would read the same.)
+                    match = None if text is not None else bare_rest(raw, at) or plain_rest(raw, at)
                     if match is not None:
                         seat_text, text = match.groups()
                         seat = seats.get(seat_text)
                         if seat is not None:
-                            # Whatever goes wrong is read again the general way, which says
-                            # what (see Game.read_step).
                             after = step(states[-1], seat, text)
                             if after is not None:
                                 states.append(after)
                                 lineno += 1
+                                expect, expect_seat = following.get(seat, _NO_NEXT)
                                 continue
             elif fast is not None and (bare(raw) or plain(raw)):
                 lineno += 1  # the record's check is over, and the line is well formed
@@ -275,7 +321,8 @@ class _Stream:
             lineno = self.lineno
             fast = self._fast()
             if fast:
-                states, seats, max_plies, step = fast
+                states, seats, max_plies, step, following = fast
+                expect, expect_seat = _NO_NEXT
         self.lineno = lineno
 
     def _slow(self, raw: str) -> None:

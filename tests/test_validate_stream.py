@@ -203,3 +203,40 @@ def test_stream_reads_records_of_one_header_each_as_alone(all_errors: bool) -> N
     assert len(expected) == len(parts)
     assert [(v.line, v.plies, [str(e) for e in v.errors])
             for v in check_text(joined, "f.gtn", all_errors)] == expected
+
+
+ODD_ENDS = ("", " ", "\t", "\r", " $1", " {a note}", "{", "}", ";", "|", "$", "\u2028", "\xa0",
+            "\x0c", " e5", "!", "+", "#", "\u00e9")
+ODD_SEATS = ("{seat}", "{seat} ", "{seat}x", "{other}", "white", "black", "WHITE", "Ann",
+             "{seat}:", " {seat}", "chance")
+
+
+@pytest.mark.parametrize("all_errors", [False, True], ids=["first", "all"])
+def test_a_turn_line_read_as_the_next_seats_word_is_read_as_the_patterns_read_it(
+        all_errors: bool) -> None:
+    """The stream tries a turn line first as the next seat's name and one word; a line with
+    anything else about its seat or its word (a space, a tab, CR, a glyph, a note, another
+    seat, a line break of another kind) must be read as the notation's reader reads it."""
+    from gametool.record import check_lines, check_text
+
+    rng = random.Random(3)
+    moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",
+             "Bb3", "d6", "c3", "O-O"]
+    for _ in range(120):
+        lines = ['[Game "chess"]', '[Players "ann; bob"]', '[Result "*"]', ""]
+        for ply, move in enumerate(moves, 1):
+            seat, other = ("ann", "bob") if ply % 2 else ("bob", "ann")
+            if rng.random() < 0.15:
+                seat = rng.choice(ODD_SEATS).format(seat=seat, other=other)
+            if rng.random() < 0.15:
+                move += rng.choice(ODD_ENDS)
+            lines.append(f"{ply}. {seat}: {move}")
+        text = "\n".join(lines) + "\n"
+        expected = parsed_verdicts(text, all_errors)
+        assert [(v.line, v.plies, [str(e) for e in v.errors])
+                for v in check_text(text, "f.gtn", all_errors)] == expected, text
+        if "\r" in text:
+            continue  # (CR before LF: one line break here, two once LF becomes CRLF)
+        lines_read = io.StringIO(text.replace("\n", "\r\n"), newline="")  # with line ends
+        assert [(v.line, v.plies, [str(e) for e in v.errors])
+                for v in check_lines(lines_read, "f.gtn", all_errors)] == expected, text

@@ -278,8 +278,18 @@ def legal_moves(board: str, white: bool, castling: int, ep: int) -> list[int]:
 LINES = tuple(frozenset(s for ray in RAYS[k] for s in ray) | {k} for k in range(64))
 ALL_SQUARES = frozenset(range(64))
 # LINE_OF[k][s]: the index in RAYS[k] of the ray from k through s, or -1 off every line.
-LINE_OF = tuple(tuple(next((d for d in range(8) if s in RAYS[k][d]), -1) for s in range(64))
-                for k in range(64))
+def _line_of() -> tuple[tuple[int, ...], ...]:
+    out = []
+    for k in range(64):
+        row = [-1] * 64
+        for d, ray in enumerate(RAYS[k]):
+            for s in ray:
+                row[s] = d
+        out.append(tuple(row))
+    return tuple(out)
+
+
+LINE_OF = _line_of()
 
 
 def _between() -> tuple[tuple[tuple[int, ...] | None, ...], tuple[tuple[int, ...] | None, ...]]:
