@@ -97,14 +97,19 @@ def check_lines(lines: Iterable[str], file: str | None = None, all_errors: bool 
 # here without the reader of the notation (which reads it the same way), and its action
 # applied without the general path when it is the turn of that seat and nothing else is due.
 _SEAT_ACTION = r"([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+"
-_AFTER = (r"(?:[ \t]+[^\s{};|$]+)*)(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
-          r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?")
+_WORDS = r"(?:[ \t]+[^\s{};|$]+)*)(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
+_AFTER = _WORDS + r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?"
 _PLAIN_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
 _BARE_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
 """The plainest of them, tried first (one word, nothing after it)."""
 _PLAIN_REST = re.compile(_SEAT_ACTION + _AFTER)
-_BARE_REST = re.compile(_SEAT_ACTION + r")\r?\n?")
-"""The same after the ply number expected (``12. ``), which is checked first."""
+_BARE_REST = re.compile(_SEAT_ACTION + r")()\r?\n?")
+"""The same after the ply number expected (``12. ``), which is checked first (and an empty
+third group, the comment of _NOTED_REST)."""
+_NOTED_REST = re.compile(_SEAT_ACTION + _WORDS + r"(?:\{([^}]{0,2048})\}[ \t]*)?\r?\n?")
+"""_PLAIN_REST but for the line breaks in its comment (the third group): a comment with none
+(one isprintable() holds) is read as _PLAIN_REST reads it, a character at a time through a
+class of ten, but at once."""
 _PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
 
 
@@ -244,7 +249,7 @@ class _Stream:
         # that is not simply the next action (a wrong ply number, seat or action: the
         # general path says what), by _slow.
         bare_tag, read_tag, tag_type = _BARE_TAG.fullmatch, self.reader.tag, gtn.Tag
-        bare_rest, plain_rest = _BARE_REST.fullmatch, _PLAIN_REST.fullmatch
+        bare_rest, noted_rest = _BARE_REST.fullmatch, _NOTED_REST.fullmatch
         prefixes = _PLY_PREFIX
         for raw in self.lines:
             if raw[:1] == "[":
@@ -279,14 +284,14 @@ class _Stream:
                     at = len(prefix)
                     # The seat that follows the last one's, and one word: what the patterns
                     # would read, without them (most lines of most games).
-                    text = None
+                    text = match = None
                     if expect is not None and raw.startswith(expect, at):
                         rest = raw[at + len(expect):]
                         text = tokens.get(rest)
                         if text is None:
-                            match = token(rest)
-                            if match is not None:
-                                text = match[1]
+                            word = token(rest)
+                            if word is not None:
+                                text = word[1]
                                 if len(tokens) < limit:
                                     tokens[rest] = text
                         if text is not None:
@@ -298,12 +303,16 @@ class _Stream:
                                 lineno += 1
                                 expect, expect_seat = following.get(expect_seat, _NO_NEXT)
                                 continue
+                        else:
+                            match = noted_rest(raw, at)  # (more than a word)
+                    else:
+                        match = bare_rest(raw, at) or noted_rest(raw, at)
                     # (A word read above and refused: the patterns would read the same.)
-                    match = None if text is not None else bare_rest(raw, at) or plain_rest(raw, at)
                     if match is not None:
-                        seat_text, text = match.groups()
+                        seat_text, text, note = match.groups()
                         seat = seats.get(seat_text)
-                        if seat is not None:
+                        if seat is not None and (note is None or note.isprintable()
+                                                 or _PLAIN_REST.fullmatch(raw, at) is not None):
                             after = step(states[-1], seat, text)
                             if after is not None:
                                 states.append(after)

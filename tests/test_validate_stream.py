@@ -206,7 +206,8 @@ def test_stream_reads_records_of_one_header_each_as_alone(all_errors: bool) -> N
 
 
 ODD_ENDS = ("", " ", "\t", "\r", " $1", " {a note}", "{", "}", ";", "|", "$", "\u2028", "\xa0",
-            "\x0c", " e5", "!", "+", "#", "\u00e9")
+            "\x0c", " e5", "!", "+", "#", "\u00e9", " {a\tb}", " {a\x0bb}", " {\u2028}", " {a\x85}",
+            " {\x1cb} ", " {\u00e9\x00}", " {" + "x" * 2048 + "}", " {" + "x" * 2049 + "}", " {}{}")
 ODD_SEATS = ("{seat}", "{seat} ", "{seat}x", "{other}", "white", "black", "WHITE", "Ann",
              "{seat}:", " {seat}", "chance")
 
@@ -216,7 +217,8 @@ def test_a_turn_line_read_as_the_next_seats_word_is_read_as_the_patterns_read_it
         all_errors: bool) -> None:
     """The stream tries a turn line first as the next seat's name and one word; a line with
     anything else about its seat or its word (a space, a tab, CR, a glyph, a note, another
-    seat, a line break of another kind) must be read as the notation's reader reads it."""
+    seat, a line break of another kind, in the comment too) must be read as the notation's
+    reader reads it."""
     from gametool.record import check_lines, check_text
 
     rng = random.Random(3)
@@ -235,6 +237,11 @@ def test_a_turn_line_read_as_the_next_seats_word_is_read_as_the_patterns_read_it
         expected = parsed_verdicts(text, all_errors)
         assert [(v.line, v.plies, [str(e) for e in v.errors])
                 for v in check_text(text, "f.gtn", all_errors)] == expected, text
+        # The lines of a file, cut at LF only (a comment may hold a line break of another kind).
+        assert [(v.line, v.plies, [str(e) for e in v.errors])
+                for v in check_lines(text.splitlines(keepends=True) if "\r" in text
+                                     else [f"{line}\n" for line in text.split("\n")[:-1]],
+                                     "f.gtn", all_errors)] == expected, text
         if "\r" in text:
             continue  # (CR before LF: one line break here, two once LF becomes CRLF)
         lines_read = io.StringIO(text.replace("\n", "\r\n"), newline="")  # with line ends
