@@ -107,9 +107,9 @@ _BARE_REST = re.compile(_SEAT_ACTION + r")()\r?\n?")
 """The same after the ply number expected (``12. ``), which is checked first (and an empty
 third group, the comment of _NOTED_REST)."""
 _NOTED_REST = re.compile(_SEAT_ACTION + _WORDS + r"(?:\{([^}]{0,2048})\}[ \t]*)?\r?\n?")
-"""_PLAIN_REST but for the line breaks in its comment (the third group): a comment with none
-(one isprintable() holds) is read as _PLAIN_REST reads it, a character at a time through a
-class of ten, but at once."""
+"""_PLAIN_REST but for the line breaks in its comment (the third group): a comment without
+(its first line is all of it) is read as _PLAIN_REST reads it, a character at a time through
+a class of ten, but at once."""
 _PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
 
 
@@ -311,7 +311,7 @@ class _Stream:
                     if match is not None:
                         seat_text, text, note = match.groups()
                         seat = seats.get(seat_text)
-                        if seat is not None and (note is None or note.isprintable()
+                        if seat is not None and (not note or note.splitlines()[0] == note
                                                  or _PLAIN_REST.fullmatch(raw, at) is not None):
                             after = step(states[-1], seat, text)
                             if after is not None:
