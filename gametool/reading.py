@@ -280,45 +280,45 @@ class _Stream:
                     prefix = prefixes[ply]
                 except IndexError:
                     prefix = _ply_prefix(ply)
-                if raw.startswith(prefix) and ply <= max_plies:
-                    at = len(prefix)
+                match = None
+                if ply > max_plies:
+                    pass
+                elif expect is not None and raw.startswith(start := prefix + expect):
                     # The seat that follows the last one's, and one word: what the patterns
                     # would read, without them (most lines of most games).
-                    text = match = None
-                    if expect is not None and raw.startswith(expect, at):
-                        rest = raw[at + len(expect):]
-                        text = tokens.get(rest)
-                        if text is None:
-                            word = token(rest)
-                            if word is not None:
-                                text = word[1]
-                                if len(tokens) < limit:
-                                    tokens[rest] = text
-                        if text is not None:
-                            # Whatever goes wrong is read again the general way, which says
-                            # what (see Game.read_step).
-                            after = step(states[-1], expect_seat, text)
-                            if after is not None:
-                                states.append(after)
-                                lineno += 1
-                                expect, expect_seat = following.get(expect_seat, _NO_NEXT)
-                                continue
-                        else:
-                            match = noted_rest(raw, at)  # (more than a word)
+                    rest = raw[len(start):]
+                    text = tokens.get(rest)
+                    if text is None:
+                        word = token(rest)
+                        if word is not None:
+                            text = word[1]
+                            if len(tokens) < limit:
+                                tokens[rest] = text
+                    if text is not None:
+                        # Whatever goes wrong is read again the general way, which says
+                        # what (see Game.read_step).
+                        after = step(states[-1], expect_seat, text)
+                        if after is not None:
+                            states.append(after)
+                            lineno += 1
+                            expect, expect_seat = following.get(expect_seat, _NO_NEXT)
+                            continue
+                        # (A word refused: the patterns would read the same seat and word.)
                     else:
-                        match = bare_rest(raw, at) or noted_rest(raw, at)
-                    # (A word read above and refused: the patterns would read the same.)
-                    if match is not None:
-                        seat_text, text, note = match.groups()
-                        seat = seats.get(seat_text)
-                        if seat is not None and (not note or note.splitlines()[0] == note
-                                                 or _PLAIN_REST.fullmatch(raw, at) is not None):
-                            after = step(states[-1], seat, text)
-                            if after is not None:
-                                states.append(after)
-                                lineno += 1
-                                expect, expect_seat = following.get(seat, _NO_NEXT)
-                                continue
+                        match = noted_rest(raw, len(prefix))  # (more than a word)
+                elif raw.startswith(prefix):
+                    match = bare_rest(raw, len(prefix)) or noted_rest(raw, len(prefix))
+                if match is not None:
+                    seat_text, text, note = match.groups()
+                    seat = seats.get(seat_text)
+                    if seat is not None and (not note or note.splitlines()[0] == note
+                                             or _PLAIN_REST.fullmatch(raw, len(prefix))):
+                        after = step(states[-1], seat, text)
+                        if after is not None:
+                            states.append(after)
+                            lineno += 1
+                            expect, expect_seat = following.get(seat, _NO_NEXT)
+                            continue
             elif fast is not None and (bare(raw) or plain(raw)):
                 lineno += 1  # the record's check is over, and the line is well formed
                 continue
