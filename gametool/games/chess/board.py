@@ -95,32 +95,39 @@ DARK = tuple(((s & 7) + (s >> 3)) % 2 == 0 for s in range(64))  # a1 is dark
 def attacked(board: str, sq: int, by_white: bool) -> bool:
     """Whether a piece of the given side attacks ``sq`` (horses block, never attack)."""
     if by_white:
-        knight, king, pawn, rq, bq, pawns = "N", "K", "P", "RQ", "BQ", W_PAWN_FROM[sq]
+        knight, king, pawn, rook, bishop, queen = "N", "K", "P", "R", "B", "Q"
+        pawns = W_PAWN_FROM[sq]
     else:
-        knight, king, pawn, rq, bq, pawns = "n", "k", "p", "rq", "bq", B_PAWN_FROM[sq]
-    for t in KNIGHT[sq]:
-        if board[t] == knight:
-            return True
+        knight, king, pawn, rook, bishop, queen = "n", "k", "p", "r", "b", "q"
+        pawns = B_PAWN_FROM[sq]
+    # (A kind of piece the side has none of is not looked for: an ending has few.)
+    if knight in board:
+        for t in KNIGHT[sq]:
+            if board[t] == knight:
+                return True
     for t in pawns:
         if board[t] == pawn:
             return True
     for t in KING[sq]:
         if board[t] == king:
             return True
-    for ray in ROOK_RAYS[sq]:
-        for t in ray:
-            c = board[t]
-            if c != EMPTY:
-                if c in rq:
-                    return True
-                break
-    for ray in BISHOP_RAYS[sq]:
-        for t in ray:
-            c = board[t]
-            if c != EMPTY:
-                if c in bq:
-                    return True
-                break
+    queens = queen in board
+    if queens or rook in board:
+        for ray in ROOK_RAYS[sq]:
+            for t in ray:
+                c = board[t]
+                if c != EMPTY:
+                    if c == rook or c == queen:
+                        return True
+                    break
+    if queens or bishop in board:
+        for ray in BISHOP_RAYS[sq]:
+            for t in ray:
+                c = board[t]
+                if c != EMPTY:
+                    if c == bishop or c == queen:
+                        return True
+                    break
     return False
 
 
