@@ -8,7 +8,6 @@ here uses the ``random`` module.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from typing import TypeVar
@@ -25,6 +24,8 @@ class SeedRng:
         self._buffer = b""
 
     def _bytes(self, count: int) -> bytes:
+        import hashlib
+
         while len(self._buffer) < count:
             block = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
             self._counter += 1
@@ -93,6 +94,8 @@ def weak_seed_reason(seed: str) -> str | None:
 
 def seed_hash(seed: str) -> str:
     """The commitment published in place of a seed: SHA-256 of its UTF-8 bytes, in hex."""
+    import hashlib
+
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
@@ -120,5 +123,7 @@ def check_contribution(text: str) -> str:
 def joint_seed(secret: str, contributions: Sequence[str]) -> str:
     """The seed of a jointly drawn record: SHA-256 of the referee's secret and every seat's
     contribution, in seat order, one per line after a fixed label."""
+    import hashlib
+
     text = "\n".join(["gametool joint seed", secret, *contributions])
     return hashlib.sha256(text.encode()).hexdigest()

@@ -9,7 +9,6 @@ or on a Dask worker (see :mod:`gametool.distribute`).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -218,6 +217,8 @@ def joined_imports(results: Iterable[tuple[Any, int]]) -> Iterator[tuple[Any, li
 
 def moves_digest(session: Session) -> str:
     """A hash of what makes two records the same game: game, options, start and actions."""
+    import hashlib
+
     parts = [session.game.id, repr(session.game.non_default_options()),
              session.record.get("Position") or session.record.get("FEN") or ""]
     parts += [f"{step.seat}:{step.text}" for step in session.steps]
@@ -626,6 +627,8 @@ def time_use(session: Session) -> tuple[tuple[float, int], ...]:
 
 def position_digest(session: Session) -> str:
     """A hash of the game's last position (placement, side to move, castling for chess)."""
+    import hashlib
+
     game = session.game
     try:
         key = game.position_key(session.state)
