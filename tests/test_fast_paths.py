@@ -87,6 +87,13 @@ def same_position(a: object, b: object) -> bool:
     return all(getattr(a, f) == getattr(b, f) for f in fields)
 
 
+def kings_known(pos: Position) -> bool:
+    """Whether the squares of the kings a position knows (-1: not known) are theirs."""
+    mine, theirs = ("K", "k") if pos.white else ("k", "K")
+    return (pos._ksq in (-1, pos.board.find(mine))
+            and pos._osq in (-1, pos.board.find(theirs)))
+
+
 @settings(max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from(OPTIONS), st.sampled_from(STARTS), st.data())
@@ -153,11 +160,14 @@ def test_remembered_moves_and_the_lazy_end_agree_with_the_full_rules(
         for other in (read[2], again[2], known, remembered, stepped, linked):
             if other is not None:
                 assert same_position(other, after), text
+                assert kings_known(other), (board.fen(), text)
         assert (game.encode_position(after).split()[:4]
                 == board.fen(en_passant="fen").split()[:4]), text
         assert after.halfmove == board.halfmove_clock, text
         assert after.repetitions() == _occurrences(board), text
-        state = after
+        # Read on from the position a check's reading made (its kings' squares known) or from
+        # the engine's.
+        state = linked if linked is not None and kind % 2 else after
     outcome = game.outcome(state)
     assert (outcome.termination if outcome else None) == expected_end(board, automatic)
 
@@ -224,6 +234,7 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
                 if name not in MEMOS:
                     assert ours == getattr(made, name), (text, name)
             assert fast[2]._check == made.in_check(), text
+            assert kings_known(fast[2]), text
             assert fast[1] == board.san(pychess.Move.from_uci(_uci(fast[0]))), text
         for text in ("O-O", "O-O-O"):  # castling names the king's move only
             try:
@@ -243,7 +254,7 @@ def test_the_one_pass_san_reader_agrees_with_the_full_reading(fen: str, picks: l
         state = read_fen(board.fen(en_passant="fen"))
 
 
-MEMOS = ("_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared")
+MEMOS = ("_moves", "_key", "_status", "_turns", "_memo", "_check", "_shared", "_ksq", "_osq")
 """The fields of a position that memoise what its other fields decide."""
 
 
@@ -393,6 +404,7 @@ def test_the_one_pass_reader_reads_every_move_of_any_chess_board(
                 if name not in MEMOS:
                     assert getattr(fast[2], name) == getattr(made, name), (cells, text, name)
             assert fast[2]._check == made.in_check(), (cells, white, castling, ep, text)
+            assert kings_known(fast[2]), (cells, text)
     # A text naming no legal move is no move: the piece letters to every square.
     legal = {Chess().format_action(state, m).rstrip("+#") for m in moves}
     for target in core.SQUARE_NAMES:

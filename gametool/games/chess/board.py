@@ -315,11 +315,13 @@ a rank or a file, else None (``BISHOP_BETWEEN`` the same for a diagonal)."""
 KNIGHT_FROM = tuple(frozenset(steps) for steps in KNIGHT)
 
 
-def plain_moves_to(board: str, white: bool, target: int, piece: str) -> list[int] | None:
+def plain_moves_to(board: str, white: bool, target: int, piece: str,
+                   ksq: int = -1) -> list[int] | None:
     """The legal moves of the side's ``piece`` (N, B, R or Q) to ``target`` when the side is
     not in check: what ``piece_moves_to`` gives, found from the pieces themselves (a string
     search for the letter, then the line between each piece and the square), in board order.
-    None when ``target`` holds a piece of the side or a horse."""
+    None when ``target`` holds a piece of the side or a horse. ``ksq``: the side's king's
+    square, where known."""
     there = board[target]
     if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
         return None  # a piece of the side, or a horse (never captured)
@@ -328,7 +330,8 @@ def plain_moves_to(board: str, white: bool, target: int, piece: str) -> list[int
     s = board.find(letter)
     if s < 0:
         return found
-    ksq = board.index("K" if white else "k")
+    if ksq < 0:
+        ksq = board.index("K" if white else "k")
     lined = LINES[ksq]
     if piece == "N":
         steps = KNIGHT_FROM[target]

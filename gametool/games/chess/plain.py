@@ -183,11 +183,14 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
     piece's move or castling, in ``pos`` where the side is not in check and its moves are not
     listed; OTHER for a promotion or a move to the en-passant square."""
     board, white = pos.board, pos.white
+    ksq = pos._ksq  # the side's king, where known
+    if ksq < 0:
+        ksq = board.index("K" if white else "k")
     if kind == PAWN:
         _kind, t, pawn, promo, body = parts
         if promo is not None or t == pos.ep:
             return OTHER
-        m = _plain_pawn(board, white, t, pawn, None)
+        m = _plain_pawn(board, white, t, pawn, None, ksq)
         if m is None:
             return None
         f = m & 63
@@ -200,7 +203,7 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
     elif kind == KING:
         _kind, piece, t, ff, fr, capture, alone, taking = parts
         letter = "K" if white else "k"
-        f = board.index(letter)
+        f = ksq
         if t not in KING_STEPS[f]:
             return None  # castling is written O-O or O-O-O
         if (ff is not None and f & 7 != ff) or (fr is not None and f >> 3 != fr):
@@ -228,7 +231,7 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
         if capture and there == EMPTY:
             return None
         letter = piece if white else piece.lower()
-        found = plain_moves_to(board, white, t, piece)
+        found = plain_moves_to(board, white, t, piece, ksq)
         if found is None:
             return None
         if ff is None and fr is None:
@@ -257,7 +260,9 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
     else:
         after_board = f"{board[:t]}{letter}{board[t + 1:f]}.{board[f + 1:]}"
     # ... and whether it checks the other king: from the piece moved, or from behind it.
-    king = after_board.index("k" if white else "K")
+    king = pos._osq
+    if king < 0:
+        king = after_board.index("k" if white else "K")
     checked = False
     if letter == "N" or letter == "n":
         checked = king in KNIGHT_FROM[t]
@@ -281,16 +286,18 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
                 if c != EMPTY:
                     checked = c in sliders
                     break
-    return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san)
+    return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san, king,
+                 t if kind == KING else ksq)
 
 
 def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep: int,
-          zeroing: bool, checked: bool, san: bool) -> tuple[int, str | None, Position]:
+          zeroing: bool, checked: bool, san: bool, ksq: int = -1,
+          osq: int = -1) -> tuple[int, str | None, Position]:
     """What read_plain gives for the legal move ``m`` of ``pos`` that left ``after_board``,
     ``castling`` and ``ep`` and ``checked`` the other king: the move, its SAN (``body`` and the
     check sign; None without ``san``) and the position after it (pos.after_move), which knows
-    whether its side is in check."""
-    after = pos.after_move(after_board, castling, ep, zeroing)
+    whether its side is in check (and its kings' squares ``ksq`` and ``osq``, where known)."""
+    after = pos.after_move(after_board, castling, ep, zeroing, ksq, osq)
     after._check = checked
     if not san:
         return m, None, after
@@ -329,7 +336,9 @@ def _castle(pos: Position, kingside: bool, body: str, san: bool) -> Any:
             return None
         after_board = f"{board[:base]}..{king}{rook}.{board[base + 5:]}"
         t, rsq = base + 2, base + 3
-    other = after_board.index("k" if white else "K")
+    other = pos._osq
+    if other < 0:
+        other = after_board.index("k" if white else "K")
     checked = False
     d = LINE_OF[other][rsq]
     if 0 <= d < 4:  # the rook on a rank or file with the other king, nothing between
@@ -340,14 +349,15 @@ def _castle(pos: Position, kingside: bool, body: str, san: bool) -> Any:
             if after_board[s] != EMPTY:
                 break
     return _made(pos, base + 4 | t << 6, body, after_board, castling & CASTLE_KEEP_T[base + 4],
-                 -1, False, checked, san)
+                 -1, False, checked, san, other, t)
 
 
 def _plain_pawn(board: str, white: bool, target: int, pawn: int | None,
-                promo: str | None) -> int | None:
+                promo: str | None, ksq: int = -1) -> int | None:
     """The legal pawn move a plain SAN names (a push to ``target``, or a capture there from
     the file ``pawn``) when the side is not in check and ``target`` is not the en-passant
-    square; None when there is none (or a promotion is missing or out of place)."""
+    square; None when there is none (or a promotion is missing or out of place). ``ksq``: the
+    side's king's square, where known."""
     rank = target >> 3
     if rank == (0 if white else 7):
         return None  # no pawn moves to its own first rank
@@ -372,7 +382,8 @@ def _plain_pawn(board: str, white: bool, target: int, pawn: int | None,
         f = target - up - (target & 7) + pawn
         if board[f] != letter:
             return None
-    ksq = board.index("K" if white else "k")
+    if ksq < 0:
+        ksq = board.index("K" if white else "k")
     if f in LINES[ksq] and not _unpinned(board, ksq, f, target, white):
         return None
     return f | target << 6 | (" NBRQ".index(promo) << 12 if promo is not None else 0)

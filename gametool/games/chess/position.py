@@ -139,7 +139,7 @@ class Position:
 
     __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "_history",
                  "_prev", "ply", "end", "_moves", "_key", "_status", "_turns", "_memo", "_check",
-                 "_shared", "_text", "_move", "_san", "_after", "_more")
+                 "_shared", "_text", "_move", "_san", "_after", "_more", "_ksq", "_osq")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
                  fullmove: int, history: tuple[Any, ...] | None = (), ply: int = 0,
@@ -170,6 +170,8 @@ class Position:
         self._san: str | None = None
         self._after: Position | None = None
         self._more: dict[Any, Any] | None = None
+        # The squares of the kings of the side to move and of the other, where known (-1).
+        self._ksq = self._osq = -1
 
     def recall(self, text: str) -> tuple[int, str, Position] | None:
         """The move ``text`` read here before, its canonical text and the position after it
@@ -181,9 +183,12 @@ class Position:
         more = self._more
         return None if more is None else more.get(text)
 
-    def after_move(self, board: str, castling: int, ep: int, zeroing: bool) -> Position:
+    def after_move(self, board: str, castling: int, ep: int, zeroing: bool, ksq: int = -1,
+                   osq: int = -1) -> Position:
         """The position after a move of this one that left ``board``, ``castling`` and ``ep``
-        (``zeroing``: a pawn move or a capture, which clears the clock and the history)."""
+        (``zeroing``: a pawn move or a capture, which clears the clock and the history), and
+        the squares of its kings where the mover knows them (``ksq`` of the side to move
+        then, ``osq`` of the other; -1 where not)."""
         # Made here field by field, as __init__ makes it (one call less for every move read).
         white = self.white
         pos = _new(Position)
@@ -197,6 +202,7 @@ class Position:
         pos._text = pos._san = pos._after = pos._more = None
         pos._status = _UNSET
         pos._move = -1
+        pos._ksq, pos._osq = ksq, osq
         return pos
 
     @property
