@@ -286,6 +286,9 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
                 if c != EMPTY:
                     checked = c in sliders
                     break
+    if not san:  # (what _made gives then, a call less for most moves a check reads)
+        return f | t << 6, None, pos.after_move(after_board, castling, ep, zeroing, king,
+                                                t if kind == KING else ksq, checked)
     return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san, king,
                  t if kind == KING else ksq)
 
@@ -297,8 +300,7 @@ def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep:
     ``castling`` and ``ep`` and ``checked`` the other king: the move, its SAN (``body`` and the
     check sign; None without ``san``) and the position after it (pos.after_move), which knows
     whether its side is in check (and its kings' squares ``ksq`` and ``osq``, where known)."""
-    after = pos.after_move(after_board, castling, ep, zeroing, ksq, osq)
-    after._check = checked
+    after = pos.after_move(after_board, castling, ep, zeroing, ksq, osq, checked)
     if not san:
         return m, None, after
     if not checked:

@@ -184,11 +184,12 @@ class Position:
         return None if more is None else more.get(text)
 
     def after_move(self, board: str, castling: int, ep: int, zeroing: bool, ksq: int = -1,
-                   osq: int = -1) -> Position:
+                   osq: int = -1, check: bool | None = None) -> Position:
         """The position after a move of this one that left ``board``, ``castling`` and ``ep``
         (``zeroing``: a pawn move or a capture, which clears the clock and the history), and
-        the squares of its kings where the mover knows them (``ksq`` of the side to move
-        then, ``osq`` of the other; -1 where not)."""
+        what the mover knows of it: the squares of its kings (``ksq`` of the side to move
+        then, ``osq`` of the other; -1 where not known) and whether its side is in ``check``
+        (None: not known)."""
         # Made here field by field, as __init__ makes it (one call less for every move read).
         white = self.white
         pos = _new(Position)
@@ -198,11 +199,11 @@ class Position:
             pos.halfmove, pos._history, pos._prev = 0, (), None
         else:
             pos.halfmove, pos._history, pos._prev = self.halfmove + 1, None, self
-        pos._moves = pos._key = pos._turns = pos._check = pos._memo = pos._shared = None
+        pos._moves = pos._key = pos._turns = pos._memo = pos._shared = None
         pos._text = pos._san = pos._after = pos._more = None
         pos._status = _UNSET
         pos._move = -1
-        pos._ksq, pos._osq = ksq, osq
+        pos._ksq, pos._osq, pos._check = ksq, osq, check
         return pos
 
     @property
