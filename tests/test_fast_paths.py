@@ -335,6 +335,31 @@ def crowded(board: str, white: bool, ep: int, keep: int) -> str:
     return "".join(cells)
 
 
+def attacked_by_walking(board: str, sq: int, by_white: bool) -> bool:
+    """Whether ``sq`` is attacked, by a walk from it over files and ranks (horses block)."""
+    case = str.upper if by_white else str.lower
+    f0, r0 = sq % 8, sq // 8
+
+    def at(df: int, dr: int) -> str:
+        f, r = f0 + df, r0 + dr
+        return board[r * 8 + f] if 0 <= f < 8 and 0 <= r < 8 else ""
+
+    jumps = {"N": [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)],
+             "K": [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if df or dr],
+             "P": [(-1, -1), (1, -1)] if by_white else [(-1, 1), (1, 1)]}
+    for piece, steps in jumps.items():
+        if any(at(df, dr) == case(piece) for df, dr in steps):
+            return True
+    for df, dr in [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if df or dr]:
+        sliders = case("RQ" if df == 0 or dr == 0 else "BQ")
+        k = 1
+        while at(df * k, dr * k) == ".":
+            k += 1
+        if at(df * k, dr * k) in tuple(sliders):
+            return True
+    return False
+
+
 @settings(max_examples=400, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                  HealthCheck.large_base_example])
@@ -351,6 +376,12 @@ def test_the_move_tables_agree_with_the_whole_move_list(
             core.legal_moves(alone, white, castling, ep)), (alone, white, castling, ep)
     checked = core.in_check(board, white)
     assert core.has_legal_move(board, white, castling, ep, checked=checked) == bool(moves)
+    for by_white in (True, False):  # told where the king is, or not
+        king = board.find("K" if by_white else "k")
+        for sq in range(64):
+            walked = attacked_by_walking(board, sq, by_white)
+            assert core.attacked(board, sq, by_white) == walked, (board, sq, by_white)
+            assert core.attacked(board, sq, by_white, king) == walked, (board, sq, by_white)
     for target in range(64):
         wanted = sorted(m for m in moves if (m >> 6) & 63 == target)
         assert sorted(core.moves_to(board, white, castling, ep, target)) == wanted

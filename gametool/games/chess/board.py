@@ -83,6 +83,8 @@ BISHOP_RAYS = tuple(r[4:] for r in RAYS)
 _ROOKISH = ("RQ", "rq")
 _BISHOPISH = ("BQ", "bq")
 
+KING_NEAR = tuple(frozenset(steps) for steps in KING)
+
 # Castling rights kept when a move starts or ends on a square.
 CASTLE_KEEP = [15] * 64
 CASTLE_KEEP[0], CASTLE_KEEP[4], CASTLE_KEEP[7] = 15 & ~WQ, 15 & ~(WK | WQ), 15 & ~WK
@@ -92,8 +94,9 @@ CASTLE_KEEP_T = tuple(CASTLE_KEEP)
 DARK = tuple(((s & 7) + (s >> 3)) % 2 == 0 for s in range(64))  # a1 is dark
 
 
-def attacked(board: str, sq: int, by_white: bool) -> bool:
-    """Whether a piece of the given side attacks ``sq`` (horses block, never attack)."""
+def attacked(board: str, sq: int, by_white: bool, king_at: int = -1) -> bool:
+    """Whether a piece of the given side attacks ``sq`` (horses block, never attack);
+    ``king_at``: that side's king's square, where known."""
     if by_white:
         knight, king, pawn, rook, bishop, queen = "N", "K", "P", "R", "B", "Q"
         pawns = W_PAWN_FROM[sq]
@@ -108,9 +111,12 @@ def attacked(board: str, sq: int, by_white: bool) -> bool:
     for t in pawns:
         if board[t] == pawn:
             return True
-    for t in KING[sq]:
-        if board[t] == king:
-            return True
+    if king_at < 0:
+        for t in KING[sq]:
+            if board[t] == king:
+                return True
+    elif king_at in KING_NEAR[sq]:
+        return True
     queens = queen in board
     if queens or rook in board:
         for ray in ROOK_RAYS[sq]:

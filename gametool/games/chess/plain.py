@@ -213,7 +213,7 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
             return None
         if capture and there == EMPTY:
             return None
-        if attacked(f"{board[:f]}.{board[f + 1:]}", t, not white):
+        if attacked(f"{board[:f]}.{board[f + 1:]}", t, not white, pos._osq):
             return None  # (the king taken off: a line through its square shields no square)
         body = alone if there == EMPTY else taking
         castling = pos.castling
