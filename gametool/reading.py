@@ -106,11 +106,20 @@ _PLAIN_REST = re.compile(_SEAT_ACTION + _AFTER)
 _BARE_REST = re.compile(_SEAT_ACTION + r")()\r?\n?")
 """The same after the ply number expected (``12. ``), which is checked first (and an empty
 third group, the comment of _NOTED_REST)."""
-_NOTED_REST = re.compile(_SEAT_ACTION + _WORDS + r"(?:\{([^}]{0,2048})\}[ \t]*)?\r?\n?")
+_NOTE = r"(?:\{([^}]{0,2048})\}[ \t]*)?\r?\n?"
+_NOTED_REST = re.compile(_SEAT_ACTION + _WORDS + _NOTE)
 """_PLAIN_REST but for the line breaks in its comment (the third group): a comment without
 (its first line is all of it) is read as _PLAIN_REST reads it, a character at a time through
 a class of ten, but at once."""
+_NOTED_WORDS = re.compile(r"([^\s{};|$]+" + _WORDS + _NOTE)
+"""The same after the seat's name (its action and its comment)."""
 _PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
+
+
+def _one_line(note: str, raw: str, at: int) -> bool:
+    """Whether the turn line ``raw``, read by _NOTED_REST from ``at`` with the comment
+    ``note``, is one _PLAIN_REST reads (no line break in the comment)."""
+    return note.splitlines()[0] == note or _PLAIN_REST.fullmatch(raw, at) is not None
 
 
 def _following(session: Session) -> dict[int, tuple[str | None, int]]:
@@ -250,6 +259,7 @@ class _Stream:
         # general path says what), by _slow.
         bare_tag, read_tag, tag_type = _BARE_TAG.fullmatch, self.reader.tag, gtn.Tag
         bare_rest, noted_rest = _BARE_REST.fullmatch, _NOTED_REST.fullmatch
+        noted_words = _NOTED_WORDS.fullmatch
         prefixes = _PLY_PREFIX
         for raw in self.lines:
             if raw[:1] == "[":
@@ -280,12 +290,13 @@ class _Stream:
                     prefix = prefixes[ply]
                 except IndexError:
                     prefix = _ply_prefix(ply)
-                match = None
+                seat = None
                 if ply > max_plies:
                     pass
                 elif expect is not None and raw.startswith(start := prefix + expect):
-                    # The seat that follows the last one's, and one word: what the patterns
-                    # would read, without them (most lines of most games).
+                    # The seat that follows the last one's: what the patterns would read,
+                    # without them for one word (most lines of most games), and without its
+                    # name for more.
                     rest = raw[len(start):]
                     text = tokens.get(rest)
                     if text is None:
@@ -294,31 +305,29 @@ class _Stream:
                             text = word[1]
                             if len(tokens) < limit:
                                 tokens[rest] = text
+                        else:
+                            word = noted_words(raw, len(start))
+                            if word is not None:
+                                text, note = word.groups()
+                                if note and not _one_line(note, raw, len(prefix)):
+                                    text = None
                     if text is not None:
-                        # Whatever goes wrong is read again the general way, which says
-                        # what (see Game.read_step).
-                        after = step(states[-1], expect_seat, text)
-                        if after is not None:
-                            states.append(after)
-                            lineno += 1
-                            expect, expect_seat = following.get(expect_seat, _NO_NEXT)
-                            continue
-                        # (A word refused: the patterns would read the same seat and word.)
-                    else:
-                        match = noted_rest(raw, len(prefix))  # (more than a word)
+                        seat = expect_seat
                 elif raw.startswith(prefix):
                     match = bare_rest(raw, len(prefix)) or noted_rest(raw, len(prefix))
-                if match is not None:
-                    seat_text, text, note = match.groups()
-                    seat = seats.get(seat_text)
-                    if seat is not None and (not note or note.splitlines()[0] == note
-                                             or _PLAIN_REST.fullmatch(raw, len(prefix))):
-                        after = step(states[-1], seat, text)
-                        if after is not None:
-                            states.append(after)
-                            lineno += 1
-                            expect, expect_seat = following.get(seat, _NO_NEXT)
-                            continue
+                    if match is not None:
+                        seat_text, text, note = match.groups()
+                        if not note or _one_line(note, raw, len(prefix)):
+                            seat = seats.get(seat_text)
+                if seat is not None:
+                    # Whatever goes wrong is read again the general way, which says what (see
+                    # Game.read_step).
+                    after = step(states[-1], seat, text)
+                    if after is not None:
+                        states.append(after)
+                        lineno += 1
+                        expect, expect_seat = following.get(seat, _NO_NEXT)
+                        continue
             elif fast is not None and (bare(raw) or plain(raw)):
                 lineno += 1  # the record's check is over, and the line is well formed
                 continue
