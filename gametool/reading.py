@@ -262,7 +262,7 @@ class _Stream:
         noted_words = _NOTED_WORDS.fullmatch
         prefixes = _PLY_PREFIX
         for raw in self.lines:
-            if raw[:1] == "[":
+            if raw and raw[0] == "[":
                 match = bare_tag(raw)
                 if match is not None:
                     lineno += 1

@@ -319,6 +319,7 @@ ROOK_BETWEEN, BISHOP_BETWEEN = _between()
 """``ROOK_BETWEEN[s * 64 + t]``: the squares strictly between ``s`` and ``t`` when they share
 a rank or a file, else None (``BISHOP_BETWEEN`` the same for a diagonal)."""
 KNIGHT_FROM = tuple(frozenset(steps) for steps in KNIGHT)
+KNIGHT_SORTED = tuple(tuple(sorted(steps)) for steps in KNIGHT)
 
 
 def plain_moves_to(board: str, white: bool, target: int, piece: str,
@@ -339,12 +340,10 @@ def plain_moves_to(board: str, white: bool, target: int, piece: str,
     if ksq < 0:
         ksq = board.index("K" if white else "k")
     lined = LINES[ksq]
-    if piece == "N":
-        steps = KNIGHT_FROM[target]
-        while s >= 0:
-            if s in steps and (s not in lined or _unpinned(board, ksq, s, target, white)):
+    if piece == "N":  # the squares a knight reaches the target from, in board order
+        for s in KNIGHT_SORTED[target]:
+            if board[s] == letter and (s not in lined or _unpinned(board, ksq, s, target, white)):
                 found.append(s | target << 6)
-            s = board.find(letter, s + 1)
         return found
     at = target
     while s >= 0:
