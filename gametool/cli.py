@@ -12,12 +12,76 @@ record, stale ``--expect-ply``, game over); 2 usage errors. Every failure is one
 from __future__ import annotations
 
 import sys
+from importlib import import_module
+from typing import Any
 
 import click
 
 from gametool import __version__, hooks
-from gametool.commands import archives, manuals, players, records, referee, viewing
 from gametool.commands.common import ToolGroup
+
+GROUPS: dict[str, tuple[str, ...]] = {
+    "records": ("start", "move", "moves", "validate", "perft", "undo", "join"),
+    "viewing": ("show", "replay", "export"),
+    "players": ("selfplay", "play"),
+    "archives": ("split", "filter", "stats", "tree"),
+    "referee": ("referee",),
+    "manuals": ("list", "rules", "completion", "help", "man"),
+}
+"""The command groups, each a module of gametool.commands (its ``COMMANDS``), with the names
+of its commands; a game's own commands come from its hooks."""
+
+
+class Commands(dict[str, click.Command]):
+    """The root's commands by name. A group's module is imported when one of its commands is
+    first named (a command loads its own group, not the five others); every group's when the
+    commands are listed or counted (help, manual pages, completion)."""
+
+    def __init__(self, groups: dict[str, tuple[str, ...]]) -> None:
+        super().__init__()
+        self._unloaded = {name: group for group, names in groups.items() for name in names}
+
+    def _load(self, name: str) -> None:
+        group = self._unloaded.get(name)
+        if group is not None:
+            for command in import_module(f"gametool.commands.{group}").COMMANDS:
+                self._unloaded.pop(command.name, None)
+                dict.__setitem__(self, command.name, command)
+
+    def _load_all(self) -> None:
+        while self._unloaded:
+            self._load(next(iter(self._unloaded)))
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        self._load(name)
+        return dict.get(self, name, default)
+
+    def __getitem__(self, name: str) -> click.Command:
+        self._load(name)
+        return dict.__getitem__(self, name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._unloaded or dict.__contains__(self, name)
+
+    def __iter__(self) -> Any:
+        self._load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._load_all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._load_all()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._load_all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._load_all()
+        return dict.items(self)
 
 
 @click.group(cls=ToolGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -32,13 +96,7 @@ def cli() -> None:
     """
 
 
-GROUPS = (records, viewing, players, archives, referee, manuals)
-"""The command groups, each a module of gametool.commands; a game's own commands come from
-its hooks."""
-
-for _group in GROUPS:
-    for _command in _group.COMMANDS:
-        cli.add_command(_command)
+cli.commands = Commands(GROUPS)
 for _command in hooks.commands():
     cli.add_command(_command)
 

@@ -89,3 +89,33 @@ def test_every_game_module_imports_alone() -> None:
         others = {m for m in done.stdout.split()
                   if not m.startswith(package) and m != "gametool.games"}
         assert not others, (gid, others)
+
+
+def test_the_roots_table_names_every_command_of_each_group() -> None:
+    """The root names each group's commands without importing it: the names must be the
+    commands the group's module holds, and listing the root's commands loads them all."""
+    from importlib import import_module
+
+    from gametool.cli import GROUPS, Commands
+
+    for group, names in GROUPS.items():
+        module = import_module(f"gametool.commands.{group}")
+        assert tuple(command.name for command in module.COMMANDS) == names, group
+    commands = Commands(GROUPS)
+    assert "validate" in commands and "nosuch" not in commands
+    assert commands.get("nosuch") is None
+    assert commands["stats"].name == "stats"
+    assert sorted(commands) == sorted(name for names in GROUPS.values() for name in names)
+
+
+@pytest.mark.parametrize(("command", "group"), [(["validate"], "records"),
+                                                (["stats"], "archives"),
+                                                (["show"], "viewing")])
+def test_a_command_loads_its_own_group_only(command: list[str], group: str,
+                                            colors_record: Path, tmp_path: Path) -> None:
+    path = tmp_path / "c.gtn"
+    path.write_bytes(colors_record.read_bytes())
+    modules = loaded(command[0], str(path))
+    groups = {m.rsplit(".", 1)[1] for m in modules
+              if m.startswith("gametool.commands.") and m != "gametool.commands.common"}
+    assert groups == {group}, groups
