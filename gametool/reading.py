@@ -96,8 +96,10 @@ def check_lines(lines: Iterable[str], file: str | None = None, all_errors: bool 
 # perhaps glyphs and a short comment in braces, as written by the tool. Such a line is read
 # here without the reader of the notation (which reads it the same way), and its action
 # applied without the general path when it is the turn of that seat and nothing else is due.
-_SEAT_ACTION = r"([A-Za-z0-9_.'+@-]+): ([^\s{};|$]+"
-_WORDS = r"(?:[ \t]+[^\s{};|$]+)*)(?:[ \t]+\$[0-9]{1,3})*[ \t]*"
+_SEAT = r"[A-Za-z0-9_.'+@-]+"
+_WORD = r"[^\s{};|$]+"
+_SEAT_ACTION = rf"({_SEAT}): ({_WORD}"
+_WORDS = rf"(?:[ \t]+{_WORD})*)(?:[ \t]+\$[0-9]{{1,3}})*[ \t]*"
 _AFTER = _WORDS + r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?"
 _PLAIN_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
 _BARE_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
@@ -111,7 +113,7 @@ _NOTED_REST = re.compile(_SEAT_ACTION + _WORDS + _NOTE)
 """_PLAIN_REST but for the line breaks in its comment (the third group): a comment without
 (its first line is all of it) is read as _PLAIN_REST reads it, a character at a time through
 a class of ten, but at once."""
-_NOTED_WORDS = re.compile(r"([^\s{};|$]+" + _WORDS + _NOTE)
+_NOTED_WORDS = re.compile(f"({_WORD}" + _WORDS + _NOTE)
 """The same after the seat's name (its action and its comment)."""
 _PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
 
@@ -148,9 +150,10 @@ _BARE_TAG = re.compile(
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _BLANK = frozenset(("", "\n", "\r\n"))
 _NO_FAST: tuple[Any, ...] = ([], {}, 0, None, {})
-_SEAT_NAME = re.compile(r"[A-Za-z0-9_.'+@-]+")
-_TOKEN = re.compile(r"([^\s{};|$]+)\r?\n?")
-"""A seat name, and the rest of a turn line of one word, as _BARE_REST reads them."""
+_SEAT_NAME = re.compile(_SEAT)
+"""A seat's name, as the turn patterns read one."""
+_TOKEN = re.compile(f"({_WORD})" + r"\r?\n?")
+"""The rest of a turn line of one word after its seat's name, as _BARE_REST reads it."""
 _NO_NEXT: tuple[str | None, int] = (None, -1)
 _TOKENS: dict[str, str] = {}
 """The rests of turn lines that _TOKEN read, and their word (at most _TOKENS_LIMIT)."""
