@@ -422,18 +422,45 @@ def _pgn_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     block that is UTF-8 throughout is decoded at once (each of its lines is UTF-8 then), any
     other line by line."""
     first = True
-    for block in _blocks(handle):
-        try:
-            found = _split(block.decode("utf-8").replace("\r\n", "\n"))
-        except UnicodeDecodeError:
-            raws = block.split(b"\n")
-            found = [pgn_line(raw + b"\n") for raw in raws[:-1]]
-            if raws[-1]:
-                found.append(pgn_line(raws[-1]))
+    for text, lines in _pgn_decoded(handle):
+        found = lines if lines is not None else _split(text)
         if first:
             found[0] = found[0].lstrip("\ufeff")
             first = False
         yield found
+
+
+def pgn_texts(path: str) -> Iterator[str]:
+    """The text of a PGN file (or stdin, compressed or not) in pieces of whole lines, each
+    line read as :func:`pgn_line` reads it: what :func:`lines` gives, joined a block at a
+    time (a reader that finds its own boundaries needs no lines)."""
+    handle = open_input(path)
+    first = True
+    try:
+        for text, lines in _pgn_decoded(handle):
+            text = text if lines is None else "".join(lines)
+            if first:
+                text = text.lstrip("\ufeff")
+                first = False
+            yield text
+    except OSError as exc:
+        raise GameError(f"{path}: cannot read: {exc.strerror}") from None
+    finally:
+        handle.close()
+
+
+def _pgn_decoded(handle: IO[bytes]) -> Iterator[tuple[str, list[str] | None]]:
+    """Each block of a PGN file decoded: as one text when it is UTF-8 throughout (its lines
+    not cut yet: None), else line by line (UTF-8 or Latin-1 each, the text left empty)."""
+    for block in _blocks(handle):
+        try:
+            yield block.decode("utf-8").replace("\r\n", "\n"), None
+        except UnicodeDecodeError:
+            raws = block.split(b"\n")
+            lines = [pgn_line(raw + b"\n") for raw in raws[:-1]]
+            if raws[-1]:
+                lines.append(pgn_line(raws[-1]))
+            yield "", lines
 
 
 def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:

@@ -523,6 +523,7 @@ def test_duplicates_by_position_and_against_another_file(tmp_path: Path) -> None
 def test_the_archive_commands_read_a_large_file_part_by_part(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from gametool import distribute
+    from gametool.formats import pgn as pgn_format
 
     data = Path(__file__).parent / "data"
     text = "\n".join([(data / "famous.pgn").read_text(encoding="utf-8"),
@@ -535,6 +536,7 @@ def test_the_archive_commands_read_a_large_file_part_by_part(
                                                                  str(tmp_path / "whole"))]
     whole = [run(*command) for command in commands]
     monkeypatch.setattr(distribute, "PART_BYTES", 1500)
+    monkeypatch.setattr(pgn_format, "PIECE", 1500)  # import's pieces, cut by the reader
     from gametool import corpus
 
     assert len(list(corpus.stream_parts(str(path)))) > 5

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -266,28 +266,41 @@ def _resync(text: str, offset: int) -> int:
     return found.start() if found else len(text)
 
 
-def read_games(text: str) -> Iterator[PgnGame | Refusal]:
-    """The games of a PGN text in order, each read or refused; never stops at a bad game."""
+def read_games(text: str, held: list[int] | None = None) -> Iterator[PgnGame | Refusal]:
+    """The games of a PGN text in order, each read or refused; never stops at a bad game.
+
+    With ``held`` (the text is the start of a longer one) the last game is not given but its
+    offset appended to ``held``: only a game that another follows is read as the whole text
+    would read it (each game's reading ends at its result, or where the next game starts; a
+    game cut short, or a refusal whose text runs to the end, is read again with more)."""
     index = 0
     pos = 0
     size = len(text)
+    last: PgnGame | Refusal | None = None
+    last_start = 0
     while True:
         # The next game starts at the next character that is not white space: every such
         # character starts a token.
         start = _SPACE.match(text, pos).end()
         if start == size:
-            return
+            break
         index += 1
         try:
-            game = _read_game(text, start, index)
+            item: PgnGame | Refusal = _read_game(text, start, index)
+            pos = item.end  # type: ignore[union-attr]
         except PgnError as exc:
             end = _resync(text, exc.offset)
             line, column = _position(text, exc.offset)
-            yield Refusal(index, line, column, exc.message, text[start:end].rstrip() + "\n")
+            item = Refusal(index, line, column, exc.message, text[start:end].rstrip() + "\n")
             pos = end
+        if held is None:
+            yield item
             continue
-        yield game
-        pos = game.end
+        if last is not None:
+            yield last
+        last, last_start = item, start
+    if held is not None:
+        held.append(last_start if last is not None else size)
 
 
 def _read_game(text: str, start: int, index: int) -> PgnGame:
@@ -736,18 +749,56 @@ def _finish(session: Session, game: PgnGame, tags: dict[str, str], warnings: lis
 
 
 def imports(text: str, file: str | None = None, keep: bool = False, first_line: int = 1,
-            base: int = 0, fix_results: bool = False,
-            eco: Any = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
+            base: int = 0, fix_results: bool = False, eco: Any = None,
+            held: list[int] | None = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
     """Each game of a PGN text (a piece of a file that starts at line ``first_line``, after
     ``base`` games) as it is read: the record or the refusal, and the lines to report.
     With ``keep``, each record's session too; with ``eco`` (an opening table), ECO and
-    Opening tags. The garbage collector runs less often meanwhile (see gametool.collector)."""
+    Opening tags; with ``held``, the last game left for the caller (see :func:`read_games`).
+    The garbage collector runs less often meanwhile (see gametool.collector)."""
     with collector.fewer_collections():
-        yield from _imports(text, file, keep, first_line, base, fix_results, eco)
+        yield from _imports(text, file, keep, first_line, base, fix_results, eco, held)
+
+
+def imports_stream(texts: Iterable[str], file: str | None = None, fix_results: bool = False,
+                   eco: Any = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
+    """What :func:`imports` gives for the text that ``texts`` make together (pieces of whole
+    lines, as :func:`gametool.sources.pgn_texts` reads a file), read about :data:`PIECE`
+    characters at a time: the reader finds where its games end, the last game of a piece is
+    read again with the next piece, and memory stays small whatever the size."""
+    rest = ""  # the start of a game that the text so far may cut short
+    pieces: list[str] = []
+    size = base = 0
+    first_line = 1
+    for piece in texts:
+        pieces.append(piece)
+        size += len(piece)
+        if size < PIECE or size < len(rest):  # (a long game is read again twice as long)
+            continue
+        text = rest + "".join(pieces)
+        held: list[int] = []
+        for item, messages in imports(text, file, first_line=first_line, base=base,
+                                      fix_results=fix_results, eco=eco, held=held):
+            base += 1
+            yield item, messages
+        at = held[0]
+        line_start = text.rfind("\n", 0, at) + 1
+        first_line += text.count("\n", 0, line_start)
+        # A game that starts within its line (after the last one's result) keeps its column:
+        # spaces stand for what precedes it there, which no reading looks back at.
+        rest, pieces, size = " " * (at - line_start) + text[at:], [], 0
+    yield from imports(rest + "".join(pieces), file, first_line=first_line, base=base,
+                       fix_results=fix_results, eco=eco)
+
+
+PIECE = 1 << 20
+"""Characters of a PGN text that :func:`imports_stream` reads at once (beside a game that the
+last piece cut short)."""
 
 
 def _imports(text: str, file: str | None, keep: bool, first_line: int, base: int,
-             fix_results: bool, eco: Any) -> Iterator[tuple[Imported | Refusal, list[str]]]:
+             fix_results: bool, eco: Any,
+             held: list[int] | None = None) -> Iterator[tuple[Imported | Refusal, list[str]]]:
     where = file or "<stdin>"
 
     def at(offset: int) -> tuple[int, int]:
@@ -755,7 +806,7 @@ def _imports(text: str, file: str | None, keep: bool, first_line: int, base: int
         return line + first_line - 1, column
 
     made: dict[Any, Any] | None = None if keep else {}
-    for item in read_games(text):
+    for item in read_games(text, held):
         if isinstance(item, Refusal):
             refusal = replace(item, index=item.index + base, line=item.line + first_line - 1)
             yield refusal, [refusal.where(file)]

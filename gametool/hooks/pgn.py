@@ -150,8 +150,8 @@ class _Writer:
 
 
 def _import_streamed(file: str, writer: _Writer, fix_results: bool, eco: bool) -> None:
-    from gametool import corpus
     from gametool.formats import pgn
+    from gametool.sources import pgn_texts
 
     name = None if file == "-" else file
     table = None
@@ -159,12 +159,8 @@ def _import_streamed(file: str, writer: _Writer, fix_results: bool, eco: bool) -
         from gametool.formats import eco as openings
 
         table = openings.table()
-    for part in corpus.stream_parts(file):
-        text = part.read()
-        for item, messages in pgn.imports(text, name, first_line=part.first_line,
-                                          base=writer.games + writer.refused,
-                                          fix_results=fix_results, eco=table):
-            writer.add(item, messages)
+    for item, messages in pgn.imports_stream(pgn_texts(file), name, fix_results, table):
+        writer.add(item, messages)
 
 
 def _import_spread(file: str, writer: _Writer, fix_results: bool, eco: bool, jobs: int,
