@@ -943,13 +943,16 @@ class Session:
 
     # -- writing (see gametool.writing) ---------------------------------------------------------
 
-    def canonical_record(self, shared: bool = False) -> gtn.Record:
+    def canonical_record(self, shared: bool = False, as_built: bool = False) -> gtn.Record:
         """The record with canonical tags, seat names and action texts, turns merged per line
-        (with ``shared``, for writing only: see :func:`gametool.writing.canonical_record`)."""
-        return writing.canonical_record(self, shared)
+        (with ``shared``, for writing only, and ``as_built``: see
+        :func:`gametool.writing.canonical_record`)."""
+        return writing.canonical_record(self, shared, as_built)
 
-    def text(self) -> str:
-        return writing.write_record(self.canonical_record(shared=True))
+    def text(self, as_built: bool = False) -> str:
+        """The canonical text of the record (``as_built``: the caller vouches that the body
+        is canonical as it stands, see :func:`gametool.writing.canonical_record`)."""
+        return writing.write_record(self.canonical_record(shared=True, as_built=as_built))
 
     def exported(self, seat: int | None) -> gtn.Record:
         """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""

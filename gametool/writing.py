@@ -50,14 +50,17 @@ def _plain_copy(variation: gtn.Variation) -> gtn.Variation:
 
 
 
-def canonical_record(self: Any, shared: bool = False) -> gtn.Record:
+def canonical_record(self: Any, shared: bool = False, as_built: bool = False) -> gtn.Record:
     """The record of the session ``self`` with canonical tags, seat names and action texts,
     turns merged per line.
 
     With ``shared`` the record's tags and the turn lines that are canonical already (one
     action, its text the step's, its ply and seat right, nothing merged into it) are this
     record's own objects, not copies: the result is for writing only and must not be
-    changed."""
+    changed. With ``as_built`` too, the caller vouches that the whole body is canonical as it
+    stands, and it is taken as it is: each turn line one made by ``append_checked`` for its
+    step, and no line the writer would merge into the one before it (a converter's record
+    of a game whose seats alternate, as the PGN reader makes them)."""
     record, game, names = self.record, self.game, self.names
     tags = [gtn.Tag("Game", game.id), gtn.Tag("Players", "; ".join(names))]
     extra = game.non_default_options()
@@ -72,6 +75,8 @@ def canonical_record(self: Any, shared: bool = False) -> gtn.Record:
     else:
         tags += [gtn.Tag(t.name, t.value) for t in record.tags
                  if t.name.lower() not in own_tags]
+    if shared and as_built:
+        return gtn.Record(tags=tags, body=record.body)
     out = gtn.Record(tags=tags)
     index = 0
     # The last of this record's own lines put in ``out`` (``shared``): a line merged into

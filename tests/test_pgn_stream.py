@@ -1,6 +1,11 @@
-"""Import reads a PGN file a piece at a time and finds where its games end itself: the last game
+"""Import's short ways, against the long ones.
+
+Import reads a PGN file a piece at a time and finds where its games end itself: the last game
 of a piece is read again with the next one. Whatever the pieces, the games, refusals, warnings,
-game numbers, lines and columns must be those of reading the whole text at once."""
+game numbers, lines and columns must be those of reading the whole text at once.
+
+Import writes a record's body as the converter built it (``Session.text(as_built=True)``):
+it must be the text the canonical writer makes, which checks and copies every line."""
 
 from __future__ import annotations
 
@@ -120,3 +125,25 @@ def test_pgn_texts_are_the_lines_of_the_file(tmp_path: Path) -> None:
         assert "".join(texts) == expected
         assert all(text.endswith("\n") for text in texts[:-1])
     assert expected.startswith('[Event "é"]\n') and "Latin-1 é" in expected
+
+
+def expect_as_built_canonical(text: str) -> int:
+    """Every game of ``text`` that imports: its body as built writes what the canonical
+    writer writes; the number of games."""
+    count = 0
+    for item, _messages in pgn.imports(text, None, keep=True):
+        if isinstance(item, pgn.Imported):
+            assert item.session is not None
+            assert item.session.text(as_built=True) == item.session.text() == item.text
+            count += 1
+    return count
+
+
+def test_records_as_built_are_canonical() -> None:
+    rng = random.Random(5)
+    texts = [pgn.decode(path.read_bytes()) for path in FILES] + AWKWARD
+    for path in sorted((Path(__file__).parent.parent / "bench" / "data").glob("*.pgn.xz")):
+        text = pgn.decode(lzma.decompress(path.read_bytes()))
+        texts.append(text[:text.index("\n[Event ", 250_000) + 1])
+    texts += [mutate(rng, "\n".join(rng.choice(GAMES) for _ in range(3))) for _ in range(300)]
+    assert sum(expect_as_built_canonical(text) for text in texts) > 700
