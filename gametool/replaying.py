@@ -921,7 +921,13 @@ class Session:
         step.seat, step.action, step._text = seat, action, text
         step.line = step.column = step._before = step._game = None
         steps.append(step)
-        line = gtn.one_turn(len(steps), self.names[seat], text)
+        # gtn.one_turn(len(steps), self.names[seat], text), written out (a call less).
+        turn = _new(gtn.Action)
+        turn.text, turn.column = text, 0
+        line = _new(gtn.TurnLine)
+        line.ply, line.seat, line.actions, line.comment = len(steps), self.names[seat], [turn], None
+        line.comment_style, line.line, line.column, line.seat_column = "{", 0, 1, 0
+        line.nags = []
         self.record.body.append(line)
         return line
 

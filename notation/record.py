@@ -150,19 +150,6 @@ class Variation:
 Item = TurnLine | CommentLine | EndingLine | Variation
 
 
-def one_turn(ply: int, seat: str, text: str) -> TurnLine:
-    """``TurnLine(ply, seat, [Action(text)])``, made field by field with the same defaults (a
-    converter makes one for every action it reads)."""
-    action = _new(Action)
-    action.text, action.column = text, 0
-    line = _new(TurnLine)
-    line.ply, line.seat, line.actions, line.comment = ply, seat, [action], None
-    line.comment_style, line.line, line.column, line.seat_column = "{", 0, 1, 0
-    line.nags = []
-    return line
-
-
-_new = object.__new__
 
 
 @dataclass

@@ -539,17 +539,6 @@ def test_the_guards_see_a_null_move_repetition() -> None:
     assert outcome is not None and outcome.termination == "fivefold repetition"
 
 
-def test_a_turn_made_field_by_field_is_the_one_its_class_makes() -> None:
-    """``one_turn`` (a converter's turn line) sets every field as the dataclass does."""
-    made = gtn.one_turn(12, "Capablanca_Jose_Raul", "Nf3")
-    full = gtn.TurnLine(12, "Capablanca_Jose_Raul", [gtn.Action("Nf3")])
-    for field in dataclasses.fields(gtn.TurnLine):
-        assert getattr(made, field.name) == getattr(full, field.name), field.name
-    for field in dataclasses.fields(gtn.Action):
-        assert getattr(made.actions[0], field.name) == getattr(full.actions[0], field.name)
-    assert made == full and made.nags is not gtn.one_turn(1, "a", "e4").nags
-
-
 def test_a_step_appended_by_a_converter_is_the_one_its_class_makes() -> None:
     """``Session.append_checked`` makes its step field by field: every slot as ``Step`` sets
     it."""
@@ -558,8 +547,18 @@ def test_a_step_appended_by_a_converter_is_the_one_its_class_makes() -> None:
     session = Session.start("chess", ["ann", "bob"], {}, None, None)
     game = session.game
     action = game.parse_action(session.state, "e4")
-    session.append_checked(0, action, "e4", game.apply(session.state, action))
+    line = session.append_checked(0, action, "e4", game.apply(session.state, action))
     made, full = session.steps[-1], Step(0, action, "e4")
     for name in Step.__slots__:
         assert getattr(made, name) == getattr(full, name), name
     assert made == full
+    # Its turn line too: every field as the dataclasses set it, and a list of NAGs of its own.
+    whole = gtn.TurnLine(1, "ann", [gtn.Action("e4")])
+    for field in dataclasses.fields(gtn.TurnLine):
+        assert getattr(line, field.name) == getattr(whole, field.name), field.name
+    for field in dataclasses.fields(gtn.Action):
+        assert getattr(line.actions[0], field.name) == getattr(whole.actions[0], field.name)
+    assert line == whole and session.record.body[-1] is line
+    action = game.parse_action(session.state, "e5")
+    other = session.append_checked(1, action, "e5", game.apply(session.state, action))
+    assert other.nags is not line.nags and other.ply == 2 and other.seat == "bob"

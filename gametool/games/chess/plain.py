@@ -286,11 +286,14 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
                 if c != EMPTY:
                     checked = c in sliders
                     break
-    if not san:  # (what _made gives then, a call less for most moves a check reads)
-        return f | t << 6, None, pos.after_move(after_board, castling, ep, zeroing, king,
-                                                t if kind == KING else ksq, checked)
-    return _made(pos, f | t << 6, body, after_board, castling, ep, zeroing, checked, san, king,
-                 t if kind == KING else ksq)
+    # What _made gives, written out for a move that does not check (a call less for most).
+    after = pos.after_move(after_board, castling, ep, zeroing, king,
+                           t if kind == KING else ksq, checked)
+    if not san:
+        return f | t << 6, None, after
+    if not checked:
+        return f | t << 6, body, after
+    return f | t << 6, _checking(after, body), after
 
 
 def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep: int,
@@ -305,12 +308,18 @@ def _made(pos: Position, m: int, body: str, after_board: str, castling: int, ep:
         return m, None, after
     if not checked:
         return m, body, after
+    return m, _checking(after, body), after
+
+
+def _checking(after: Position, body: str) -> str:
+    """The SAN of a move that checks, ``body`` and its sign: '+', or '#' when the side in
+    check in ``after`` has no legal move."""
     shared = after.shared
     moving = shared.get("has_move")
     if moving is None:
-        moving = shared["has_move"] = has_legal_move(after_board, after.white, castling, ep,
-                                                     checked=True)
-    return m, intern(body + ("+" if moving else "#")), after
+        moving = shared["has_move"] = has_legal_move(after.board, after.white, after.castling,
+                                                     after.ep, checked=True)
+    return intern(body + ("+" if moving else "#"))
 
 
 def _castle(pos: Position, kingside: bool, body: str, san: bool) -> Any:
