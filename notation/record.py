@@ -150,8 +150,6 @@ class Variation:
 Item = TurnLine | CommentLine | EndingLine | Variation
 
 
-
-
 @dataclass
 class Record:
     tags: list[Tag] = field(default_factory=list)
