@@ -557,11 +557,16 @@ _LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 def _one_line(text: str) -> str:
     """A comment as one line: characters that would end the line are written as spaces."""
-    return _LINE_BREAKS.sub(" ", text).strip() if _LINE_BREAKS.search(text) else text
+    # Every character _LINE_BREAKS names is unprintable: a printable text has none of them.
+    if text.isprintable() or not _LINE_BREAKS.search(text):
+        return text
+    return _LINE_BREAKS.sub(" ", text).strip()
 
 
 def _comment_text(text: str, style: str) -> str:
-    text = _one_line(text).encode("utf-8", "replace").decode("utf-8")
+    text = _one_line(text)
+    if not text.isascii():  # a lone surrogate becomes '?', as UTF-8 cannot hold it
+        text = text.encode("utf-8", "replace").decode("utf-8")
     if style == ";" or "}" in text:
         return f"; {text}".rstrip()
     return f"{{ {text} }}" if text else "{ }"

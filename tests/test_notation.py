@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -115,3 +117,23 @@ def test_token_errors_name_the_piece(grammar: object, text: str, expected: str) 
     with pytest.raises(NotationError) as info:
         tokens.parse_whole(grammar, text)  # type: ignore[arg-type]
     assert expected in info.value.message
+
+
+COMMENT_CHARS = "ab }{;\t\n\r\x0b\x0c\x1c\x1d\x1e\x85\xa0\xad\u2028\u2029\u200b\ud800é李"
+
+
+@given(st.text(COMMENT_CHARS, max_size=12))
+def test_a_comment_is_written_on_one_line_as_the_rule_says(text: str) -> None:
+    """A comment's characters that would end its line (C0 and C1 controls, the line and
+    paragraph separators) are written as spaces, a lone surrogate as '?': the short ways for
+    printable and ASCII comments give what the rule gives."""
+    expected = re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", " ", text)
+    if expected != text:
+        expected = expected.strip()
+    expected = expected.encode("utf-8", "replace").decode("utf-8")
+    written = gtn._comment_text(text, "{")
+    if ";" in written[:1]:
+        assert written == f"; {expected}".rstrip()
+    else:
+        assert written == (f"{{ {expected} }}" if expected else "{ }")
+    assert len(written.splitlines()) <= 1
