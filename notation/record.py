@@ -176,7 +176,8 @@ class Record:
         tag = self.find(name)
         if value is None:
             if tag is not None:
-                self.tags.remove(tag)
+                tags = self.tags
+                del tags[next(i for i, other in enumerate(tags) if other is tag)]
         elif tag is not None:
             tag.value = value
         else:
@@ -188,7 +189,10 @@ class Record:
 
     @property
     def ending(self) -> EndingLine | None:
-        return next((item for item in self.body if isinstance(item, EndingLine)), None)
+        kinds = list(map(type, self.body))  # (one pass in C: a body has a line a turn)
+        if EndingLine in kinds:
+            return self.body[kinds.index(EndingLine)]  # type: ignore[return-value]
+        return None
 
 
 # -- tag values --------------------------------------------------------------------------------

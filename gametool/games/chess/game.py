@@ -430,9 +430,10 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
     def read_move(self, state: Position, text: str) -> tuple[Any, str, Position]:
         """What a converter does for each move it reads: the action ``text`` names (as
         :meth:`parse_action` reads it, GameOver once the game is over), its canonical text and
-        the position after it, at once. The move is remembered in ``state`` (see
-        :func:`~gametool.games.chess.position.link`): reading it there again, or parsing it
-        and applying it, finds it."""
+        the position after it, at once. In the plies where moves are remembered the move is
+        remembered in ``state`` (see :func:`~gametool.games.chess.position.link`): reading it
+        there again, or parsing it and applying it, finds it (its caller has the position
+        after it, and nothing more is kept for it elsewhere)."""
         if state._after is not None:
             known = state.recall(text)
             if known is not None:
@@ -459,9 +460,8 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
             state._status = None
         elif self._over(state):
             raise GameOver("the game is over: no more moves")
-        if not ((state.ply < OPENING_PLIES or engine.REMEMBER_ALL)  # remembers(state)
-                and link(state, text, read)):  # type: ignore[arg-type]
-            self._last = (state, read[0], read[2])
+        if state.ply < OPENING_PLIES or engine.REMEMBER_ALL:  # remembers(state)
+            link(state, text, read)  # type: ignore[arg-type]
         return read  # type: ignore[return-value]
 
     def _keep(self, state: Position, text: str, read: tuple[int, str | None, Position],
