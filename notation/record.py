@@ -640,11 +640,20 @@ def _line_bound(line: str) -> int:
 def _write_body(body: list[Item], out: list[str], indent: str) -> None:
     turn_line, add = TurnLine, out.append
     for item in body:
-        if type(item) is turn_line and item.comment is None and not item.nags:
-            actions = item.actions  # the commonest line: a turn alone
+        if type(item) is turn_line:
+            actions = item.actions  # the commonest line: one action
             text = (actions[0].text if len(actions) == 1
                     else ACTION_SEPARATOR.join([a.text for a in actions]))
-            add(f"{indent}{item.ply}. {item.seat}: {text}")
+            comment = item.comment
+            if comment is None and not item.nags:
+                add(f"{indent}{item.ply}. {item.seat}: {text}")
+                continue
+            line = f"{indent}{item.ply}. {item.seat}: {text}"
+            if item.nags:
+                line += "".join([f" ${nag}" for nag in item.nags])
+            if comment is not None:
+                line += " " + _comment_text(comment, item.comment_style)
+            add(line)
             continue
         if isinstance(item, CommentLine):
             out.append(indent + _comment_text(item.text, item.style))
@@ -664,8 +673,8 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
             line = f"end: {item.result} {reason}".rstrip()
         else:
             line = (f"{item.ply}. {item.seat}: "
-                    + ACTION_SEPARATOR.join(a.text for a in item.actions)
-                    + "".join(f" ${nag}" for nag in item.nags))
+                    + ACTION_SEPARATOR.join([a.text for a in item.actions])
+                    + "".join([f" ${nag}" for nag in item.nags]))
         if item.comment is not None:
             line += " " + _comment_text(item.comment, item.comment_style)
         out.append(indent + line)

@@ -326,16 +326,23 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
         offsets.setdefault(name.lower(), found.start(1))
         pos = last_end = found.end()
         found = _PLAIN_TAG.match(text, pos)
-    plain = _PLAIN.match
+    plain, new = _PLAIN.match, object.__new__
     while True:
         found = plain(text, pos)
         if found is not None:
             # A run of plain moves (and their numbers), up to anything else.
             append = line.nodes.append
             while found is not None:
-                append(Node(found[1], found.start(1)))
+                # Node(found[1], found.start(1)), made here field by field (a call less).
+                node = new(Node)
+                node.san, node.offset = found[1], found.start(1)
+                node.nags = node.comments = node.variations = ()
+                append(node)
                 if found[2] is not None:
-                    append(Node(found[2], found.start(2)))
+                    node = new(Node)
+                    node.san, node.offset = found[2], found.start(2)
+                    node.nags = node.comments = node.variations = ()
+                    append(node)
                 pos = found.end()
                 found = plain(text, pos)
             in_moves = True
@@ -564,15 +571,17 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
     game_obj = session.game
     states = session.states
     read_move, append = game_obj.read_move, session.append_checked
+    state = states[-1]
     for node in game.main.nodes:
-        state = states[-1]
         try:
             action, text, after = read_move(state, node.san)
         except GameError:  # another reading, or the refusal, as _next_move words it
             seat, action = _next_move(game_obj, state, node, "")
             line = append(seat, action)
+            after = states[-1]
         else:
             line = append(0 if state.white else 1, action, text, after)
+        state = after
         if node.comments:
             line.comment = " ".join(node.comments)
         if node.nags:
