@@ -161,25 +161,29 @@ class Record:
         return None if tag is None else tag.value
 
     def find(self, name: str) -> Tag | None:
-        """The first tag of this name, in any case (tag names are ASCII: a name of another
-        length is never the same name)."""
+        """The first tag of this name, in any case."""
+        at = self._place(name)
+        return None if at < 0 else self.tags[at]
+
+    def _place(self, name: str) -> int:
+        """The index of the first tag of this name, in any case, or -1 (tag names are ASCII: a
+        name of another length is never the same name)."""
         key = name.lower()
         size = len(key)
-        for tag in self.tags:
+        for at, tag in enumerate(self.tags):
             other = tag.name
             if len(other) == size and (other == name or other.lower() == key):
-                return tag
-        return None
+                return at
+        return -1
 
     def set(self, name: str, value: str | None) -> None:
         """Set a tag (keeping its place if present); None removes it."""
-        tag = self.find(name)
+        at = self._place(name)
         if value is None:
-            if tag is not None:
-                tags = self.tags
-                del tags[next(i for i, other in enumerate(tags) if other is tag)]
-        elif tag is not None:
-            tag.value = value
+            if at >= 0:
+                del self.tags[at]
+        elif at >= 0:
+            self.tags[at].value = value
         else:
             self.tags.append(Tag(name, value))
 

@@ -21,7 +21,6 @@ from gametool import (
     completion,
     params,
     players,
-    render,
     sources,
     storage,
 )
@@ -112,6 +111,8 @@ class Rejected(click.ClickException):
     exit_code = 1
 
     def show(self, file: Any = None) -> None:
+        from gametool import render  # (loaded where it is needed: most commands never are)
+
         # Decision numbers ("(D7)") are for the rules files' readers, not for players.
         click.echo(f"gametool: {render.without_decisions(self.format_message())}", err=True)
 
