@@ -422,7 +422,7 @@ def test_the_command_line_remembers_only_openings(monkeypatch: pytest.MonkeyPatc
     assert _verdicts(records, True) == expected
     gc.collect()
     kept = [o for o in gc.get_objects() if type(o) is position.Position
-            and o._after is not None and id(o) not in before]
+            and o._link is not None and id(o) not in before]
     assert kept and all(p.ply < position.OPENING_PLIES for p in kept)
     assert position._LINKS[0] <= 100
     forget_shared()

@@ -71,8 +71,9 @@ def castling_text(rights: int) -> str:
 
 def child(pos: Position, m: int) -> Position:
     """The position after the legal chess move ``m`` (clocks and repetition history kept)."""
-    if pos._move == m:  # read here before (see position.link)
-        return pos._after  # type: ignore[return-value]
+    first = pos._link
+    if first is not None and first[1][0] == m:  # read here before (see position.link)
+        return first[1][2]
     if pos._more is not None:
         after = pos._more.get(m)
         if after is not None:
@@ -434,7 +435,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         remembered in ``state`` (see :func:`~gametool.games.chess.position.link`): reading it
         there again, or parsing it and applying it, finds it (its caller has the position
         after it, and nothing more is kept for it elsewhere)."""
-        if state._after is not None:
+        if state._link is not None:
             known = state.recall(text)
             if known is not None:
                 return known
@@ -492,7 +493,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         the move is not remembered: a check needs none), else the general way."""
         if seat != (0 if state.white else 1):
             return None
-        if state._after is not None:
+        if state._link is not None:
             known = state.recall(text)
             if known is not None:  # a position with a move read is not over
                 return known[2]
@@ -523,8 +524,9 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
         position.link; a position with a move read is not over), when ``seat`` is to move."""
         if seat != (0 if state.white else 1):
             return None
-        if text == state._text or text == state._san:  # the first read here (the commonest)
-            return state._after
+        first = state._link
+        if first is not None and (text == first[0] or text == first[1][1]):
+            return first[1][2]  # the first read here (the commonest)
         known = state.recall(text)
         return None if known is None else known[2]
 

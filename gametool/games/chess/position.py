@@ -123,9 +123,8 @@ def link(pos: Position, text: str, read: tuple[int, str, Position], evict: bool 
     elif _LINKS[0] >= limit:
         _LINKS[0] = _LINKS[1] = 0
         _STARTS.clear()
-    if pos._after is None:
-        pos._move, pos._san, pos._after = read
-        pos._text = read[1] if text == read[1] else text  # the SAN's string when the same
+    if pos._link is None:  # (the SAN's string for the text when they are the same)
+        pos._link = (read[1] if text == read[1] else text, read)
     else:
         more = pos._more
         if more is None:
@@ -143,7 +142,7 @@ class Position:
 
     __slots__ = ("board", "white", "castling", "ep", "halfmove", "fullmove", "_history",
                  "_prev", "ply", "end", "_moves", "_key", "_status", "_turns", "_memo", "_check",
-                 "_shared", "_text", "_move", "_san", "_after", "_more", "_ksq", "_osq")
+                 "_shared", "_link", "_more", "_ksq", "_osq")
 
     def __init__(self, board: str, white: bool, castling: int, ep: int, halfmove: int,
                  fullmove: int, history: tuple[Any, ...] | None = (), ply: int = 0,
@@ -168,11 +167,9 @@ class Position:
         self._check: bool | None = None
         self._memo: dict[Any, Any] | None = None
         self._shared: dict[Any, Any] | None = None
-        # The moves read here and the positions after them (see :func:`link`).
-        self._text: str | None = None
-        self._move = -1
-        self._san: str | None = None
-        self._after: Position | None = None
+        # The moves read here and the positions after them (see :func:`link`): the first as
+        # (its text, (move, SAN, position after)), the others in a dict.
+        self._link: tuple[str, tuple[int, str, Position]] | None = None
         self._more: dict[Any, Any] | None = None
         # The squares of the kings of the side to move and of the other, where known (-1).
         self._ksq = self._osq = -1
@@ -180,10 +177,11 @@ class Position:
     def recall(self, text: str) -> tuple[int, str, Position] | None:
         """The move ``text`` read here before, its canonical text and the position after it
         (see :func:`link`), or None."""
-        if self._after is None:
+        first = self._link
+        if first is None:
             return None
-        if text == self._text or text == self._san:
-            return self._move, self._san, self._after  # type: ignore[return-value]
+        if text == first[0] or text == first[1][1]:
+            return first[1]
         more = self._more
         return None if more is None else more.get(text)
 
@@ -204,9 +202,8 @@ class Position:
         else:
             pos.halfmove, pos._history, pos._prev = self.halfmove + 1, None, self
         pos._moves = pos._key = pos._turns = pos._memo = pos._shared = None
-        pos._text = pos._san = pos._after = pos._more = None
+        pos._link = pos._more = None
         pos._status = _UNSET
-        pos._move = -1
         pos._ksq, pos._osq, pos._check = ksq, osq, check
         return pos
 
