@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from gametool.cli import cli
 from gametool.engine import RESIGN, perft, perft_divide, walk_perft
 from gametool.errors import AmbiguousAction, GameError, GameOver, IllegalAction, MalformedAction
-from gametool.formats.pgn import export_pgn, import_pgn
+from gametool.formats.pgn import import_pgn
+from gametool.formats.pgn_export import export_pgn
 from gametool.games.chess import Chess
 from gametool.games.chess import board as core
 from gametool.games.chess.game import CLAIM

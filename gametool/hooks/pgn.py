@@ -180,9 +180,9 @@ def _import_spread(file: str, writer: _Writer, fix_results: bool, eco: bool, job
 
 
 def _style(values: dict[str, Any]) -> Any:
-    from gametool.formats import pgn
+    from gametool.formats import pgn_export
 
-    return pgn.Style(comments=not values.get("no_comments"), nags=not values.get("no_nags"),
+    return pgn_export.Style(comments=not values.get("no_comments"), nags=not values.get("no_nags"),
                      variations=not values.get("no_variations"),
                      seven_tags=bool(values.get("seven_tags")),
                      notation=values.get("notation") or "san",
@@ -191,7 +191,7 @@ def _style(values: dict[str, Any]) -> Any:
 
 
 def export_pgn(sessions: list[Any], as_seat: str | None, **values: Any) -> str:
-    from gametool.formats import pgn
+    from gametool.formats import pgn_export
 
     style = _style(values)
     table = _table(values)
@@ -199,7 +199,7 @@ def export_pgn(sessions: list[Any], as_seat: str | None, **values: Any) -> str:
     for session in sessions:
         if table is not None:
             table.classify(session)
-        out.append(pgn.export_pgn(session, style))
+        out.append(pgn_export.export_pgn(session, style))
     return "\n".join(out)
 
 
@@ -217,7 +217,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
     number of records. A record that cannot be read stops the export (nothing is written to
     OUT)."""
     from gametool import corpus, progress
-    from gametool.formats import pgn
+    from gametool.formats import pgn_export
     from gametool.sink import Sink
 
     style = _style(values)
@@ -229,7 +229,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
         if table is not None:
             table.classify(session)
         sink = Sink(output, force)
-        sink.write(pgn.export_pgn(session, style))
+        sink.write(pgn_export.export_pgn(session, style))
         sink.commit()
         return
     sink = Sink(output, force)
@@ -242,7 +242,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
                         raise item
                     if table is not None:
                         table.classify(item)
-                    sink.write(("\n" if sink.written else "") + pgn.export_pgn(item, style))
+                    sink.write(("\n" if sink.written else "") + pgn_export.export_pgn(item, style))
         if not sink.written:
             from gametool.errors import RecordError, Where
 
