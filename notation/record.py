@@ -644,19 +644,15 @@ def _line_bound(line: str) -> int:
 def _write_body(body: list[Item], out: list[str], indent: str) -> None:
     turn_line, add = TurnLine, out.append
     for item in body:
-        if type(item) is turn_line:
+        if type(item) is turn_line or isinstance(item, TurnLine):  # (the commonest first)
             actions = item.actions  # the commonest line: one action
             text = (actions[0].text if len(actions) == 1
                     else ACTION_SEPARATOR.join([a.text for a in actions]))
-            comment = item.comment
-            if comment is None and not item.nags:
-                add(f"{indent}{item.ply}. {item.seat}: {text}")
-                continue
             line = f"{indent}{item.ply}. {item.seat}: {text}"
             if item.nags:
                 line += "".join([f" ${nag}" for nag in item.nags])
-            if comment is not None:
-                line += " " + _comment_text(comment, item.comment_style)
+            if item.comment is not None:
+                line += " " + _comment_text(item.comment, item.comment_style)
             add(line)
             continue
         if isinstance(item, CommentLine):
@@ -667,18 +663,13 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
             _write_body(item.body, out, indent + "  ")
             out.append(indent + ")")
             continue
-        if isinstance(item, EndingLine):
-            reason = item.reason
-            if len(reason) > MAX_REASON:
-                raise NotationError(f"the reason of the ending would have {len(reason):,} "
-                                    f"characters, and it holds at most {MAX_REASON:,}")
-            if reason.strip() != reason or not _PLAIN_REASON.fullmatch(reason):
-                reason = f'"{escape(reason)}"'
-            line = f"end: {item.result} {reason}".rstrip()
-        else:
-            line = (f"{item.ply}. {item.seat}: "
-                    + ACTION_SEPARATOR.join([a.text for a in item.actions])
-                    + "".join([f" ${nag}" for nag in item.nags]))
+        reason = item.reason  # an ending line
+        if len(reason) > MAX_REASON:
+            raise NotationError(f"the reason of the ending would have {len(reason):,} "
+                                f"characters, and it holds at most {MAX_REASON:,}")
+        if reason.strip() != reason or not _PLAIN_REASON.fullmatch(reason):
+            reason = f'"{escape(reason)}"'
+        line = f"end: {item.result} {reason}".rstrip()
         if item.comment is not None:
             line += " " + _comment_text(item.comment, item.comment_style)
         out.append(indent + line)

@@ -182,12 +182,11 @@ def _import_spread(file: str, writer: _Writer, fix_results: bool, eco: bool, job
 def _style(values: dict[str, Any]) -> Any:
     from gametool.formats import pgn_export
 
-    return pgn_export.Style(comments=not values.get("no_comments"), nags=not values.get("no_nags"),
-                     variations=not values.get("no_variations"),
-                     seven_tags=bool(values.get("seven_tags")),
-                     notation=values.get("notation") or "san",
-                     fen_comments=bool(values.get("fen_comments")), plies=values.get("plies"),
-                     plycount=bool(values.get("plycount")))
+    return pgn_export.Style(
+        comments=not values.get("no_comments"), nags=not values.get("no_nags"),
+        variations=not values.get("no_variations"), seven_tags=bool(values.get("seven_tags")),
+        notation=values.get("notation") or "san", fen_comments=bool(values.get("fen_comments")),
+        plies=values.get("plies"), plycount=bool(values.get("plycount")))
 
 
 def export_pgn(sessions: list[Any], as_seat: str | None, **values: Any) -> str:
