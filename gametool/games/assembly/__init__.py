@@ -68,7 +68,8 @@ def _read(text: str) -> list:
     word = text.strip()
     fast = _FAST_MOVE.fullmatch(word)
     if fast is not None:
-        return [Square(ord(fast[1].lower()) - 97, int(fast[2])), fast[3],
+        # (the grammar reads 'X' as 'x', as it reads any case of a square's letter)
+        return [Square(ord(fast[1].lower()) - 97, int(fast[2])), fast[3].lower(),
                 Square(ord(fast[4].lower()) - 97, int(fast[5]))]
     if word.lower() == "pass":
         return ["pass"]
