@@ -195,10 +195,10 @@ record_option = params.record_option
 def load(path: str, number: int | None = None) -> Session:
     """The record of a file that holds one, or its record ``number``: then the file is read
     up to that record and no further (the records before it are not kept)."""
-    from gametool import corpus
-
     try:
         if number is not None:
+            from gametool import corpus  # (the streaming reader: loaded for a record's number)
+
             return corpus.one_record(path, number)
         return load_one(sources.read_records(path), None if path == "-" else path, number)
     except GameError as exc:
