@@ -11,9 +11,10 @@ game's own seat name (``Game.seat_names``).
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 from typing import Any
+
+from notation.patterns import lazy
 
 NAG_GLYPHS = {
     1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!", 7: "\u25a1", 8: "\u25a1",
@@ -40,7 +41,7 @@ def glyphs(nags: list[int]) -> str:
     return f"{move} {other}" if move and other else move or other
 
 
-_COMMAND = re.compile(r"\[%(\w+)\s+([^\]]*)\]")
+_COMMAND = lazy(r"\[%(\w+)\s+([^\]]*)\]")
 
 
 @dataclass(frozen=True)

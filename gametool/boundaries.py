@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
 from collections.abc import Iterator
 
-_SPECIAL = re.compile(r"[{}();]")
-_BRACES = re.compile(r"\{[^}]*\}?|\}")
+from notation.patterns import lazy
+
+_SPECIAL = lazy(r"[{}();]")
+_BRACES = lazy(r"\{[^}]*\}?|\}")
 """A comment (perhaps left open at the end of the line), or a ``}`` outside one."""
-_TAG_NAME = re.compile(r"\[[ \t]*([A-Za-z0-9_]+)")
+_TAG_NAME = lazy(r"\[[ \t]*([A-Za-z0-9_]+)")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 

@@ -8,9 +8,10 @@ here uses the ``random`` module.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TypeVar
+
+from notation.patterns import lazy
 
 T = TypeVar("T")
 
@@ -65,7 +66,7 @@ class SeedRng:
 STRONG_BITS = 128
 """A seed whose hash is handed out must hold at least this many bits of random hex."""
 
-_HEX = re.compile(r"[0-9a-f]+")
+_HEX = lazy(r"[0-9a-f]+")
 
 
 def new_seed() -> str:

@@ -22,6 +22,7 @@ from gametool.engine import CHANCE
 from gametool.errors import GameError
 from gametool.record import OFF_THE_BOARD, Session
 from gametool.sources import SUFFIXES, expand, is_pgn, lines, pgn_line, read_file
+from notation.patterns import lazy
 
 __all__ = ["PART_BYTES", "SUFFIXES", "Part", "Starts", "expand", "is_pgn", "lines", "parts",
            "pgn_line", "read_file", "stream_parts"]
@@ -180,7 +181,7 @@ def import_part(part: Part, fix_results: bool = False, eco: bool = False) -> tup
     return report, len(report.games) + len(report.refused)
 
 
-_GAME_NUMBER = re.compile(r"^(.*?:\d+:\d+: game )(\d+)(: )")
+_GAME_NUMBER = lazy(r"^(.*?:\d+:\d+: game )(\d+)(: )")
 
 
 def game_number(message: str) -> int:
@@ -310,8 +311,8 @@ def _termination_criterion(text: str) -> str:
     return word
 
 
-_ELO_RANGE = re.compile(r"^\s*(\d*)\s*-\s*(\d*)\s*$|^\s*(\d+)\s*$")
-_ECO_CODE = re.compile(r"^[A-Ea-e](\d\d?)?$")
+_ELO_RANGE = lazy(r"^\s*(\d*)\s*-\s*(\d*)\s*$|^\s*(\d+)\s*$")
+_ECO_CODE = lazy(r"^[A-Ea-e](\d\d?)?$")
 
 
 def elo_range(text: str, option: str) -> tuple[int | None, int | None]:
@@ -539,7 +540,7 @@ def _names_player(seat: str, player: str) -> bool:
     return seat == player or (seat.startswith(player) and not seat[len(player)].isalnum())
 
 
-_MATERIAL = re.compile(r"^\s*([KQRBNP]+)\s*v\s*([KQRBNP]+)\s*$", re.IGNORECASE)
+_MATERIAL = lazy(r"^\s*([KQRBNP]+)\s*v\s*([KQRBNP]+)\s*$", re.IGNORECASE)
 
 
 def material_key(text: str) -> str:

@@ -8,7 +8,6 @@ Seat names belong to the record, never to the engine.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from gametool.chance import SeedRng
 from gametool.errors import GameError, IllegalAction, MalformedAction
+from notation.patterns import lazy
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
@@ -43,7 +43,7 @@ GUESSES = 200
 """How many positions or chance actions :meth:`Game.assume_action` tries before giving up."""
 
 OPTION_MAXIMUM = 1_000_000
-_WHOLE = re.compile(r"[+-]?[0-9]+")
+_WHOLE = lazy(r"[+-]?[0-9]+")
 """The largest value of a whole-number option that names no maximum of its own (plies, points,
 rounds): larger ones are refused before any work depends on them."""
 

@@ -10,6 +10,7 @@ from gametool.chance import check_contribution
 from gametool.engine import Game
 from gametool.errors import GameError
 from notation import record as gtn
+from notation.patterns import lazy
 
 CHANCE_NAME = "chance"
 """The name the record gives the chance pseudo-seat."""
@@ -52,8 +53,8 @@ def parse_contributions(value: str, seats: int) -> list[str | None]:
     return out
 
 
-_DEFAULT_NAME = re.compile(r"p[0-9]+")
-_SEAT_NAME = re.compile(gtn.SEAT_PATTERN)
+_DEFAULT_NAME = lazy(r"p[0-9]+")
+_SEAT_NAME = lazy(gtn.SEAT_PATTERN)
 """A seat name: one or more of the characters a record writes in one."""
 
 

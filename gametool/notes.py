@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 from notation import record as gtn
+from notation.patterns import lazy
 
 MAX_NOTE = 500
-NOTE = re.compile(r"say (\S+) to (others|all): ", re.IGNORECASE)
+NOTE = lazy(r"say (\S+) to (others|all): ", re.IGNORECASE)
 
 
 def make(sender: str, argument: str) -> tuple[gtn.CommentLine, bool, str]:

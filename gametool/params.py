@@ -14,11 +14,12 @@ from typing import Any
 import click
 
 from gametool.engine import OPTION_MAXIMUM
+from notation.patterns import lazy
 from notation.record import MAX_PLY_DIGITS
 
 PLY_MAXIMUM = 10 ** MAX_PLY_DIGITS - 1
 """The largest ply number a record can hold."""
-_NUMBER = re.compile(r"[+-]?[0-9]+")
+_NUMBER = lazy(r"[+-]?[0-9]+")
 
 
 def shown(text: str) -> str:

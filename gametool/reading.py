@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from gametool.errors import GameError, RecordError, Where
 from gametool.replaying import RESYNC_WINDOW, Session
 from notation import record as gtn
 from notation.errors import NotationError
+from notation.patterns import lazy
 
 
 def read_text(text: str, file: str | None = None, first_line: int = 1) -> list[gtn.Record]:
@@ -101,19 +101,19 @@ _WORD = r"[^\s{};|$]+"
 _SEAT_ACTION = rf"({_SEAT}): ({_WORD}"
 _WORDS = rf"(?:[ \t]+{_WORD})*)(?:[ \t]+\$[0-9]{{1,3}})*[ \t]*"
 _AFTER = _WORDS + r"(?:\{[^}\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,2048}\}[ \t]*)?\r?\n?"
-_PLAIN_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
-_BARE_TURN = re.compile(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
+_PLAIN_TURN = lazy(r"([0-9]{1,9})\. " + _SEAT_ACTION + _AFTER)
+_BARE_TURN = lazy(r"([0-9]{1,9})\. " + _SEAT_ACTION + r")\r?\n?")
 """The plainest of them, tried first (one word, nothing after it)."""
-_PLAIN_REST = re.compile(_SEAT_ACTION + _AFTER)
-_BARE_REST = re.compile(_SEAT_ACTION + r")()\r?\n?")
+_PLAIN_REST = lazy(_SEAT_ACTION + _AFTER)
+_BARE_REST = lazy(_SEAT_ACTION + r")()\r?\n?")
 """The same after the ply number expected (``12. ``), which is checked first (and an empty
 third group, the comment of _NOTED_REST)."""
 _NOTE = r"(?:\{([^}]{0,2048})\}[ \t]*)?\r?\n?"
-_NOTED_REST = re.compile(_SEAT_ACTION + _WORDS + _NOTE)
+_NOTED_REST = lazy(_SEAT_ACTION + _WORDS + _NOTE)
 """_PLAIN_REST but for the line breaks in its comment (the third group): a comment without
 (its first line is all of it) is read as _PLAIN_REST reads it, a character at a time through
 a class of ten, but at once."""
-_NOTED_WORDS = re.compile(f"({_WORD}" + _WORDS + _NOTE)
+_NOTED_WORDS = lazy(f"({_WORD}" + _WORDS + _NOTE)
 """The same after the seat's name (its action and its comment)."""
 _PLY_PREFIX: list[str] = [f"{ply}. " for ply in range(1024)]
 
@@ -145,14 +145,14 @@ def _ply_prefix(ply: int) -> str:
     return _PLY_PREFIX[ply]
 
 
-_BARE_TAG = re.compile(
+_BARE_TAG = lazy(
     r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _BLANK = frozenset(("", "\n", "\r\n"))
 _NO_FAST: tuple[Any, ...] = ([], {}, 0, None, {})
-_SEAT_NAME = re.compile(_SEAT)
+_SEAT_NAME = lazy(_SEAT)
 """A seat's name, as the turn patterns read one."""
-_TOKEN = re.compile(f"({_WORD})" + r"\r?\n?")
+_TOKEN = lazy(f"({_WORD})" + r"\r?\n?")
 """The rest of a turn line of one word after its seat's name, as _BARE_REST reads it."""
 _NO_NEXT: tuple[str | None, int] = (None, -1)
 _TOKENS: dict[str, str] = {}

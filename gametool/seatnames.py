@@ -21,10 +21,11 @@ from typing import Any, TypeVar
 
 from gametool.engine import Game
 from gametool.errors import GameError, MalformedAction
+from notation.patterns import lazy
 
 # A default name stands apart from words, and from the "/" and "*" of a FEN (``/p1*5/``: a
 # pawn, a square and a horse), so that a board text is never read as naming a seat.
-_DEFAULT = re.compile(r"(?<![\w\-/*])p(\d+)(?![\w\-/*])", re.IGNORECASE)
+_DEFAULT = lazy(r"(?<![\w\-/*])p(\d+)(?![\w\-/*])", re.IGNORECASE)
 _NAME_CHARS = r"\w\-.'+@"
 _MOST_NAMES = 6
 """Names in one text beyond which only the whole translation and the text as written are

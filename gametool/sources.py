@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import sys
 import weakref
 from collections.abc import Iterable, Iterator
@@ -25,6 +24,7 @@ from itertools import chain
 from typing import IO
 
 from gametool.errors import GameError
+from notation.patterns import lazy
 
 PLAIN_SUFFIXES = (".gtn", ".pgn")
 PACKED_SUFFIXES = (".gz", ".bz2", ".xz", ".zst")
@@ -39,8 +39,8 @@ MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"),
 SNIFF_BYTES = 1 << 16
 """How much of a file's (unpacked) beginning is looked at to tell PGN from a record."""
 
-_TAG = re.compile(r"\[\s*([A-Za-z0-9_]+)\s")
-_SEAT_TURN = re.compile(r"[0-9]{1,9}\.\s*[A-Za-z0-9_.'+@-]+:\s")
+_TAG = lazy(r"\[\s*([A-Za-z0-9_]+)\s")
+_SEAT_TURN = lazy(r"[0-9]{1,9}\.\s*[A-Za-z0-9_.'+@-]+:\s")
 
 
 def expand(inputs: Iterable[str]) -> list[str]:

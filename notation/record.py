@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
+from notation.patterns import lazy
 
 if TYPE_CHECKING:
     import pyparsing as pp
@@ -204,10 +205,10 @@ class Record:
 _SIMPLE_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t", "f": "\f"}
 _WRITE_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t",
                   "\f": "\\f"}
-_ESCAPE = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|(.))", re.DOTALL)
+_ESCAPE = lazy(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|(.))", re.DOTALL)
 # Characters that a tag value never holds raw in a written record: the escaped ones, and every
 # character that ends a line (for Python's reader) or cannot be written as UTF-8.
-_UNSAFE = re.compile(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
+_UNSAFE = lazy(r'[\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]')
 
 
 def unescape(body: str) -> str:
@@ -287,7 +288,7 @@ def grammar() -> tuple[pp.ParserElement, pp.ParserElement, pp.ParserElement]:
 # The well-formed shapes of a turn line, matched directly for speed: 100,000-ply records are
 # read line by line. Anything this does not match goes to the pyparsing grammar above, which
 # decides and names the error.
-_FAST_TURN = re.compile(
+_FAST_TURN = lazy(
     r"(?P<ply>[0-9]+)\.[ \t]*(?P<seat>[\w.'+@-]+)[ \t]*:[ \t]*"
     r"(?P<actions>[^{};|\s][^{};]*)"
     r"(?P<comment>\{[^}]*\}|;.*)?"
@@ -296,10 +297,10 @@ _FAST_TURN = re.compile(
 
 # The well-formed shape of a tag pair, matched directly for speed (short records are mostly
 # tags); anything else goes to the grammar, which decides and names the error.
-_FAST_TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
+_FAST_TAG = lazy(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"[ \t]*\]')
 
 
-_FAST_COMMENT = re.compile(r"\{[^}]*\}|;.*")
+_FAST_COMMENT = lazy(r"\{[^}]*\}|;.*")
 
 
 def _fast_actions(fast: re.Match[str], indent: int) -> list[Action] | None:
@@ -346,12 +347,12 @@ def _split_actions(located: pp.ParseResults, lineno: int) -> list[Action]:
     return out
 
 
-_NAGS = re.compile(r"(?:\s+\$[0-9]{1,3})+$")
-_ENDING = re.compile(
+_NAGS = lazy(r"(?:\s+\$[0-9]{1,3})+$")
+_ENDING = lazy(
     r"end[ \t]*:[ \t]*(?P<result>[^\s{};\"]+)"
     r"(?:[ \t]+(?:\"(?P<quoted>(?:[^\"\\]|\\.)*)\"|(?P<reason>[^{};\"]*?)))?[ \t]*"
     r"(?P<comment>\{[^}]*\}|;.*)?", re.IGNORECASE)
-_PLAIN_REASON = re.compile(r"[^{};\"\\\x00-\x1f\x7f-\x9f\u2028\u2029]*")
+_PLAIN_REASON = lazy(r"[^{};\"\\\x00-\x1f\x7f-\x9f\u2028\u2029]*")
 
 
 def _take_nags(actions: list[Action]) -> list[int]:
@@ -560,7 +561,7 @@ class Reader:
 # -- writer ------------------------------------------------------------------------------------
 
 
-_LINE_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_LINE_BREAKS = lazy(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _one_line(text: str) -> str:

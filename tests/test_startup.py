@@ -10,10 +10,14 @@ a command imports pyparsing (or, for ``moves`` and ``move``, tabulate).
 Every file (the shipped samples too) is read by one ``validate`` run: the reading the three
 commands share. ``show``, ``moves`` and ``move`` then run on a few records of each game, one
 process each. A failure names the file and the modules.
+
+Loading the command line compiles none of the modules' patterns (each is compiled when first
+used) and leaves the collector on, with what loading made set apart.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -341,3 +345,60 @@ def test_a_chess_claim_is_read_without_the_grammar() -> None:
 
     agree(fast, slow, ["claim-draw", "CLAIM-DRAW", " ", "Re4", "Nf3+", "e8=Q", "O-O", "x"],
           ["claim-draw", "claim-draw Re4", "claim-draw Nxf3+", "claim-draw O-O"])
+
+
+LOADED = """\
+import gc, json, sys
+from functools import partial
+import gametool.cli as cli
+
+def looked_at():
+    lazy = [(name, key) for name, module in list(sys.modules.items())
+            if name.split(".")[0] in ("gametool", "notation")
+            for key, value in vars(module).items() if type(value).__name__ == "_Lazy"]
+    compiled = [f"{name}.{key}" for name, key in lazy
+                if not isinstance(getattr(sys.modules[name], key).match, partial)]
+    print(json.dumps([len(lazy), compiled, gc.isenabled(), gc.get_freeze_count() > 0]))
+
+cli.main = looked_at
+from gametool.__main__ import run
+run()
+"""
+
+
+def test_loading_the_command_line_compiles_no_pattern_and_keeps_the_collector_on() -> None:
+    """What the ``gametool`` entry point has done when the command starts: the modules loaded
+    compile none of their patterns (each is compiled when first used), and the collector is on
+    again, the objects made while loading set apart."""
+    done = subprocess.run([sys.executable, "-c", LOADED], capture_output=True, text=True,
+                          timeout=120, check=True)
+    count, compiled, enabled, frozen = json.loads(done.stdout)
+    assert count >= 20, done.stdout
+    assert compiled == [], compiled
+    assert enabled and frozen, done.stdout
+
+
+def test_a_lazy_pattern_answers_as_the_compiled_one() -> None:
+    from notation.patterns import lazy
+
+    cases = [(r"([a-h])([1-8])", 0, ["e4", "xe4 d5", "", "E4"]),
+             (r"^\s*(\w+)$", re.MULTILINE, ["a\n b\nc d", "one"]),
+             (r"(?P<x>x)?y", re.IGNORECASE, ["XY y xy", "z"])]
+    for source, flags, texts in cases:
+        compiled = re.compile(source, flags)
+        for text in texts:
+            pattern = lazy(source, flags)  # a new one each time: the first call compiles
+            for name, args in (("match", (text,)), ("fullmatch", (text,)),
+                               ("search", (text, 1)), ("findall", (text,)),
+                               ("split", (text,)), ("sub", ("-", text)), ("subn", ("-", text))):
+                got = getattr(pattern, name)(*args)
+                want = getattr(compiled, name)(*args)
+                if isinstance(want, re.Match):
+                    assert got is not None and got.span() == want.span(), (source, name, text)
+                    assert got.groups() == want.groups()
+                else:
+                    assert got == want, (source, name, text)
+            assert [m.span() for m in pattern.finditer(text)] == \
+                [m.span() for m in compiled.finditer(text)]
+            assert (pattern.groups, pattern.groupindex, pattern.flags) == \
+                (compiled.groups, compiled.groupindex, compiled.flags)

@@ -30,6 +30,7 @@ from gametool import collector
 from gametool.errors import GameError, RecordError, Where
 from gametool.record import Session
 from notation import record as gtn
+from notation.patterns import lazy
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -43,7 +44,7 @@ AUTOMATIC_DRAWS = ("fivefold repetition", "75-move rule", "dead position")
 # The alternatives start with different characters, except a result and a move number (the
 # result is tried first) and castling with zeros and a result (0-0 is no result): the
 # commonest tokens come first.
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r"(?P<move>(?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?"
     r"(?P<glyph>[!?]{1,2})?(?:[ \t]*e\.p\.)?)"
     r"|(?P<result>(?:1-0|0-1|1/2-1/2|\*)(?![\w/-]))"
@@ -69,26 +70,26 @@ _TOKEN = re.compile(
 # _TOKEN's move, so such a move is left to the loop, as is everything else.
 _MOVE = (r"(?>((?:[O0]-[O0](?:-[O0])?|--|[A-Za-z][A-Za-z0-9=\-]*)[+#]?))"
          r"(?![!?]|[ \t]*e\.p\.)")
-_PLAIN = re.compile(r"\s*(?:[0-9]++(?:[ \t]*\.)*+\s*)?" + _MOVE + r"(?:\s*" + _MOVE + ")?")
+_PLAIN = lazy(r"\s*(?:[0-9]++(?:[ \t]*\.)*+\s*)?" + _MOVE + r"(?:\s*" + _MOVE + ")?")
 # The common tag line, [Name "value"] alone on its line, read as _tag reads it. The space before
 # it holds at most one line break: an empty line between tags is left to the loop (it may end a
 # game with tags and no moves), as is every other tag.
-_PLAIN_TAG = re.compile(
+_PLAIN_TAG = lazy(
     r'[ \t\r]*\n?[ \t\r]*(\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*'
     r'"([^"\\\n]*+(?:\\.[^"\\\n]*+)*+)"[ \t]*\])'  # _TAG_ONE's value, unrolled
     r"(?=[^\S\n]*(?:\n|\Z))"
 )
-_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
-_TAG_ONE = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
+_TAG = lazy(r'[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"(.*)"[ \t]*\][ \t]*\r?$')
+_TAG_ONE = lazy(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
 """One tag pair as the standard writes it, whatever follows it on its line."""
-_ONLY_TAGS = re.compile(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"[^\n]*\][ \t]*\r?')
+_ONLY_TAGS = lazy(r'[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*"[^\n]*\][ \t]*\r?')
 """A line of tags and nothing else (a tag line that ends with its ']')."""
-_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+_BLANK_LINE = lazy(r"\n[ \t\r]*\n")
 STRAY = set(",:;'\"`|~^&_=<>@\\/+#-.")
 """Punctuation that other tools leave between moves: skipped with a warning."""
-_SPACE = re.compile(r"\s*")
-_NEXT_TAG = re.compile(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
-_UNESCAPE = re.compile(r"\\([\\\"])")
+_SPACE = lazy(r"\s*")
+_NEXT_TAG = lazy(r"^[ \t]*\[[ \t]*[A-Za-z0-9_]+[ \t]*\"", re.MULTILINE)
+_UNESCAPE = lazy(r"\\([\\\"])")
 
 
 class PgnError(Exception):
@@ -455,7 +456,7 @@ def parse_pgn(text: str, file: str | None = None) -> list[PgnGame]:
 # -- games into records -------------------------------------------------------------------------
 
 
-_NOT_SEAT = re.compile(r"[^\w\-.'+@]+")
+_NOT_SEAT = lazy(r"[^\w\-.'+@]+")
 
 
 def _seat_name(value: str | None, fallback: str) -> str:

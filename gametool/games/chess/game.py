@@ -44,6 +44,7 @@ from gametool.games.chess.san import (
     san_body,
 )
 from notation.errors import NotationError
+from notation.patterns import lazy
 
 if TYPE_CHECKING:
     from gametool.diagram import Diagram
@@ -136,7 +137,7 @@ def draw_claims(pos: Position, moves: Sequence[int]) -> list[int]:
     return out
 
 
-_CLAIM = re.compile(r"claim-draw(?:\s+(\S+))?", re.IGNORECASE)
+_CLAIM = lazy(r"claim-draw(?:\s+(\S+))?", re.IGNORECASE)
 _read_plain = read_plain
 """The one-pass reader of plain SAN (see :mod:`gametool.games.chess.plain`)."""
 

@@ -8,7 +8,6 @@ move or words the refusal.
 
 from __future__ import annotations
 
-import re
 from sys import intern
 from typing import Any
 
@@ -42,12 +41,13 @@ from gametool.games.chess.board import (
 )
 from gametool.games.chess.position import _UNSET, Position
 from gametool.games.chess.san import disambiguation
+from notation.patterns import lazy
 
-_PLAIN = re.compile(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
-                    r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
+_PLAIN = lazy(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
+              r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
 """The commonest spellings of a move: a piece move (its file, rank, or both named), a pawn's
 advance or capture, a promotion."""
-_CASTLING = re.compile(r"(O-O(?:-O)?)[+#]?")
+_CASTLING = lazy(r"(O-O(?:-O)?)[+#]?")
 """Castling as SAN writes it (with letters O; zeros are left to the full reading)."""
 _SQUARES = {name: index for index, name in enumerate(SQUARE_NAMES)}
 
