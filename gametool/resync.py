@@ -9,11 +9,13 @@ actions); the record applies what it returns.
 from __future__ import annotations
 
 import heapq
-from difflib import SequenceMatcher
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gametool.engine import CHANCE, Game
 from gametool.errors import GameError, MalformedAction
+
+if TYPE_CHECKING:
+    from difflib import SequenceMatcher
 
 RESYNC_LOOKAHEAD = 16
 """Written actions tried after a guessed completion of a rejected turn (validate --all)."""
@@ -41,6 +43,8 @@ def completion(game: Game, state: Any, seat: int, rejected: str,
     best_score: tuple[int, float] = (-1, 0.0)
     wanted = rejected.lower()
     malformed: set[str] = set()
+    from difflib import SequenceMatcher  # (loaded when a record needs mending)
+
     matcher = SequenceMatcher(None, wanted, "")
     nearness: dict[int, float] = {}
     if not _reads_next(game, state, upcoming, malformed):
@@ -109,6 +113,8 @@ def _nearest_completion(game: Game, state: Any, seat: int, wanted: str
     mover = game.to_move(state)
     if mover is None or mover == CHANCE:
         return None
+    from difflib import SequenceMatcher
+
     matcher = SequenceMatcher(None, wanted, "")
     actions = game.legal_actions(state)[:RESYNC_BREADTH]
     # In order of nearness, each action's ratio worked out only when its upper bounds
