@@ -15,8 +15,9 @@ examples damage a seat's file (exported from the intact record) instead of the m
 The commands that write new records (``start``, ``play``, ``selfplay``, ``filter``, ``split``,
 ``import``, ``commit``, ``answer``) are fuzzed too, and what they write is validated.
 
-``GAMETOOL_FUZZ_EXAMPLES`` sets the examples per game (200 by default, as in CI); the ``slow``
-test runs ten times as many. ``GAMETOOL_FUZZ_WRITES`` sets the started records per game (8).
+``GAMETOOL_FUZZ_EXAMPLES`` sets the examples per game (120 by default, as in CI, each run drawing
+new ones); the ``slow`` test runs ten times as many. ``GAMETOOL_FUZZ_WRITES`` sets the started
+records per game (8).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from gametool.cli import cli
 
 RUNNER = CliRunner()
 DECISION = re.compile(r"\((?:[A-Z][a-z]+ )?D\d+[),;:]")
-EXAMPLES = int(os.environ.get("GAMETOOL_FUZZ_EXAMPLES", "200"))
+EXAMPLES = int(os.environ.get("GAMETOOL_FUZZ_EXAMPLES", "120"))
 PLIES = 24
 PLAYERS_FILES_ONE_IN = 12
 """One damaged master record in this many (counted, not drawn) is also exported for every seat,
