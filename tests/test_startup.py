@@ -349,15 +349,13 @@ def test_a_chess_claim_is_read_without_the_grammar() -> None:
 
 LOADED = """\
 import gc, json, sys
-from functools import partial
 import gametool.cli as cli
 
 def looked_at():
-    lazy = [(name, key) for name, module in list(sys.modules.items())
+    lazy = [(f"{name}.{key}", value) for name, module in list(sys.modules.items())
             if name.split(".")[0] in ("gametool", "notation")
             for key, value in vars(module).items() if type(value).__name__ == "_Lazy"]
-    compiled = [f"{name}.{key}" for name, key in lazy
-                if not isinstance(getattr(sys.modules[name], key).match, partial)]
+    compiled = [name for name, value in lazy if "match" in vars(value)]
     print(json.dumps([len(lazy), compiled, gc.isenabled(), gc.get_freeze_count() > 0]))
 
 cli.main = looked_at
@@ -402,3 +400,21 @@ def test_a_lazy_pattern_answers_as_the_compiled_one() -> None:
                 [m.span() for m in compiled.finditer(text)]
             assert (pattern.groups, pattern.groupindex, pattern.flags) == \
                 (compiled.groups, compiled.groupindex, compiled.flags)
+            hoisted = lazy(source, flags).fullmatch  # looked up before any call
+            assert hoisted == compiled.fullmatch  # the compiled pattern's own method
+
+
+SWAPPED: object = None
+"""A module global that the next test makes a lazy pattern."""
+
+
+def test_a_lazy_module_pattern_gives_its_place_to_the_compiled_one() -> None:
+    """The stand-in of a module's global pattern, once used, is replaced there by the compiled
+    pattern: the module's code then finds the pattern itself."""
+    from notation.patterns import lazy
+
+    global SWAPPED
+    SWAPPED = lazy(r"[a-h][1-8]")
+    assert type(SWAPPED).__name__ == "_Lazy"
+    assert SWAPPED.fullmatch("e4")
+    assert isinstance(SWAPPED, re.Pattern)
