@@ -455,6 +455,15 @@ AWKWARD = [
     "1. e4 (1. d4 [Event \"late\"]\n1. d4 *",
     "1. e4 (1. d4\n\n[Event \"x\"]\n1. c4 *",
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *",
+    # A comment after every move, as engines and servers write them.
+    "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:59] } 2. Nf3 {[%eval 0.2]} Nc6 {x} *",
+    "1. d4 {book, mb=+0+0,} g6 {d=28, pv=e4 Bg7}\n2. e4 {a}\nBg7 {b} 3. c4 {c} *",
+    "1. e4 {two  spaces} e5 { lead} 2. Nf3 {trail } Nc6 {\ttab} 3. Bb5 {ctl\x01x} *",
+    "1. e4 {nbsp\u00a0here} e5 {\u2028} 2. Nf3 {} Nc6 { } 3. Bb5 {\u00e9t\u00e9} *",
+    "1. e4 {a} {b} e5 {c} $1 {d} 2. Nf3 {e} (2. d4 {f}) Nc6 {g} *",
+    "1. e4 {a}e5 {b}2. Nf3{c} Nc6 {unclosed",
+    "1. e4 {a} e5 {b\n[Event \"x\"] c} *",
+    "1. e4 {" + "x" * (gtn.MAX_COMMENT + 1) + "} e5 *",
 ]
 
 
@@ -489,7 +498,8 @@ ALPHABET = " \n\t\r.0123456789abcdefghxKQRBNOZ+#=-!?{}()[];%$*/,\"'\\:e.p@é\u00
 FRAGMENTS = [" e.p.", "e.p.", " $300", " $12", " {", "}", " (", ")", "[Event \"x\"]\n", "\n\n",
              " 1-0", " 0-1", " 1/2-1/2", " *", " 0-0-0", " O-O", " --", " Z0", "\n%", " ;",
              "!?", "??", " 12.", " 12...", " 1 .", " ,", " Nf3", " exd5", " e8=Q+", "\"",
-             "[", "]", "\n[Site \"y\"]", " {a\nb}", "1-0x", "e4e5"]
+             "[", "]", "\n[Site \"y\"]", " {a\nb}", "1-0x", "e4e5", " { [%clk 0:03:00] }",
+             " {a  b }", "\n{x}", " {\x01}"]
 
 
 def _corpus_games() -> list[str]:

@@ -335,15 +335,26 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
                 node.san, node.offset = found[1], found.start(1)
                 node.nags = node.comments = node.variations = ()
                 append(node)
+                pos = found.end()
                 if found[2] is not None:
                     node = new(Node)
                     node.san, node.offset = found[2], found.start(2)
                     node.nags = node.comments = node.variations = ()
                     append(node)
-                pos = found.end()
+                elif text.startswith(" {", pos):
+                    break  # a comment after the move (read below)
                 found = plain(text, pos)
             in_moves = True
             last_end = pos
+        if text.startswith(" {", pos) or text.startswith("\n{", pos):
+            # A comment after a move, as engines write one after every move: read here, as
+            # the search below would find it, without the search.
+            close = text.find("}", pos + 2)
+            if close >= 0:
+                _brace_comment(line, text, pos + 1, close + 1)
+                pos = last_end = close + 1
+                in_moves = True
+                continue
         token = _TOKEN.search(text, pos)
         if token is None:
             break
@@ -363,16 +374,9 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
         elif kind in ("number", "dots", "escape"):
             in_moves = in_moves or kind != "escape"
         elif kind == "comment":
-            body = token.group()
-            if not body.endswith("}"):
+            if not text.endswith("}", at, pos):
                 raise PgnError("unclosed comment: this '{' has no '}'", at)
-            inner = body[1:-1]  # a '{' inside is text: comments do not nest
-            # A tag line within it (one that starts after a line break: a comment on one line
-            # is never looked through).
-            following = _NEXT_TAG.search(inner) if "\n" in inner else None
-            if following is not None and inner[:following.start()].endswith("\n"):
-                raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
-            _comment(line, " ".join(inner.split()), at)
+            _brace_comment(line, text, at, pos)
             in_moves = True
         elif kind == "semi":
             _comment(line, token.group()[1:].strip(), at)
@@ -426,6 +430,29 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
     if stack:
         raise PgnError("unclosed variation: this '(' has no ')'", stack[-1][1])
     return game(None, len(text), len(text))
+
+
+def _brace_comment(line: Line, text: str, at: int, end: int) -> None:
+    """Keep the comment ``text[at:end]``, from its '{' to its '}' (a '{' inside is text:
+    comments do not nest), its white space as single spaces."""
+    inner = text[at + 1:end - 1]
+    if "\n" in inner:
+        # A tag line within it (one that starts after a line break: a comment on one line
+        # is never looked through).
+        following = _NEXT_TAG.search(inner)
+        if following is not None and inner[:following.start()].endswith("\n"):
+            raise PgnError("unclosed comment: this '{' runs into the next game's tags", at)
+    _comment(line, _one_spaced(inner), at)
+
+
+def _one_spaced(text: str) -> str:
+    """``text`` with its runs of white space as single spaces, stripped."""
+    text = text.strip()
+    # Printable, its only white space is spaces (an engine's or a clock's comment): the text
+    # as it is when no two spaces meet.
+    if not text.isprintable() or "  " in text:
+        text = " ".join(text.split())
+    return text
 
 
 def _comment(line: Line, text: str, at: int) -> None:
