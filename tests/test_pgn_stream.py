@@ -25,10 +25,10 @@ LONG_GAME = ('[Event "long"]\n[Result "*"]\n\n'
 
 
 def _pieces(rng: random.Random, text: str) -> list[str]:
-    """``text`` cut after random line ends (as a file's blocks are cut)."""
-    lines = text.splitlines(keepends=True) if "\r" not in text else text.split("\n")
-    if "\r" in text:  # keep every character: cut at newlines only
-        lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    """``text`` cut after random newlines, as a file's blocks are cut (at b"\\n": a U+2028 or
+    a form feed ends no line there)."""
+    lines = text.split("\n")
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
     pieces, piece = [], ""
     for line in lines:
         piece += line
