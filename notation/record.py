@@ -86,6 +86,8 @@ _TAG_NAME = {name.lower(): name for name in TAG_ORDER}
 
 @dataclass(slots=True)
 class Tag:
+    """One tag pair and the line it was read on (0: made, not read)."""
+
     name: str
     value: str
     line: int = 0
@@ -153,6 +155,8 @@ Item = TurnLine | CommentLine | EndingLine | Variation
 
 @dataclass
 class Record:
+    """A parsed record: its tags and its body, and the line it starts at."""
+
     tags: list[Tag] = field(default_factory=list)
     body: list[Item] = field(default_factory=list)
     line: int = 1
@@ -652,8 +656,13 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
             line = f"{indent}{item.ply}. {item.seat}: {text}"
             if item.nags:
                 line += "".join([f" ${nag}" for nag in item.nags])
-            if item.comment is not None:
-                line += " " + _comment_text(item.comment, item.comment_style)
+            comment = item.comment
+            if comment is not None:
+                if (comment and item.comment_style != ";" and comment.isprintable()
+                        and "}" not in comment):
+                    line = f"{line} {{ {comment} }}"  # (what _comment_text makes of it)
+                else:
+                    line += " " + _comment_text(comment, item.comment_style)
             add(line)
             continue
         if isinstance(item, CommentLine):

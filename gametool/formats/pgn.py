@@ -150,6 +150,8 @@ class Line:
 
 @dataclass
 class PgnGame:
+    """One game as a PGN text holds it: tags, moves, result, and where they are."""
+
     index: int
     tags: list[tuple[str, str]]
     main: Line
@@ -315,14 +317,16 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
         nulls = text.find("--", start, end) >= 0 or text.find("Z0", start, end) >= 0
         return PgnGame(index, tags, main, result, start, end, result_at, offsets, mends, nulls)
 
-    # The game's tag lines, a match each, up to anything else.
-    found = _PLAIN_TAG.match(text, pos)
+    # The game's tag lines, a match each, up to anything else (a scanner's matches: each
+    # where the last ended).
+    next_tag = _PLAIN_TAG.scanner(text, pos).match
+    found = next_tag()
     while found is not None:
         name, value = found.group(2, 3)
         tags.append((name, _UNESCAPE.sub(r"\1", value) if "\\" in value else value))
         offsets.setdefault(name.lower(), found.start(1))
         pos = last_end = found.end()
-        found = _PLAIN_TAG.match(text, pos)
+        found = next_tag()
     plain, new = _PLAIN.match, object.__new__
     while True:
         found = plain(text, pos)
@@ -351,7 +355,15 @@ def _read_game(text: str, start: int, index: int) -> PgnGame:
             # the search below would find it, without the search.
             close = text.find("}", pos + 2)
             if close >= 0:
-                _brace_comment(line, text, pos + 1, close + 1)
+                said = text[pos + 2:close]
+                node = line.nodes[-1] if line.nodes else None
+                # The commonest: the move's first comment, printable (so on one line), its only
+                # white space single spaces: kept as _brace_comment would keep it.
+                if (node is not None and not node.comments and said.isprintable()
+                        and "  " not in said and len(said) <= gtn.MAX_COMMENT):
+                    node.comments = [said.strip()]
+                else:
+                    _brace_comment(line, text, pos + 1, close + 1)
                 pos = last_end = close + 1
                 in_moves = True
                 continue
@@ -556,7 +568,7 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         raise _Refused(f"variant {tags['variant']!r}: only standard chess is read",
                        game.tag_offsets["variant"])
     fen = tags.get("fen")
-    key = (white, black, tuple(options.items()))
+    key = tuple(options.items())  # (a game speaking other seat names is named afresh)
     try:
         session = Session.start("chess", [white, black], options, None, fen,
                                 date=_or_default(tags.get("date"), "????.??.??"),
