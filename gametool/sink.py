@@ -59,13 +59,10 @@ class Sink:
             # What an earlier write killed on the way left (kill -9, a power cut): its lock
             # is free, so it is removed.
             storage.clean_stale_temporaries(folder)
-            import tempfile  # a command that prints never loads it
-
             # No signal between making the temporary file and holding it ready: the sink is
             # whole, or nothing is left behind.
             with interrupt.deferred():
-                fd, self._temp = tempfile.mkstemp(prefix=storage.TEMP_PREFIX,
-                                                  suffix=storage.TEMP_SUFFIX, dir=folder)
+                fd, self._temp = storage.make_temporary(folder)
                 try:
                     self._held = os.dup(fd)
                     fcntl.flock(self._held, fcntl.LOCK_EX)

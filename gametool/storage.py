@@ -294,9 +294,22 @@ def _umask() -> int:
     return mask
 
 
-def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
-    import tempfile  # a command that only reads never loads it
+def make_temporary(folder: str) -> tuple[int, str]:
+    """A new, empty temporary file in ``folder`` (named TEMP_PREFIX, random hex digits,
+    TEMP_SUFFIX; readable and writable by its owner alone), open for writing: its descriptor
+    and path. What ``tempfile.mkstemp`` does, without loading ``tempfile`` and what it loads
+    (``shutil``, ``random``, the compression modules) into every command that writes."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    for _attempt in range(100):
+        path = os.path.join(folder, f"{TEMP_PREFIX}{os.urandom(6).hex()}{TEMP_SUFFIX}")
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue  # (one chance in 2**48 a name)
+    raise FileExistsError(errno.EEXIST, "no unused name for a temporary file", folder)
 
+
+def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
     # Through a symbolic link the file it points to is replaced, and the link kept.
     path = os.path.realpath(path)
     folder = os.path.dirname(path)
@@ -306,7 +319,7 @@ def _write_atomic(path: str, text: str, forced: int | None = None) -> None:
     try:
         # A signal between making the temporary file and knowing its name would leave it.
         with interrupt.deferred():
-            fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+            fd, temp = make_temporary(folder)
             # The lock on the temporary file is held (through ``held``) until the rename, so
             # that no other writer takes it for a stale one.
             held = os.dup(fd)

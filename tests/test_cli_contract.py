@@ -252,11 +252,9 @@ def test_a_signal_just_as_a_temporary_file_is_made_leaves_nothing(
     """The moment a random signal rarely hits, made certain: SIGTERM arrives as the temporary
     file of a write (a record replaced, a sink opened) has just been made. The write is
     interrupted and nothing is left in the folder."""
-    import tempfile
-
     from gametool import interrupt, sink, storage
 
-    made = tempfile.mkstemp
+    made = storage.make_temporary
 
     def made_then_signalled(*args: object, **kwargs: object) -> tuple[int, str]:
         found = made(*args, **kwargs)  # type: ignore[call-overload]
@@ -264,7 +262,7 @@ def test_a_signal_just_as_a_temporary_file_is_made_leaves_nothing(
         return found
 
     saved = {number: signal.getsignal(number) for number in interrupt.SIGNALS}
-    monkeypatch.setattr(tempfile, "mkstemp", made_then_signalled)
+    monkeypatch.setattr(storage, "make_temporary", made_then_signalled)
     try:
         for write in (lambda: storage.write_atomic(str(tmp_path / "a.gtn"), "text\n"),
                       lambda: sink.Sink(str(tmp_path / "b.gtn"))):

@@ -11,7 +11,6 @@ are here too, so that every command says the same thing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -165,6 +164,8 @@ force_option = click.option("--force", is_flag=True, help="With -o: overwrite an
 
 
 def emit_json(data: Any) -> None:
+    import json  # (only the commands asked for JSON load it)
+
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
