@@ -89,6 +89,8 @@ def _evaluation(value: str) -> str:
 
 @dataclass(frozen=True)
 class Player:
+    """A seat's player as a game's picture names them."""
+
     name: str
     """As written in the record's tags, else the seat's name."""
     seat: str

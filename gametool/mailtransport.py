@@ -458,6 +458,8 @@ def _smtp_reason(exc: BaseException) -> str:
 
 @dataclass
 class SendReport:
+    """What sending an outbox did: mails sent, mails left, and the first failure."""
+
     sent: int = 0
     left: int = 0
     error: str | None = None

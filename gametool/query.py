@@ -37,6 +37,8 @@ OPERATORS = ("!=", "<=", ">=", "=", "<", ">", "~")
 
 @dataclass(frozen=True)
 class Compare:
+    """A comparison of a field (a tag or a derived field) with a value, at its column."""
+
     field: str
     operator: str
     value: str
@@ -48,6 +50,8 @@ class Compare:
 
 @dataclass(frozen=True)
 class Not:
+    """The negation of a term (``not``)."""
+
     term: Any
 
     def fields(self) -> set[str]:

@@ -42,6 +42,8 @@ TIEBREAK = {"round-robin": "Sonneborn-Berger", "swiss": "Buchholz"}
 
 @dataclass
 class Game:
+    """One game of a round: its match's name and the players in seat order."""
+
     match: str
     seats: list[str]
 
@@ -57,6 +59,8 @@ class Played:
 
 @dataclass
 class Tournament:
+    """A tournament's settings as its file keeps them."""
+
     id: str
     game: str
     format: str
@@ -175,6 +179,8 @@ def time_forfeits(done: list[Result]) -> dict[str, int]:
 
 @dataclass
 class Line:
+    """One player's line of the standings."""
+
     player: str
     games: int = 0
     points: float = 0.0

@@ -77,6 +77,8 @@ with a hash sign: quoted back whole, it asks nothing)."""
 
 @dataclass
 class Command:
+    """One mail command: its word (without the hash sign) and what follows it."""
+
     word: str
     argument: str = ""
 

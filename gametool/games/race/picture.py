@@ -19,6 +19,8 @@ Spot = tuple[tuple[float, float], float]
 
 @dataclass(frozen=True)
 class Layout:
+    """Where a race board's spaces and trays are drawn, and its outline."""
+
     spaces: tuple[Spot, ...]
     """Each space's spot, by 0-based space."""
     trays: dict[tuple[int, str], Spot]
