@@ -328,14 +328,15 @@ class Game(Generic[S, A]):
         return values
 
     def non_default_options(self) -> list[tuple[str, str]]:
-        """The options that differ from their defaults, in declaration order, as text."""
-        defaults = _option_table(type(self))[2]
-        out = []
-        for opt in self.options:
-            value = self.settings[opt.name]
-            if value != defaults[opt.name]:
-                out.append((opt.name, str(value)))
-        return out
+        """The options that differ from their defaults, in declaration order, as text (worked
+        out once: a game's options never change)."""
+        known = self.__dict__.get("_non_default")
+        if known is None:
+            defaults = _option_table(type(self))[2]
+            known = self.__dict__["_non_default"] = tuple(
+                (opt.name, str(self.settings[opt.name])) for opt in self.options
+                if self.settings[opt.name] != defaults[opt.name])
+        return list(known)
 
     # -- the rules (to implement) -----------------------------------------------------------
 

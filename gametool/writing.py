@@ -66,15 +66,18 @@ def canonical_record(self: Any, shared: bool = False, as_built: bool = False) ->
     extra = game.non_default_options()
     if extra:
         tags.append(gtn.Tag("Options", "; ".join(f"{k}={v}" for k, v in extra)))
-    fen = record.get("FEN")
+    # The record's other tags, and its first FEN (in one pass).
+    own_tags, fen, kept = _CANONICAL_OWN, None, []
+    for tag in record.tags:
+        key = tag.name.lower()
+        if key in own_tags:
+            if key == "fen" and fen is None:
+                fen = tag.value
+        else:
+            kept.append(tag if shared else gtn.Tag(tag.name, tag.value))
     if fen is not None and record.get("Position") is None:
         tags.append(gtn.Tag("Position", fen))
-    own_tags = _CANONICAL_OWN
-    if shared:
-        tags += [t for t in record.tags if t.name.lower() not in own_tags]
-    else:
-        tags += [gtn.Tag(t.name, t.value) for t in record.tags
-                 if t.name.lower() not in own_tags]
+    tags += kept
     if shared and as_built:
         return gtn.Record(tags=tags, body=record.body)
     out = gtn.Record(tags=tags)

@@ -585,48 +585,53 @@ def _comment_text(text: str, style: str) -> str:
     return f"{{ {text} }}" if text else "{ }"
 
 
-def _ranked(tags: list[Tag]) -> list[tuple[int, str, Tag]]:
-    """The tags in writing order, each with its name as written: the tags of TAG_ORDER first
-    in that order (and in their spelling), the others in the order they were read in."""
-    rank = _TAG_RANK
-    known: list[tuple[int, str, Tag]] = []
-    other: list[tuple[int, str, Tag]] = []
-    ordered = True  # whether the known tags come in their order so far
-    for tag in tags:
-        name = tag.name
-        key = name.lower()
-        place = rank.get(key)
-        if place is None:
-            other.append((0, name, tag))
-        else:
-            if known and known[-1][0] > place:
-                ordered = False
-            known.append((place, _TAG_NAME[key], tag))
-    if not ordered:
-        known.sort(key=_first)
-    return known + other
+_ORDERS: dict[tuple[str, ...], tuple[tuple[int, str], ...]] = {}
+"""The writing order of the sequences of tag names met (an archive's records repeat a few)."""
 
 
-def _first(item: tuple[int, str, Tag]) -> int:
-    return item[0]
+def _order(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """The writing order of tags with these names, as (index, name as written): the tags of
+    TAG_ORDER first, in that order and in its spelling, then the others as they were read."""
+    plan = _ORDERS.get(names)
+    if plan is None:
+        known: list[tuple[int, int, str]] = []
+        other: list[tuple[int, str]] = []
+        for index, name in enumerate(names):
+            key = name.lower()
+            place = _TAG_RANK.get(key)
+            if place is None:
+                other.append((index, name))
+            else:
+                known.append((place, index, _TAG_NAME[key]))
+        known.sort()
+        plan = tuple([(index, name) for _place, index, name in known] + other)
+        if len(_ORDERS) >= 1_000:
+            _ORDERS.clear()
+        _ORDERS[names] = plan
+    return plan
 
 
 def ordered_tags(tags: list[Tag]) -> list[Tag]:
-    return [tag for _rank, _name, tag in _ranked(tags)]
+    """The tags in writing order (see :func:`_order`)."""
+    return [tags[index] for index, _name in _order(tuple([tag.name for tag in tags]))]
 
 
 def write(record: Record) -> str:
     """The canonical text of one record; parsing it and writing again gives the same text."""
     out = []
-    for _rank, name, tag in _ranked(record.tags):
-        value = tag.value
+    tags = record.tags
+    for index, name in _order(tuple([tag.name for tag in tags])):
+        value = tags[index].value
         if len(value) > MAX_TAG_VALUE or len(name) > MAX_TAG_NAME:
             raise NotationError(f"the tag {name[:40]} would have a value of "
                                 f"{len(value):,} characters, and a tag value holds at most "
                                 f"{MAX_TAG_VALUE:,}" if len(value) > MAX_TAG_VALUE else
                                 f"a tag name of {len(name):,} characters, and a tag name "
                                 f"holds at most {MAX_TAG_NAME:,}")
-        out.append(f'[{name} "{escape(value)}"]')
+        if value.isprintable() and '"' not in value and "\\" not in value:
+            out.append(f'[{name} "{value}"]')  # (what escape gives for it)
+        else:
+            out.append(f'[{name} "{escape(value)}"]')
     if record.body:
         out.append("")
     _write_body(record.body, out, "")
