@@ -332,10 +332,10 @@ class Game(Generic[S, A]):
         out once: a game's options never change)."""
         known = self.__dict__.get("_non_default")
         if known is None:
-            defaults = _option_table(type(self))[2]
+            defaults, settings = _option_table(type(self))[2], self.settings
             known = self.__dict__["_non_default"] = tuple(
-                (opt.name, str(self.settings[opt.name])) for opt in self.options
-                if self.settings[opt.name] != defaults[opt.name])
+                (opt.name, str(settings[opt.name])) for opt in self.options
+                if settings[opt.name] != defaults[opt.name])
         return list(known)
 
     # -- the rules (to implement) -----------------------------------------------------------

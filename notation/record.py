@@ -611,11 +611,6 @@ def _order(names: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     return plan
 
 
-def ordered_tags(tags: list[Tag]) -> list[Tag]:
-    """The tags in writing order (see :func:`_order`)."""
-    return [tags[index] for index, _name in _order(tuple([tag.name for tag in tags]))]
-
-
 def write(record: Record) -> str:
     """The canonical text of one record; parsing it and writing again gives the same text."""
     out = []
