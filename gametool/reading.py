@@ -10,7 +10,8 @@ from typing import Any
 
 from gametool import collector
 from gametool.errors import GameError, RecordError, Where
-from gametool.replaying import RESYNC_WINDOW, Session
+from gametool.replaying import Session
+from gametool.resync import RESYNC_WINDOW
 from notation import record as gtn
 from notation.errors import NotationError
 from notation.patterns import lazy

@@ -33,14 +33,10 @@ from gametool.header import (
     parse_options,
     parse_players,
 )
-from gametool.resync import RESYNC_LOOKAHEAD
+from gametool.resync import RESYNC_LOOKAHEAD, Items, nothing_ahead
 from gametool.seatnames import with_names
 from notation import record as gtn
 
-RESYNC_WINDOW = 48
-"""The written actions after a rejected one are looked for in at most this many lines after
-it (a variation counts as one): the record is read as a stream, and only these are held
-ahead of the line being checked."""
 OFF_THE_BOARD = "ended off the board"
 """The termination of an ending off the board whose reason the record does not give."""
 
@@ -399,7 +395,7 @@ class Session:
         return session
 
     def _replay_body(self, errors: list[GameError] | None) -> None:
-        items = _Items(self.record.body)
+        items = Items(self.record.body)
         self._begin_replay(errors, items.ahead)
         for item in items:
             self._replay_item(item)
@@ -451,7 +447,7 @@ class Session:
                                    for step in added]
         if self.keep and self._new_body:
             self.record.body = self._body
-        self._ahead = _nothing_ahead  # the source of the items, and what it holds, goes
+        self._ahead = nothing_ahead  # the source of the items, and what it holds, goes
 
     def _replay_item(self, line: gtn.Item) -> None:
         keep = self.keep
@@ -911,11 +907,7 @@ class Session:
         canonical text and the next state) may be given when the caller knows them already."""
         states, steps = self.states, self.steps
         if text is None or after is None:
-            state = states[-1]
-            if text is None:
-                text = self.game.format_action(state, action)
-            if after is None:
-                after = self.game.apply(state, action)
+            text, after = self._text_after(action, text, after)
         states.append(after)
         step = _new(Step)  # Step(seat, action, text), made field by field (for every action)
         step.seat, step.action, step._text = seat, action, text
@@ -930,6 +922,29 @@ class Session:
         line.nags = []
         self.record.body.append(line)
         return line
+
+    def append_to_run(self, run: gtn.TurnRun, seat: int, action: Any, text: str | None = None,
+                      after: Any = None) -> int:
+        """What :meth:`append_checked` does, the line added as texts to ``run`` (the TurnRun
+        that ends the body): for a record only written. Returns the line's index in ``run``."""
+        if text is None or after is None:
+            text, after = self._text_after(action, text, after)
+        self.states.append(after)
+        step = _new(Step)  # as in append_checked
+        step.seat, step.action, step._text = seat, action, text
+        step.line = step.column = step._before = step._game = None
+        self.steps.append(step)
+        run.seats.append(self.names[seat])
+        texts = run.texts
+        texts.append(text)
+        return len(texts) - 1
+
+    def _text_after(self, action: Any, text: str | None, after: Any) -> tuple[str, Any]:
+        """The canonical text of ``action`` in the last state, and the state after it (those
+        given are kept)."""
+        state = self.states[-1]
+        return (self.game.format_action(state, action) if text is None else text,
+                self.game.apply(state, action) if after is None else after)
 
     def _append_to_body(self, step: Step) -> None:
         name = self.seat_name(step.seat) or ""
@@ -963,28 +978,3 @@ class Session:
     def exported(self, seat: int | None) -> gtn.Record:
         """The record as ``seat`` may see it: hidden values as ``?``, SeedHash for Seed."""
         return writing.exported(self, seat)
-def _nothing_ahead(offset: int) -> None:
-    return None
-
-
-class _Items:
-    """The items of a parsed body one after another, with a look at the next few."""
-
-    def __init__(self, body: list[gtn.Item]) -> None:
-        self.body = body
-        self.index = 0
-
-    def __iter__(self) -> _Items:
-        return self
-
-    def __next__(self) -> gtn.Item:
-        if self.index >= len(self.body):
-            raise StopIteration
-        self.index += 1
-        return self.body[self.index - 1]
-
-    def ahead(self, offset: int) -> gtn.Item | None:
-        at = self.index + offset
-        return self.body[at] if offset < RESYNC_WINDOW and at < len(self.body) else None
-
-

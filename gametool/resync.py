@@ -17,6 +17,12 @@ from gametool.errors import GameError, MalformedAction
 if TYPE_CHECKING:
     from difflib import SequenceMatcher
 
+    from notation import record as gtn
+
+RESYNC_WINDOW = 48
+"""The written actions after a rejected one are looked for in at most this many lines after
+it (a variation counts as one): the record is read as a stream, and only these are held
+ahead of the line being checked."""
 RESYNC_LOOKAHEAD = 16
 """Written actions tried after a guessed completion of a rejected turn (validate --all)."""
 RESYNC_DEPTH = 2
@@ -326,3 +332,31 @@ def _lookahead(game: Game, state: Any, upcoming: list[tuple[int, str]],
             break
         count += 1
     return count
+
+
+def nothing_ahead(offset: int) -> None:
+    """Nothing: what a body read to its end holds ahead."""
+    return None
+
+
+class Items:
+    """The items of a parsed body one after another, with a look at the next few."""
+
+    def __init__(self, body: list[gtn.Item]) -> None:
+        self.body = body
+        self.index = 0
+
+    def __iter__(self) -> Items:
+        return self
+
+    def __next__(self) -> gtn.Item:
+        if self.index >= len(self.body):
+            raise StopIteration
+        self.index += 1
+        return self.body[self.index - 1]
+
+    def ahead(self, offset: int) -> gtn.Item | None:
+        at = self.index + offset
+        return self.body[at] if offset < RESYNC_WINDOW and at < len(self.body) else None
+
+

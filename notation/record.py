@@ -150,7 +150,22 @@ class Variation:
         return [item for item in self.body if isinstance(item, TurnLine)]
 
 
-Item = TurnLine | CommentLine | EndingLine | Variation
+@dataclass(slots=True)
+class TurnRun:
+    """Turn lines in a row, one action each, held as texts: what a converter builds for a
+    record that it only writes (one object for a game's moves, not three a move). Line ``i``
+    is ply ``ply + i``, of the seat ``seats[i]``, its action ``texts[i]``, its comment
+    ``comments.get(i)`` ('{' style) and its NAGs ``nags.get(i)``. The writer writes it as it
+    would write those turn lines; the reader never makes one."""
+
+    ply: int
+    seats: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    comments: dict[int, str] = field(default_factory=dict)
+    nags: dict[int, list[int]] = field(default_factory=dict)
+
+
+Item = TurnLine | CommentLine | EndingLine | Variation | TurnRun
 
 
 @dataclass
@@ -665,6 +680,9 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
                     line += " " + _comment_text(comment, item.comment_style)
             add(line)
             continue
+        if type(item) is TurnRun:
+            _write_run(item, out, indent)
+            continue
         if isinstance(item, CommentLine):
             out.append(indent + _comment_text(item.text, item.style))
             continue
@@ -683,6 +701,27 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
         if item.comment is not None:
             line += " " + _comment_text(item.comment, item.comment_style)
         out.append(indent + line)
+
+
+def _write_run(run: TurnRun, out: list[str], indent: str) -> None:
+    """The lines of ``run``, as _write_body writes the turn lines it stands for."""
+    ply, comments, nags = run.ply, run.comments, run.nags
+    if not comments and not nags:
+        out += [f"{indent}{ply + i}. {seat}: {text}"
+                for i, (seat, text) in enumerate(zip(run.seats, run.texts, strict=True))]
+        return
+    add = out.append
+    for i, (seat, text) in enumerate(zip(run.seats, run.texts, strict=True)):
+        line = f"{indent}{ply + i}. {seat}: {text}"
+        if i in nags:
+            line += "".join([f" ${nag}" for nag in nags[i]])
+        comment = comments.get(i)
+        if comment is not None:
+            if comment and comment.isprintable() and "}" not in comment:
+                line = f"{line} {{ {comment} }}"  # (what _comment_text makes of it)
+            else:
+                line += " " + _comment_text(comment, "{")
+        add(line)
 
 
 def write_all(records: list[Record]) -> str:

@@ -137,3 +137,32 @@ def test_a_comment_is_written_on_one_line_as_the_rule_says(text: str) -> None:
     else:
         assert written == (f"{{ {expected} }}" if expected else "{ }")
     assert len(written.splitlines()) <= 1
+
+
+_COMMENTS = st.one_of(st.none(), st.sampled_from(["", "plain words", "a } brace", "two  spaces",
+                                                  "tab\there", "line\nbreak", "é and ü", " "]),
+                      st.text(max_size=12))
+
+
+@given(st.integers(1, 400),
+       st.lists(st.tuples(st.sampled_from(["e4", "Nxf7+", "O-O", "a1=Q#"]), _COMMENTS,
+                          st.lists(st.integers(0, 255), max_size=2)), max_size=8))
+def test_a_run_of_turn_lines_writes_what_its_turn_lines_write(ply: int, lines: list) -> None:
+    seats = ["white", "black"]
+    as_lines = gtn.Record(tags=[gtn.Tag("Game", "chess")])
+    as_run = gtn.Record(tags=[gtn.Tag("Game", "chess")])
+    run = gtn.TurnRun(ply)
+    as_run.body.append(run)
+    for i, (text, comment, nags) in enumerate(lines):
+        seat = seats[i % 2]
+        as_lines.body.append(gtn.TurnLine(ply + i, seat, [gtn.Action(text)], comment,
+                                          nags=list(nags)))
+        run.seats.append(seat)
+        run.texts.append(text)
+        if comment is not None:
+            run.comments[i] = comment
+        if nags:
+            run.nags[i] = list(nags)
+    if not lines:
+        as_run.body.clear()
+    assert gtn.write(as_run) == gtn.write(as_lines)

@@ -4,8 +4,9 @@ Import reads a PGN file a piece at a time and finds where its games end itself: 
 of a piece is read again with the next one. Whatever the pieces, the games, refusals, warnings,
 game numbers, lines and columns must be those of reading the whole text at once.
 
-Import writes a record's body as the converter built it (``Session.text(as_built=True)``):
-it must be the text the canonical writer makes, which checks and copies every line."""
+Import writes a record's body as the converter built it (``Session.text(as_built=True)``),
+its turn lines held as runs of texts: it must be the text the canonical writer makes, which
+checks and copies every line."""
 
 from __future__ import annotations
 
@@ -129,13 +130,21 @@ def test_pgn_texts_are_the_lines_of_the_file(tmp_path: Path) -> None:
 
 def expect_as_built_canonical(text: str) -> int:
     """Every game of ``text`` that imports: its body as built writes what the canonical
-    writer writes; the number of games."""
+    writer writes, and so does the record built only to be written (its turn lines held as
+    runs of texts, see gtn.TurnRun), with the same messages; the number of games."""
     count = 0
-    for item, _messages in pgn.imports(text, None, keep=True):
+    kept = list(pgn.imports(text, None, keep=True))
+    written = list(pgn.imports(text, None))
+    assert len(kept) == len(written)
+    for (item, messages), (only, its_messages) in zip(kept, written, strict=True):
+        assert messages == its_messages
         if isinstance(item, pgn.Imported):
-            assert item.session is not None
+            assert item.session is not None and only.session is None
             assert item.session.text(as_built=True) == item.session.text() == item.text
+            assert only.text == item.text
             count += 1
+        else:
+            assert only == item
     return count
 
 

@@ -606,8 +606,22 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
         record.body.append(gtn.CommentLine(" ".join(game.main.before)))
     game_obj = session.game
     states = session.states
-    read_move, append = game_obj.read_move, session.append_checked
+    read_move = game_obj.read_move
     state = states[-1]
+    if made is None:
+        _replay_lines(game, session, game_obj, read_move, state)
+    else:  # a record only written: its turn lines as runs of texts (see gtn.TurnRun)
+        _replay_runs(game, session, game_obj, read_move, state)
+    last = termination_at == len(record.tags)
+    _finish(session, game, tags, warnings if warnings is not None else [], termination_at,
+            last, fix_results, automatic, passed)
+    return session
+
+
+def _replay_lines(game: PgnGame, session: Session, game_obj: Any, read_move: Any,
+                  state: Any) -> None:
+    """The main line of ``game`` read into ``session``, each move on a turn line of its own."""
+    states, body, append = session.states, session.record.body, session.append_checked
     for node in game.main.nodes:
         try:
             action, text, after = read_move(state, node.san)
@@ -624,11 +638,37 @@ def _to_session(game: PgnGame, file: str | None, warnings: list[str] | None,
             line.nags = list(node.nags)
         if node.variations:  # each in place of the move just read
             for variation in node.variations:
-                record.body.append(_variation(game_obj, session, variation, states[:-1]))
-    last = termination_at == len(record.tags)
-    _finish(session, game, tags, warnings if warnings is not None else [], termination_at,
-            last, fix_results, automatic, passed)
-    return session
+                body.append(_variation(game_obj, session, variation, states[:-1]))
+
+
+def _replay_runs(game: PgnGame, session: Session, game_obj: Any, read_move: Any,
+                 state: Any) -> None:
+    """What :func:`_replay_lines` does, the turn lines held in runs (see gtn.TurnRun): for a
+    record that is only written."""
+    states, body, append = session.states, session.record.body, session.append_to_run
+    run = gtn.TurnRun(len(states))
+    body.append(run)
+    for node in game.main.nodes:
+        try:
+            action, text, after = read_move(state, node.san)
+        except GameError:  # another reading, or the refusal, as _next_move words it
+            seat, action = _next_move(game_obj, state, node, "")
+            at = append(run, seat, action)
+            after = states[-1]
+        else:
+            at = append(run, 0 if state.white else 1, action, text, after)
+        state = after
+        if node.comments:
+            run.comments[at] = " ".join(node.comments)
+        if node.nags:
+            run.nags[at] = list(node.nags)
+        if node.variations:  # each in place of the move just read; then a new run
+            for variation in node.variations:
+                body.append(_variation(game_obj, session, variation, states[:-1]))
+            run = gtn.TurnRun(len(states))
+            body.append(run)
+    if not run.texts:
+        body.pop()  # (the last item): a record without moves has no body to write
 
 
 def _lenient(text: str) -> list[str]:
