@@ -562,3 +562,25 @@ def test_a_step_appended_by_a_converter_is_the_one_its_class_makes() -> None:
     action = game.parse_action(session.state, "e5")
     other = session.append_checked(1, action, "e5", game.apply(session.state, action))
     assert other.nags is not line.nags and other.ply == 2 and other.seat == "bob"
+
+
+def test_a_step_appended_to_a_run_is_the_one_its_class_makes() -> None:
+    """``Session.append_to_run`` (a record only written) makes the step as ``append_checked``
+    does, and adds the line's seat and text to the run; the text and the next state are
+    worked out when not given."""
+    from gametool.replaying import Session, Step
+
+    session = Session.start("chess", ["ann", "bob"], {}, None, None)
+    game = session.game
+    run = gtn.TurnRun(1)
+    session.record.body.append(run)
+    action = game.parse_action(session.state, "e4")
+    assert session.append_to_run(run, 0, action, "e4", game.apply(session.state, action)) == 0
+    made, full = session.steps[-1], Step(0, action, "e4")
+    for name in Step.__slots__:
+        assert getattr(made, name) == getattr(full, name), name
+    action = game.parse_action(session.state, "Nf6")
+    assert session.append_to_run(run, 1, action) == 1
+    assert (run.seats, run.texts) == (["ann", "bob"], ["e4", "Nf6"])
+    assert session.ply == 2 and session.steps[-1].text == "Nf6"
+    assert session.text(as_built=True).endswith("\n1. ann: e4\n2. bob: Nf6\n")

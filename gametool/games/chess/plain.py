@@ -43,6 +43,8 @@ from gametool.games.chess.position import _UNSET, Position
 from gametool.games.chess.san import disambiguation
 from notation.patterns import lazy
 
+_new = object.__new__
+
 _PLAIN = lazy(r"(?:(?P<piece>[KQRBN])(?P<ff>[a-h])?(?P<fr>[1-8])?(?P<x>x)?"
               r"|(?P<pawn>[a-h])(?P<px>x))?(?P<to>[a-h][1-8])(?:=(?P<promo>[QRBN]))?[+#]?")
 """The commonest spellings of a move: a piece move (its file, rank, or both named), a pawn's
@@ -287,8 +289,17 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
                     checked = c in sliders
                     break
     # What _made gives, written out for a move that does not check (a call less for most).
-    after = pos.after_move(after_board, castling, ep, zeroing, king,
-                           t if kind == KING else ksq, checked)
+    after = _new(Position)  # pos.after_move(...), written out: this is every move read
+    after.board, after.white, after.castling, after.ep = after_board, not white, castling, ep
+    after.fullmove, after.ply, after.end = pos.fullmove + (not white), pos.ply + 1, None
+    if zeroing:
+        after.halfmove, after._history, after._prev = 0, (), None
+    else:
+        after.halfmove, after._history, after._prev = pos.halfmove + 1, None, pos
+    after._moves = after._key = after._turns = after._memo = after._shared = None
+    after._link = after._more = None
+    after._status = _UNSET
+    after._ksq, after._osq, after._check = king, t if kind == KING else ksq, checked
     if not san:
         return f | t << 6, None, after
     if not checked:
