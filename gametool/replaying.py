@@ -925,15 +925,13 @@ class Session:
 
     def append_to_run(self, run: gtn.TurnRun, seat: int, action: Any, text: str | None = None,
                       after: Any = None) -> int:
-        """What :meth:`append_checked` does, the line added as texts to ``run`` (the TurnRun
-        that ends the body): for a record only written. Returns the line's index in ``run``."""
+        """What :meth:`append_checked` does for a record that is only written: the line added
+        as texts to ``run`` (the TurnRun that ends the body), and no step kept. Such a session
+        knows its states, outcome and tags, and is written with ``text(as_built=True)``; its
+        steps stay empty. Returns the line's index in ``run``."""
         if text is None or after is None:
             text, after = self._text_after(action, text, after)
         self.states.append(after)
-        step = _new(Step)  # as in append_checked
-        step.seat, step.action, step._text = seat, action, text
-        step.line = step.column = step._before = step._game = None
-        self.steps.append(step)
         run.seats.append(self.names[seat])
         texts = run.texts
         texts.append(text)

@@ -564,23 +564,24 @@ def test_a_step_appended_by_a_converter_is_the_one_its_class_makes() -> None:
     assert other.nags is not line.nags and other.ply == 2 and other.seat == "bob"
 
 
-def test_a_step_appended_to_a_run_is_the_one_its_class_makes() -> None:
-    """``Session.append_to_run`` (a record only written) makes the step as ``append_checked``
-    does, and adds the line's seat and text to the run; the text and the next state are
-    worked out when not given."""
-    from gametool.replaying import Session, Step
+def test_an_action_appended_to_a_run_is_written_as_its_turn_line() -> None:
+    """``Session.append_to_run`` (a record only written) adds the line's seat and text to the
+    run and the next state to the session, as ``append_checked`` does (the text and the next
+    state worked out when not given), and keeps no step."""
+    from gametool.replaying import Session
 
-    session = Session.start("chess", ["ann", "bob"], {}, None, None)
-    game = session.game
+    written = Session.start("chess", ["ann", "bob"], {}, None, None, date="2026.11.28")
+    kept = Session.start("chess", ["ann", "bob"], {}, None, None, date="2026.11.28")
+    game = written.game
     run = gtn.TurnRun(1)
-    session.record.body.append(run)
-    action = game.parse_action(session.state, "e4")
-    assert session.append_to_run(run, 0, action, "e4", game.apply(session.state, action)) == 0
-    made, full = session.steps[-1], Step(0, action, "e4")
-    for name in Step.__slots__:
-        assert getattr(made, name) == getattr(full, name), name
-    action = game.parse_action(session.state, "Nf6")
-    assert session.append_to_run(run, 1, action) == 1
+    written.record.body.append(run)
+    action = game.parse_action(written.state, "e4")
+    assert written.append_to_run(run, 0, action, "e4", game.apply(written.state, action)) == 0
+    kept.append_checked(0, action, "e4", game.apply(kept.state, action))
+    action = game.parse_action(written.state, "Nf6")
+    assert written.append_to_run(run, 1, action) == 1
+    kept.append_checked(1, action)
     assert (run.seats, run.texts) == (["ann", "bob"], ["e4", "Nf6"])
-    assert session.ply == 2 and session.steps[-1].text == "Nf6"
-    assert session.text(as_built=True).endswith("\n1. ann: e4\n2. bob: Nf6\n")
+    assert written.ply == kept.ply == 2 and written.state == kept.state and not written.steps
+    assert written.text(as_built=True) == kept.text(as_built=True) == kept.text()
+    assert written.text(as_built=True).endswith("\n1. ann: e4\n2. bob: Nf6\n")

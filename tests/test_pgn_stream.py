@@ -18,7 +18,7 @@ import pytest
 from test_pgn_reader_equivalence import AWKWARD, FILES, GAMES, mutate
 
 from gametool import sources
-from gametool.formats import pgn
+from gametool.formats import eco, pgn
 
 LONG_GAME = ('[Event "long"]\n[Result "*"]\n\n'
              + "\n".join(f"{n}. Nf3 Nf6 {n}... {{back}} {n + 1}. Ng1 Ng8 {{and again}}"
@@ -133,8 +133,9 @@ def expect_as_built_canonical(text: str) -> int:
     writer writes, and so does the record built only to be written (its turn lines held as
     runs of texts, see gtn.TurnRun), with the same messages; the number of games."""
     count = 0
-    kept = list(pgn.imports(text, None, keep=True))
-    written = list(pgn.imports(text, None))
+    table = eco.table()  # (its tags set from the states of either)
+    kept = list(pgn.imports(text, None, keep=True, eco=table))
+    written = list(pgn.imports(text, None, eco=table))
     assert len(kept) == len(written)
     for (item, messages), (only, its_messages) in zip(kept, written, strict=True):
         assert messages == its_messages
