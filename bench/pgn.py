@@ -37,7 +37,10 @@ counts, which other work on the machine does not change):
 White=...`` (a query on tags only) and ``gametool stats``; python-chess reading every game
 (``read_game``) and replaying its main line, and reading every game without the replay;
 pgn-extract checking every game (``-s``) and selecting games by a tag (``-Tw``). Rates are
-games and main-line plies per CPU second.
+games and main-line plies per CPU second. With --rounds N each ratio is given twice: from the
+best time of each command, and as the median over the rounds of the ratio within a round (a
+round runs the commands one after another), which a machine whose speed drifts from minute to
+minute moves less.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import os
 import pstats
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -406,7 +410,9 @@ def real(copies: int = 1, rounds: int = 1, counted: bool = False,
             commands[f"pgn-extract -Tw{TAG_QUERY[1]}"] = [
                 extract, "-s", f"-Tw{TAG_QUERY[1]}", "-o", os.devnull, source]
         seconds: dict[str, float] = {}
+        rounds_spent: list[dict[str, float]] = []  # each round's figures, for its own ratios
         for _round in range(1 if counted else rounds):
+            rounds_spent.append({})
             for name, command in commands.items():
                 if counted:
                     spent, status = instructions(command)
@@ -415,6 +421,7 @@ def real(copies: int = 1, rounds: int = 1, counted: bool = False,
                 if name.startswith("gametool") and status != 0:
                     raise SystemExit(f"{name}: exit status {status}")
                 seconds[name] = min(spent, seconds.get(name, spent))
+                rounds_spent[-1][name] = spent
     measure = ("instructions of each command's process (callgrind), in millions" if counted
                else f"CPU time of each command's process, best of {rounds}")
     print(f"real games: {games:,} games, {plies:,} main-line plies, {size / 1e6:.1f} MB "
@@ -427,18 +434,21 @@ def real(copies: int = 1, rounds: int = 1, counted: bool = False,
         print(f"{'command':40}{'CPU s':>9}{'games/s':>11}{'plies/s':>12}")
         for name, spent in seconds.items():
             print(f"{name:40}{spent:9.2f}{games / spent:11,.0f}{plies / spent:12,.0f}")
-    replay, read = seconds["python-chess read + replay"], seconds["python-chess read"]
-    ratios = [
-        ("import / python-chess read + replay", replay / seconds["gametool import"], 3),
-        ("validate / python-chess read + replay",
-         replay / seconds["gametool validate (of the records)"], 4),
-        ("tag-only filter / python-chess read",
-         read / seconds[f"gametool filter --tag {TAG_QUERY[0]}=..."], 10),
-        ("stats / python-chess read + replay", replay / seconds["gametool stats"], None),
-    ]
-    for label, ratio, target in ratios:
+    pairs = [("import", "gametool import", "python-chess read + replay", 3),
+             ("validate", "gametool validate (of the records)", "python-chess read + replay", 4),
+             ("tag-only filter", f"gametool filter --tag {TAG_QUERY[0]}=...",
+              "python-chess read", 10),
+             ("stats", "gametool stats", "python-chess read + replay", None)]
+    for label, ours, theirs, target in pairs:
         goal = f" (target {target})" if target else ""
-        print(f"speed ratio {label}: {ratio:.2f}{goal}")
+        # On a machine whose speed drifts, the best of each command may come from different
+        # moments: the ratio within each round (its commands run one after another) is given
+        # too, the median of the rounds.
+        within = (f"; within a round, median of {len(rounds_spent)}: "
+                  f"{statistics.median(r[theirs] / r[ours] for r in rounds_spent):.2f}"
+                  if len(rounds_spent) > 1 else "")
+        print(f"speed ratio {label} / {theirs}: {seconds[theirs] / seconds[ours]:.2f}{goal}"
+              f"{within}")
     if extract is not None:
         check = seconds["pgn-extract -s (check)"]
         print(f"speed ratio import / pgn-extract -s: {check / seconds['gametool import']:.3f}")
