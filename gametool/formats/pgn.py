@@ -533,7 +533,8 @@ def to_session(game: PgnGame, file: str | None = None, warnings: list[str] | Non
     """One PGN game replayed into a chess record (a refusal names its offset in the text).
     With ``fix_results`` a result the moves or the movetext contradict is mended, not refused.
     ``made`` keeps the games made (by options and seat names) for the next games, when the
-    sessions are only written, one after another, and not kept."""
+    sessions are only written, one after another, and not kept: such a session holds its moves
+    as runs of texts and keeps no steps (see Session.append_to_run)."""
     first: list[str] = []
     try:
         session = _to_session(game, file, first, True, fix_results, made)
@@ -668,7 +669,7 @@ def _replay_runs(game: PgnGame, session: Session, game_obj: Any, read_move: Any,
             run = gtn.TurnRun(len(states))
             body.append(run)
     if not run.texts:
-        body.pop()  # (the last item): a record without moves has no body to write
+        body.pop()  # an empty last run: a record without moves writes no body
 
 
 def _lenient(text: str) -> list[str]:
