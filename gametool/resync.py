@@ -358,5 +358,3 @@ class Items:
     def ahead(self, offset: int) -> gtn.Item | None:
         at = self.index + offset
         return self.body[at] if offset < RESYNC_WINDOW and at < len(self.body) else None
-
-

@@ -669,15 +669,8 @@ def _write_body(body: list[Item], out: list[str], indent: str) -> None:
             text = (actions[0].text if len(actions) == 1
                     else ACTION_SEPARATOR.join([a.text for a in actions]))
             line = f"{indent}{item.ply}. {item.seat}: {text}"
-            if item.nags:
-                line += "".join([f" ${nag}" for nag in item.nags])
-            comment = item.comment
-            if comment is not None:
-                if (comment and item.comment_style != ";" and comment.isprintable()
-                        and "}" not in comment):
-                    line = f"{line} {{ {comment} }}"  # (what _comment_text makes of it)
-                else:
-                    line += " " + _comment_text(comment, item.comment_style)
+            if item.nags or item.comment is not None:
+                line = _annotated(line, item.nags, item.comment, item.comment_style)
             add(line)
             continue
         if type(item) is TurnRun:
@@ -713,15 +706,20 @@ def _write_run(run: TurnRun, out: list[str], indent: str) -> None:
     add = out.append
     for i, (seat, text) in enumerate(zip(run.seats, run.texts, strict=True)):
         line = f"{indent}{ply + i}. {seat}: {text}"
-        if i in nags:
-            line += "".join([f" ${nag}" for nag in nags[i]])
-        comment = comments.get(i)
-        if comment is not None:
-            if comment and comment.isprintable() and "}" not in comment:
-                line = f"{line} {{ {comment} }}"  # (what _comment_text makes of it)
-            else:
-                line += " " + _comment_text(comment, "{")
+        if i in nags or i in comments:
+            line = _annotated(line, nags.get(i), comments.get(i), "{")
         add(line)
+
+
+def _annotated(line: str, nags: list[int] | None, comment: str | None, style: str) -> str:
+    """A turn line's text followed by its NAGs and its comment."""
+    if nags:
+        line += "".join([f" ${nag}" for nag in nags])
+    if comment is not None:
+        if comment and style != ";" and comment.isprintable() and "}" not in comment:
+            return f"{line} {{ {comment} }}"  # (what _comment_text makes of it)
+        line += " " + _comment_text(comment, style)
+    return line
 
 
 def write_all(records: list[Record]) -> str:
