@@ -173,19 +173,25 @@ def _in_processes(function: Callable[[T], R], items: Sequence[T], jobs: int,
     (never waited for) when the run stops early. The processes start at once, before the
     caller starts any thread of its own (a process forked beside a thread can inherit a lock
     that thread held)."""
+    results = _pooled(function, items, min(jobs, len(items)), ordered)
+    next(results)  # the pool started, inside the generator that terminates it
+    return results
+
+
+def _pooled(function: Callable[[T], R], items: Sequence[T], workers: int,
+            ordered: bool) -> Iterator[Any]:
+    """None once the pool has started, then the results. The pool is made inside the ``try``
+    whose ``finally`` terminates it: a signal held back while it forks, and raised as soon as
+    it has, still finds it guarded."""
     import multiprocessing
 
     from gametool import interrupt
 
-    workers = min(jobs, len(items))
-    with interrupt.held():  # a worker is born deaf to Ctrl-C, not after a moment
-        pool = multiprocessing.Pool(workers, interrupt.worker_setup, (os.getpid(),))
-    return _pooled(pool, function, items, workers, ordered)
-
-
-def _pooled(pool: Any, function: Callable[[T], R], items: Sequence[T], workers: int,
-            ordered: bool) -> Iterator[R]:
+    pool = None
     try:
+        with interrupt.held():  # a worker is born deaf to Ctrl-C, not after a moment
+            pool = multiprocessing.Pool(workers, interrupt.worker_setup, (os.getpid(),))
+        yield None
         if ordered:
             yield from pool.imap(function, items,
                                  chunksize=max(1, len(items) // (workers * 8)))
@@ -194,7 +200,8 @@ def _pooled(pool: Any, function: Callable[[T], R], items: Sequence[T], workers: 
         pool.close()
         pool.join()
     finally:
-        pool.terminate()
+        if pool is not None:
+            pool.terminate()
 
 
 def check_scheduler(address: str) -> None:

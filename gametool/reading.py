@@ -126,15 +126,16 @@ def _one_line(note: str, raw: str, at: int) -> bool:
 
 
 def _following(session: Session) -> dict[int, tuple[str | None, int]]:
-    """For each seat, the turn line's start (``name: ``) of the seat after it in turn and
-    that seat, for a line to be tried first; None where a name is not one _SEAT_NAME reads."""
+    """For each seat, the name of the seat after it in turn (what a turn line holds between
+    its ply number and ``": "``) and that seat, for a line to be tried first; None where a
+    name is not one _SEAT_NAME reads."""
     names = session.names
     count = len(names)
     following: dict[int, tuple[str | None, int]] = {}
     for seat in range(count):
         after = (seat + 1) % count
         name = names[after]
-        following[seat] = ((name + ": ", after) if _SEAT_NAME.fullmatch(name) is not None
+        following[seat] = ((name, after) if _SEAT_NAME.fullmatch(name) is not None
                            and session._seats.get(name) == after else _NO_NEXT)
     return following
 
@@ -297,20 +298,20 @@ class _Stream:
                 seat = None
                 if ply > max_plies:
                     pass
-                elif expect is not None and raw.startswith(start := prefix + expect):
+                elif expect is not None and (cut := raw.partition(": "))[0] == prefix + expect:
                     # The seat that follows the last one's: what the patterns would read,
                     # without them for one word (most lines of most games), and without its
-                    # name for more.
-                    rest = raw[len(start):]
+                    # name for more. (A name holds no ": ", so the line's first one ends it.)
+                    rest = cut[2]
                     text = tokens.get(rest)
                     if text is None:
-                        word = token(rest)
+                        word = token(rest) if "{" not in rest else None  # (no word holds "{")
                         if word is not None:
                             text = word[1]
                             if len(tokens) < limit:
                                 tokens[rest] = text
                         else:
-                            word = noted_words(raw, len(start))
+                            word = noted_words(raw, len(raw) - len(rest))
                             if word is not None:
                                 text, note = word.groups()
                                 if note and not _one_line(note, raw, len(prefix)):

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from typing import Any
 
@@ -15,7 +14,6 @@ from gametool import (
     games,
     params,
     players,
-    render,
     storage,
 )
 from gametool.chance import new_contribution, new_seed
@@ -183,6 +181,8 @@ def move(file: str, actions: tuple[str, ...], as_seat: str | None, expect_ply: i
         return
     to_stderr = file == "-"
     if as_json:
+        import json  # (only the commands asked for JSON load it)
+
         click.echo(json.dumps(added, indent=2, ensure_ascii=False), err=to_stderr)
     else:
         for item in added:
@@ -202,6 +202,8 @@ def _dry_run(file: str, number: int | None, actions: tuple[str, ...], as_seat: s
         raise fail(with_hint(exc, session, typed_action(exc, actions, first), as_seat)) from None
     plies = [{"ply": first + i, "seat": session.seat_name(step.seat), "action": step.text}
              for i, step in enumerate(steps, start=1)]
+    from gametool import render
+
     follows = render.what_follows(session)
     if as_json:
         emit_json({"plies": plies, "then": follows})
@@ -328,6 +330,9 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
         raise fail(exc) from None
     for item in reports:
         if not as_json:
+            if item.errors:
+                from gametool import render  # (its wording helper: loaded only for errors)
+
             for line in item.errors:
                 click.echo(render.without_decisions(line), err=True)
             for line in item.lines:
@@ -423,6 +428,8 @@ def undo(file: str, plies: int | None, quiet: bool, as_json: bool, number: int |
     if quiet:
         return
     if as_json:
+        import json
+
         click.echo(json.dumps(removed, indent=2, ensure_ascii=False), err=file == "-")
         return
     for item in removed:

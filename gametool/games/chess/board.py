@@ -43,11 +43,10 @@ def _on(f: int, r: int) -> bool:
 
 
 def _steps(deltas: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
-    out = []
-    for s in range(64):
-        f, r = s & 7, s >> 3
-        out.append(tuple((r + dr) * 8 + f + df for df, dr in deltas if _on(f + df, r + dr)))
-    return tuple(out)
+    # (the bounds written out, not _on: these tables are made at every start)
+    return tuple(tuple(s + dr * 8 + df for df, dr in deltas
+                       if 0 <= (s & 7) + df < 8 and 0 <= (s >> 3) + dr < 8)
+                 for s in range(64))
 
 
 KNIGHT = _steps(((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)))
@@ -68,9 +67,10 @@ def _rays() -> tuple[tuple[tuple[int, ...], ...], ...]:
         per = []
         for df, dr in DIRECTIONS:
             f, r, ray = (s & 7) + df, (s >> 3) + dr, []
-            while _on(f, r):
+            while 0 <= f < 8 and 0 <= r < 8:
                 ray.append(r * 8 + f)
-                f, r = f + df, r + dr
+                f += df
+                r += dr
             per.append(tuple(ray))
         out.append(tuple(per))
     return tuple(out)
