@@ -39,8 +39,8 @@ White=...`` (a query on tags only) and ``gametool stats``; python-chess reading 
 pgn-extract checking every game (``-s``) and selecting games by a tag (``-Tw``). Rates are
 games and main-line plies per CPU second. With --rounds N each ratio is given twice: from the
 best time of each command, and as the median over the rounds of the ratio within a round (a
-round runs the commands one after another), which a machine whose speed drifts from minute to
-minute moves less.
+round runs the commands one after another, every other round in the reverse order), which a
+machine whose speed drifts from minute to minute moves less.
 """
 
 from __future__ import annotations
@@ -411,9 +411,12 @@ def real(copies: int = 1, rounds: int = 1, counted: bool = False,
                 extract, "-s", f"-Tw{TAG_QUERY[1]}", "-o", os.devnull, source]
         seconds: dict[str, float] = {}
         rounds_spent: list[dict[str, float]] = []  # each round's figures, for its own ratios
-        for _round in range(1 if counted else rounds):
+        for round_number in range(1 if counted else rounds):
             rounds_spent.append({})
-            for name, command in commands.items():
+            # Every other round runs the commands in the reverse order: a machine that slows
+            # down or speeds up during a round favours neither side over two rounds.
+            order = list(commands.items())
+            for name, command in order[::-1] if round_number % 2 else order:
                 if counted:
                     spent, status = instructions(command)
                 else:

@@ -22,6 +22,8 @@ from __future__ import annotations
 EMPTY = "."
 WHITE_PIECES = "PNBRQK"
 BLACK_PIECES = "pnbrqk"
+BLACK_LETTER = dict(zip(WHITE_PIECES, BLACK_PIECES, strict=True))
+"""Black's letter for each of White's (a lookup, not a call of str.lower, for every move)."""
 HORSES = "*Hh"
 FILES = "abcdefgh"
 PROMO_LETTERS = " NBRQ"
@@ -332,11 +334,8 @@ def plain_moves_to(board: str, white: bool, target: int, piece: str,
     there = board[target]
     if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
         return None  # a piece of the side, or a horse (never captured)
-    letter = piece if white else piece.lower()
+    letter = piece if white else BLACK_LETTER[piece]
     found: list[int] = []
-    s = board.find(letter)
-    if s < 0:
-        return found
     if ksq < 0:
         ksq = board.index("K" if white else "k")
     lined = LINES[ksq]
@@ -345,6 +344,7 @@ def plain_moves_to(board: str, white: bool, target: int, piece: str,
             if board[s] == letter and (s not in lined or _unpinned(board, ksq, s, target, white)):
                 found.append(s | target << 6)
         return found
+    s = board.find(letter)
     at = target
     while s >= 0:
         between = None

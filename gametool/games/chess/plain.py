@@ -14,6 +14,7 @@ from typing import Any
 from gametool.games.chess.board import (
     B_PAWN_FROM,
     BK,
+    BLACK_LETTER,
     BLACK_PIECES,
     BQ,
     CASTLE_KEEP_T,
@@ -228,29 +229,28 @@ def plain_step(pos: Position, parts: tuple[Any, ...], kind: int, san: bool) -> A
         if t == pos.ep:
             return OTHER
         there = board[t]
-        if there != EMPTY and there not in (BLACK_PIECES if white else WHITE_PIECES):
-            return None  # a piece of the side, or a horse (never captured)
         if capture and there == EMPTY:
             return None
-        letter = piece if white else piece.lower()
         found = plain_moves_to(board, white, t, piece, ksq)
         if found is None:
-            return None
+            return None  # a piece of the side on the square, or a horse (never captured)
+        letter = piece if white else BLACK_LETTER[piece]
         if ff is None and fr is None:
             if len(found) != 1:
                 return None
             f = found[0] & 63
+            body = alone if there == EMPTY else taking
         else:
             cands = [m for m in found
                      if (ff is None or (m & 7) == ff) and (fr is None or (m & 63) >> 3 == fr)]
             if len(cands) != 1:
                 return None
             f = cands[0] & 63
-        if len(found) > 1:
-            where = disambiguation(f, found)
-            body = intern(f"{piece}{where}{'' if there == EMPTY else 'x'}{SQUARE_NAMES[t]}")
-        else:
-            body = alone if there == EMPTY else taking
+            if len(found) > 1:
+                where = disambiguation(f, found)
+                body = intern(f"{piece}{where}{'' if there == EMPTY else 'x'}{SQUARE_NAMES[t]}")
+            else:
+                body = alone if there == EMPTY else taking
         castling = pos.castling
         if castling:
             castling &= CASTLE_KEEP_T[f] & CASTLE_KEEP_T[t]
