@@ -431,7 +431,10 @@ lower-case file (h4); a horse move with an upper-case H.
             text += " " + horse_text(h)
             # D11: a horse action on a line to the enemy king may change the check, and any
             # horse action may change a check into mate or back (it fills or frees a square).
-            if suffix or h[1] in reach or (len(h) > 2 and h[2] in reach):
+            # A placement only fills a square, and a horse attacks nothing: where the chess
+            # move gives no check, none follows it.
+            if suffix or (h[0] != PLACE
+                          and (h[1] in reach or (len(h) > 2 and h[2] in reach))):
                 final = self._horse_board(board, h, state.white)
                 suffix = check_suffix(final, not state.white, castling, ep)
         text += suffix
