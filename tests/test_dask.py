@@ -5,8 +5,11 @@ the whole file, numbered as in the file."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -80,6 +83,37 @@ def test_parts_in_processes_give_the_whole_file_s_output(
     whole = run("validate", "--all", "--json", str(archive))
     monkeypatch.setattr(distribute, "PART_BYTES", 400)
     assert run("validate", "--all", "--json", str(archive), "--jobs", "2") == whole
+
+
+def test_a_signal_held_while_the_workers_fork_leaves_none_running(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C held back while the pool forks is raised as soon as the hold ends: the workers
+    just started are terminated then, not left to the end of the process."""
+    from gametool import interrupt
+
+    real = interrupt.held
+
+    @contextmanager
+    def held_then_interrupted() -> Iterator[None]:
+        with real():
+            yield
+        raise KeyboardInterrupt  # what the held SIGINT does once let through
+
+    made: list[Any] = []
+
+    def pool(*args: Any, **kwargs: Any) -> Any:
+        made.append(real_pool(*args, **kwargs))
+        return made[-1]
+
+    real_pool = multiprocessing.Pool
+    monkeypatch.setattr(interrupt, "held", held_then_interrupted)
+    monkeypatch.setattr(multiprocessing, "Pool", pool)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        list(distribute.run(abs, list(range(10)), jobs=2))
+    # (the error, and the frames it holds, still alive: nothing else ended the pool)
+    assert raised.value is not None and len(made) == 1
+    workers = made[0]._pool
+    assert len(workers) == 2 and not any(worker.is_alive() for worker in workers)
 
 
 def test_a_syntax_error_in_a_later_part_stands_for_the_file(
