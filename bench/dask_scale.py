@@ -21,8 +21,10 @@ import time
 
 from tabulate import tabulate
 
-from gametool import corpus, distribute, verify
-from gametool.selfplay import Task, play_game
+from gametool.archives import corpus
+from gametool.players.selfplay import Task, play_game
+from gametool.referee import verify
+from gametool.sources import distribute
 
 
 def build(folder: str, game: str, count: int) -> int:

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from email import policy
 from email.parser import BytesParser
 
-from gametool.mail import MailDropped, MailRejected
-from gametool.mail.body import own_lines
-from gametool.mail.message import Letter
+from gametool.referee.mail import MailDropped, MailRejected
+from gametool.referee.mail.body import own_lines
+from gametool.referee.mail.message import Letter
 
 HEAD = b"From: Ann <ann@example.org>\r\n"
 

@@ -58,10 +58,10 @@ import sys
 import tempfile
 import time
 
-from gametool.formats import pgn
 from gametool.games.chess.game import Chess
 from gametool.games.chess.position import forget_shared
-from gametool.record import check_text
+from gametool.pgn import reader as pgn
+from gametool.records import check_text
 
 ECO_FILE = "/usr/share/pgn-extract/eco.pgn"
 ENDINGS = [("1/2-1/2", "agreement"), ("1-0", "time forfeit"), ("0-1", "time forfeit"),

@@ -33,7 +33,7 @@ SEEDS = 40
 
 
 def long_record(game_id: str, plies: int) -> str:
-    from gametool.auto import random_game
+    from gametool.players.auto import random_game
 
     best = None
     for index in range(SEEDS):
@@ -92,8 +92,8 @@ def open_times(driver: object, page: Path, runs: int) -> tuple[float, float]:
 
 def main() -> None:
     from gametool import games
-    from gametool.formats import html
-    from gametool.record import load_one
+    from gametool.records import load_one
+    from gametool.views.html import page as html
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=1000)

@@ -33,8 +33,9 @@ from selfplay import PEER_ACTIONS_PER_TURN, gametool_rate, peer_runner
 from startup import startup_rows
 from tabulate import tabulate
 
-from gametool import games, selfplay
-from gametool.record import check_text
+from gametool import games
+from gametool.players import selfplay
+from gametool.records import check_text
 
 PEERS = {
     "chess": "python-chess",

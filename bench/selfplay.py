@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 
 from gametool import games
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE
 
 
 def gametool_rate(game_id: str, seconds: float, seed: int, options: dict[str, str]

@@ -31,7 +31,7 @@ CLAIM_RECORD = Path(__file__).resolve().parent.parent / "sample_games" / "chess"
 
 def chess_record(plies: int = 300) -> str:
     """A chess record of ``plies`` plies (random play from fixed seeds, the first long one)."""
-    from gametool.auto import random_game
+    from gametool.players.auto import random_game
 
     for index in range(100):
         session = random_game("chess", f"startup-{index}", max_plies=plies)
@@ -53,7 +53,7 @@ def startup_rows(runs: int = 9) -> list[list[object]]:
         path = Path(folder) / "long.gtn"
         path.write_text(chess_record())
         scratch = Path(folder) / "scratch.gtn"
-        from gametool.record import load_one
+        from gametool.records import load_one
 
         session = load_one(path.read_text())
         action = session.game.format_action(session.state,

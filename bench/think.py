@@ -19,9 +19,9 @@ from tabulate import tabulate
 
 
 def main() -> None:
-    from gametool import players
-    from gametool.chance import SeedRng
-    from gametool.record import Session
+    from gametool.core.chance import SeedRng
+    from gametool.players import computer as players
+    from gametool.records import Session
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="tawula")

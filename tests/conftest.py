@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, TypeVar
 import pytest
 
 from gametool import games
-from gametool.auto import random_game
-from gametool.record import Session
+from gametool.players.auto import random_game
+from gametool.records import Session
 
 if TYPE_CHECKING:
-    from gametool.referee import Referee
+    from gametool.referee.referee import Referee
 
 # GAMETOOL_GAMES=id,id limits the per-game suites to some games (to iterate on one game).
 _ONLY = os.environ.get("GAMETOOL_GAMES")

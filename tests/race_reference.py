@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gametool.engine import CHANCE, RESIGN
+from gametool.core.engine import CHANCE, RESIGN
 from gametool.games.race.game import RaceGame
 from gametool.games.race.state import RaceState
 
@@ -243,8 +243,8 @@ def check_against_reference(game: RaceGame, state: RaceState) -> None:
 
 def random_positions(game: RaceGame, seed: str, count: int, every: int = 1) -> list[Any]:
     """Positions with a player to move, taken from seeded random games."""
-    from gametool.auto import random_action
-    from gametool.chance import SeedRng
+    from gametool.core.chance import SeedRng
+    from gametool.players.auto import random_action
 
     out: list[Any] = []
     index = seen = 0
@@ -300,11 +300,11 @@ def random_endgames(game: RaceGame, seed: int, count: int) -> list[RaceState]:
 
 def encoding_samples(gid: str, seed: str, options: dict[str, str] | None = None,
                      branch_every: int = 40) -> tuple[RaceGame, list[RaceState]]:
-    """Every state of a seeded random game (``gametool.auto.random_game``), and the states of
+    """Every state of a seeded random game (``gametool.players.auto.random_game``), and the states of
     games that branch from it by a resignation every ``branch_every`` plies and play on at
     random (resigning once more halfway), to their ends."""
-    from gametool.auto import random_action, random_game
-    from gametool.chance import SeedRng
+    from gametool.core.chance import SeedRng
+    from gametool.players.auto import random_action, random_game
 
     session = random_game(gid, seed, options=options)
     game = session.game

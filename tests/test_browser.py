@@ -229,7 +229,7 @@ def test_an_annotated_game_on_a_narrow_screen(browser: Any, annotated_page: Path
 def _long_record(game_id: str) -> Any:
     """A seeded random game of ``game_id`` of LONG plies, or shorter where the rules end it
     sooner (a full board, a race run)."""
-    from gametool.auto import random_game
+    from gametool.players.auto import random_game
 
     return random_game(game_id, "long", max_plies=LONG)
 
@@ -239,7 +239,7 @@ def test_a_long_game_of_every_kind_at_both_sizes(browser: Any, game: str,
                                                  tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    from gametool.formats import html
+    from gametool.views.html import page as html
 
     session = _long_record(game)
     plies = session.ply

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from gametool.chance import SeedRng, seed_hash
+from gametool.core.chance import SeedRng, seed_hash
 
 
 def test_pinned_outputs_are_the_same_on_every_platform() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gametool.record import load_one, read_text
+from gametool.records import load_one, read_text
 
 GAMETOOL = str(Path(sys.executable).parent / "gametool")
 SNAKE = re.compile(r"[a-z][a-z0-9_]*")
@@ -252,7 +252,8 @@ def test_a_signal_just_as_a_temporary_file_is_made_leaves_nothing(
     """The moment a random signal rarely hits, made certain: SIGTERM arrives as the temporary
     file of a write (a record replaced, a sink opened) has just been made. The write is
     interrupted and nothing is left in the folder."""
-    from gametool import interrupt, sink, storage
+    from gametool.core import interrupt, storage
+    from gametool.records import sink
 
     made = storage.make_temporary
 
@@ -345,7 +346,7 @@ def test_selfplay_counts_games_on_a_terminal_and_is_quiet_in_a_pipe(tmp_path: Pa
 def test_progress_line_gives_the_rate_and_the_time_left() -> None:
     import io
 
-    from gametool.selfplay import Progress
+    from gametool.players.selfplay import Progress
 
     progress = Progress(10, "tawula", io.StringIO())
     progress.began -= 20
@@ -355,9 +356,9 @@ def test_progress_line_gives_the_rate_and_the_time_left() -> None:
 
 
 def test_think_bounds_an_mcts_search_in_time() -> None:
-    from gametool import players
-    from gametool.chance import SeedRng
-    from gametool.record import Session
+    from gametool.core.chance import SeedRng
+    from gametool.players import computer as players
+    from gametool.records import Session
 
     session = Session.start("tawula", None, None, "think")
     session.draw_chance()

@@ -303,7 +303,7 @@ DECISION = re.compile(r"\(D\d+[),;:]|\bD\d+:\s|[,;]\s*D\d+\)")
 
 
 def test_every_command_page_has_examples_and_no_empty_entries() -> None:
-    from gametool.manpages import pages
+    from gametool.cli.manpages import pages
 
     written = pages(cli)
     for name, command in cli.commands.items():
@@ -320,7 +320,7 @@ def test_every_command_page_has_examples_and_no_empty_entries() -> None:
 
 def test_no_decision_numbers_in_pages_rules_or_help() -> None:
     from gametool import games
-    from gametool.manpages import pages
+    from gametool.cli.manpages import pages
 
     for name, text in pages(cli).items():
         assert not DECISION.search(text), (name, DECISION.search(text))

@@ -8,9 +8,9 @@ import threading
 
 import pytest
 
-from gametool import collector
-from gametool.formats import pgn
-from gametool.record import check_text
+from gametool.core import collector
+from gametool.pgn import reader as pgn
+from gametool.records import check_text
 
 GAMES = "\n\n".join(f'[Round "{n}"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 {n % 2}-{1 - n % 2}'
                     for n in range(5))

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gametool import games
-from gametool.auto import random_action
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, HIDDEN_VALUE, REFEREE
-from gametool.errors import GameError
-from gametool.record import Session, check_text, load_one
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, HIDDEN_VALUE, REFEREE
+from gametool.core.errors import GameError
+from gametool.players.auto import random_action
+from gametool.records import Session, check_text, load_one
 
 ROUND_TRIP_GAMES = 4
 STATES_LOOKED_AT = 200
@@ -137,7 +137,7 @@ def test_the_referee_sees_all_that_any_seat_sees(gid: str) -> None:
 
 @pytest.mark.parametrize("gid", PLAYABLE)
 def test_every_position_of_a_game_can_be_shown(gid: str) -> None:
-    from gametool import render
+    from gametool.views import render
 
     session = sample_session(gid, 0)
     for ply in range(0, session.ply + 1, max(1, session.ply // 10)):

@@ -19,8 +19,8 @@ import chess as pychess
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gametool import engine
-from gametool.errors import GameError, GameOver
+from gametool.core import engine
+from gametool.core.errors import GameError, GameOver
 from gametool.games.chess import Chess, SuperHorseChess, position
 from gametool.games.chess import board as core
 from gametool.games.chess.game import CLAIM, _read_plain
@@ -542,7 +542,7 @@ def test_the_guards_see_a_null_move_repetition() -> None:
 def test_a_step_appended_by_a_converter_is_the_one_its_class_makes() -> None:
     """``Session.append_checked`` makes its step field by field: every slot as ``Step`` sets
     it."""
-    from gametool.replaying import Session, Step
+    from gametool.records.session import Session, Step
 
     session = Session.start("chess", ["ann", "bob"], {}, None, None)
     game = session.game
@@ -568,7 +568,7 @@ def test_an_action_appended_to_a_run_is_written_as_its_turn_line() -> None:
     """``Session.append_to_run`` (a record only written) adds the line's seat and text to the
     run and the next state to the session, as ``append_checked`` does (the text and the next
     state worked out when not given), and keeps no step."""
-    from gametool.replaying import Session
+    from gametool.records.session import Session
 
     written = Session.start("chess", ["ann", "bob"], {}, None, None, date="2026.11.28")
     kept = Session.start("chess", ["ann", "bob"], {}, None, None, date="2026.11.28")

@@ -37,8 +37,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from gametool import games
-from gametool.auto import random_game
 from gametool.cli import cli
+from gametool.players.auto import random_game
 
 RUNNER = CliRunner()
 DECISION = re.compile(r"\((?:[A-Z][a-z]+ )?D\d+[),;:]")
@@ -504,7 +504,7 @@ def test_decision_numbers_are_removed_as_the_plain_patterns_remove_them(pieces: 
     """The patterns that strip decision numbers from messages begin a match only where a run
     of spaces begins (a 70,000-space action once cost minutes to refuse); they remove what the
     plain patterns remove."""
-    from gametool.render import without_decisions
+    from gametool.views.render import without_decisions
 
     text = "".join(pieces)
     plain = text

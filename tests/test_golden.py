@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from conftest import PLAYABLE
 
-from gametool import render
-from gametool.auto import random_game
-from gametool.record import load_one
+from gametool.players.auto import random_game
+from gametool.records import load_one
+from gametool.views import render
 
 GOLDEN = Path(__file__).parent / "golden"
 REGOLD = os.environ.get("GAMETOOL_REGOLD") == "1"

@@ -51,7 +51,7 @@ def test_commands_on_a_colors_record_load_only_colors(command: list[str],
     assert not {m for m in modules if m == "email" or m.startswith("email.")}
     assert not {m for m in modules if m.startswith(("smtplib", "mailbox", "xml", "dask"))}
     assert game_modules(modules) <= {"gametool.games.colors"}, game_modules(modules)
-    assert "gametool.referee" not in modules
+    assert "gametool.referee.referee" not in modules
 
 
 def test_version_loads_no_game(colors_record: Path) -> None:
@@ -99,7 +99,7 @@ def test_the_roots_table_names_every_command_of_each_group() -> None:
     from gametool.cli import GROUPS, Commands
 
     for group, names in GROUPS.items():
-        module = import_module(f"gametool.commands.{group}")
+        module = import_module(f"gametool.cli.commands.{group}")
         assert tuple(command.name for command in module.COMMANDS) == names, group
     commands = Commands(GROUPS)
     assert "validate" in commands and "nosuch" not in commands
@@ -108,14 +108,14 @@ def test_the_roots_table_names_every_command_of_each_group() -> None:
     assert sorted(commands) == sorted(name for names in GROUPS.values() for name in names)
 
 
-@pytest.mark.parametrize(("command", "group"), [(["validate"], "records"),
-                                                (["stats"], "archives"),
-                                                (["show"], "viewing")])
+@pytest.mark.parametrize(("command", "group"), [(["validate"], "records_group"),
+                                                (["stats"], "archives_group"),
+                                                (["show"], "viewing_group")])
 def test_a_command_loads_its_own_group_only(command: list[str], group: str,
                                             colors_record: Path, tmp_path: Path) -> None:
     path = tmp_path / "c.gtn"
     path.write_bytes(colors_record.read_bytes())
     modules = loaded(command[0], str(path))
     groups = {m.rsplit(".", 1)[1] for m in modules
-              if m.startswith("gametool.commands.") and m != "gametool.commands.common"}
+              if m.startswith("gametool.cli.commands.") and m != "gametool.cli.commands.common"}
     assert groups == {group}, groups

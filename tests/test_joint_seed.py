@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gametool.chance import (
+from gametool.cli import cli
+from gametool.core.chance import (
     check_contribution,
     joint_seed,
     new_contribution,
@@ -18,9 +19,8 @@ from gametool.chance import (
     seed_hash,
     weak_seed_reason,
 )
-from gametool.cli import cli
-from gametool.errors import GameError
-from gametool.record import Session, check_text, load_one
+from gametool.core.errors import GameError
+from gametool.records import Session, check_text, load_one
 from notation import record as gtn
 
 RUNNER = CliRunner()
@@ -234,7 +234,7 @@ def mail(sender: str, match: str, body: str) -> bytes:
 
 
 def test_a_referee_game_draws_nothing_until_every_seat_has_joined(tmp_path: Path) -> None:
-    from gametool.referee import Referee
+    from gametool.referee.referee import Referee
 
     ref = Referee(tmp_path / "g", tmp_path / "o")
     match, opening = ref.new("belemmer", [ANN, BEN])
@@ -279,7 +279,7 @@ def test_referee_new_refuses_a_weak_seed_unless_told(tmp_path: Path) -> None:
 
 
 def test_a_game_without_random_draws_needs_no_contribution(tmp_path: Path) -> None:
-    from gametool.referee import Referee
+    from gametool.referee.referee import Referee
 
     ref = Referee(tmp_path / "g", tmp_path / "o")
     match, opening = ref.new("chess", [ANN, BEN])

@@ -18,11 +18,11 @@ from click.testing import CliRunner
 from conftest import PLAYABLE
 
 from gametool import games
-from gametool.chance import SeedRng
 from gametool.cli import cli
-from gametool.engine import CHANCE
-from gametool.errors import GameError
-from gametool.record import Session
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE
+from gametool.core.errors import GameError
+from gametool.records import Session
 
 LEAK_GAMES = [gid for gid in PLAYABLE
               if games.playable_class(gid).chance or
@@ -174,7 +174,7 @@ def test_a_mahjong_draw_then_a_discard_names_no_wall_tile(tmp_path: Any,
 
 
 def _load(path: Any) -> Session:
-    from gametool.record import load_one
+    from gametool.records import load_one
 
     return load_one(path.read_text(), str(path))
 
@@ -183,7 +183,7 @@ def test_a_mailed_trade_then_a_second_trade_is_refused_naming_no_drawn_card(
         tmp_path: Any, record_property: Any) -> None:
     from test_referee import ANN, BEN, compose, join_all, keys_of
 
-    from gametool.referee import Referee
+    from gametool.referee.referee import Referee
 
     games_dir = tmp_path / "games"
     ref = Referee(games_dir, tmp_path / "outbox")

@@ -20,9 +20,9 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametool import storage
 from gametool.cli import cli
-from gametool.record import Session, load_one
+from gametool.core import storage
+from gametool.records import Session, load_one
 from notation import record as gtn
 from notation.errors import NotationError
 

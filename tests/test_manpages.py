@@ -13,7 +13,7 @@ import pytest
 
 from gametool import games
 from gametool.cli import cli
-from gametool.manpages import pages
+from gametool.cli.manpages import pages
 
 MAN = Path(__file__).resolve().parent.parent / "man"
 

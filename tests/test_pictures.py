@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from conftest import PLAYABLE, sample_session, svg_words
 
-from gametool import diagram, render, svg
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE
-from gametool.record import Session
+from gametool.core import diagram
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE
+from gametool.records import Session
+from gametool.views import render, svg
 
 NS = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -280,7 +281,7 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     fetches = re.compile(r"(src|href)\s*=(?!\\?\"#)|<link|<img|@import|url\((?!#)"
                          r"|https?://(?!www\.w3\.org/2000/svg)")
     assert not fetches.search(page), re.findall(r".{30}(?:src|href|url\(|http).{30}", page)
-    from gametool.formats import html
+    from gametool.views.html import page as html
 
     # every position's picture, as 'show --svg' draws the master record; the first one also
     # in the page
@@ -302,7 +303,7 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
 
 
 def test_replay_page_for_a_seat_shows_nothing_hidden_from_it() -> None:
-    from gametool.formats import html
+    from gametool.views.html import page as html
 
     session = sample_session("two-headed-dragon", 0)
     game = session.game
@@ -428,7 +429,7 @@ def test_export_html_for_a_seat_refuses_a_guessable_seed(tmp_path: Path) -> None
 def test_every_picture_of_a_page_finds_its_patterns_by_id() -> None:
     """Patterns (card backs, hatching) are found by id: the page shows one picture at a time,
     and each picture holds the patterns it uses, under ids no other part of the page has."""
-    from gametool.formats import html
+    from gametool.views.html import page as html
 
     page = html.replay_page(sample_session("johari-bones", 0), None)
     pictures = html.pictures_of(page)
@@ -456,8 +457,8 @@ def test_replay_page_of_a_file_of_several_records_names_record(tmp_path: Path) -
 def test_a_seat_file_draws_the_same_pictures_as_the_master(gid: str) -> None:
     """The record exported for a seat holds what that seat sees, and no less: its pictures are
     the master's pictures for that seat, ply by ply."""
-    from gametool.auto import random_game
-    from gametool.record import load_one
+    from gametool.players.auto import random_game
+    from gametool.records import load_one
     from notation import record as gtn
 
     master = random_game(gid, "pictures-export", max_plies=60)
@@ -609,7 +610,7 @@ def test_the_master_record_without_as_shows_every_hand(tmp_path: Path) -> None:
     """One view rule for every output: without --as, the master record's text, JSON, picture
     and replay page show both hands (the referee's view); --as spectator none in any of them;
     a record exported for a seat shows that seat's view and refuses another seat's."""
-    from gametool.formats import html
+    from gametool.views.html import page as html
 
     record = tmp_path / "g.gtn"
     session = sample_session("western-mahjong", 0)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from gametool.record import load_one
+from gametool.records import load_one
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -16,11 +16,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import PLAYABLE
 
-from gametool import games, render
-from gametool.annotations import shown_session
-from gametool.chance import SeedRng
+from gametool import games
 from gametool.cli import cli
-from gametool.record import Session, check_text, load_one
+from gametool.core.chance import SeedRng
+from gametool.records import Session, check_text, load_one
+from gametool.records.annotations import shown_session
+from gametool.views import render
 from notation import record as gtn
 
 HIDDEN_GAMES = [gid for gid in PLAYABLE

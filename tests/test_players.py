@@ -9,11 +9,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import PLAYABLE, sample_session
 
-from gametool import games, players, selfplay
-from gametool.chance import SeedRng
+from gametool import games
 from gametool.cli import cli
-from gametool.engine import CHANCE
-from gametool.record import Session, load_one
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE
+from gametool.players import computer as players
+from gametool.players import selfplay
+from gametool.records import Session, load_one
 
 
 def _player_positions(gid: str) -> list[tuple[object, object]]:

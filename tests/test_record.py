@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from gametool import games
-from gametool.errors import GameError, GameOver, IllegalAction, RecordError
-from gametool.record import Session, check_text, load_one
+from gametool.core.errors import GameError, GameOver, IllegalAction, RecordError
+from gametool.records import Session, check_text, load_one
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +61,7 @@ def test_errors_carry_file_line_column_and_ply() -> None:
     text = ('[Game "toy"]\n[Players "a; b"]\n\n1. chance: deal 3\n2. chance: deal 4\n'
             "3. a: take 1 | take 9\n")
     with pytest.raises(IllegalAction) as info:
-        Session.load(__import__("gametool.record").record.read_text(text, "t.gtn")[0], "t.gtn")
+        Session.load(__import__("gametool.records").records.read_text(text, "t.gtn")[0], "t.gtn")
     assert str(info.value).startswith("t.gtn:6:16: ply 4: ")
 
 

@@ -11,11 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gametool import annotations, render
-from gametool.auto import random_game
-from gametool.formats import html, html_page
-from gametool.formats.pgn import import_text
-from gametool.record import Session, load_one
+from gametool.pgn.reader import import_text
+from gametool.players.auto import random_game
+from gametool.records import Session, annotations, load_one
+from gametool.views import render
+from gametool.views.html import page as html
+from gametool.views.html import parts as html_page
 
 ROOT = Path(__file__).resolve().parent.parent
 ANNOTATED = ROOT / "tests" / "data" / "annotated.pgn"

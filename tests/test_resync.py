@@ -8,7 +8,7 @@ from difflib import SequenceMatcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametool.resync import Counts, _ratio, _ratio_of, _shared
+from gametool.records.resync import Counts, _ratio, _ratio_of, _shared
 
 # Few letters, so that texts share runs and repeated characters (the cases that tie).
 TEXTS = st.text("ab e4+#@x-1", max_size=16)

@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from gametool import games
-from gametool.auto import random_game
 from gametool.cli import cli
-from gametool.record import Session
+from gametool.players.auto import random_game
+from gametool.records import Session
 
 RUNNER = CliRunner()
 EXAMPLES = int(os.environ.get("GAMETOOL_ROBUST_EXAMPLES", "6"))
@@ -117,7 +117,7 @@ def finished_record(game_id: str) -> str:
 
 @cache
 def session_of(text: str) -> Session:
-    from gametool.record import load_one
+    from gametool.records import load_one
 
     return load_one(text)
 

@@ -13,12 +13,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import PLAYABLE, svg_words
 
-from gametool import games, render
-from gametool.auto import random_game
+from gametool import games
 from gametool.cli import cli
-from gametool.errors import IllegalAction, MalformedAction
-from gametool.record import Session, load_one
-from gametool.seatnames import SeatNames, with_names
+from gametool.core.errors import IllegalAction, MalformedAction
+from gametool.core.seatnames import SeatNames, with_names
+from gametool.players.auto import random_game
+from gametool.records import Session, load_one
+from gametool.views import render
 
 DEFAULT_NAME = re.compile(r"(?<![\w\-/*])p\d+(?![\w\-/*])")  # a FEN's /p1*/ names no seat
 THREE = {"two-headed-dragon": "ann,ben,cy", "johari-bones": "ann,ben,cy",
@@ -344,7 +345,7 @@ GAME_WORDS = {
 
 @pytest.mark.parametrize("gid", sorted(GAME_WORDS))
 def test_a_seat_name_that_is_a_word_of_the_actions_is_refused(tmp_path: Path, gid: str) -> None:
-    from gametool.auto import random_game
+    from gametool.players.auto import random_game
 
     refused, allowed = GAME_WORDS[gid]
     players = games.playable_class(gid).players_default()

@@ -31,8 +31,8 @@ import pytest
 from conftest import made_once
 
 from gametool import games
-from gametool.auto import random_game
-from gametool.engine import CHANCE
+from gametool.core.engine import CHANCE
+from gametool.players.auto import random_game
 from notation import record as gtn
 from notation.values import Square
 

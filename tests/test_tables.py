@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tabulate import tabulate as reference
 
-from gametool.tables import tabulate
+from gametool.core.tables import tabulate
 
 
 def test_a_table_drawn_again_is_the_table_tabulate_draws() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from gametool import games
-from gametool.record import check_text
+from gametool.records import check_text
 
 
 def random_states(game_id: str, seed: int, plies: int, options: dict[str, str] | None = None,
@@ -83,7 +83,7 @@ def test_super_horse_chess_typed_turn_agrees_with_the_list(options: dict[str, st
 
 @pytest.mark.parametrize("game_id", ["sapos", "super-horse-chess"])
 def test_records_of_random_games_still_validate(game_id: str) -> None:
-    from gametool.auto import random_game
+    from gametool.players.auto import random_game
 
     for i in range(2):
         text = random_game(game_id, f"typed-validate-{i}", max_plies=60).text()
@@ -119,7 +119,7 @@ def test_race_turns_that_play_every_die_agree_with_the_table(game_id: str,
     """A typed race turn that plays every die is accepted without listing every turn: over
     the positions of random games, typed turns made of the sub-moves of the listed turns (in
     every order and mixture) are accepted exactly when the full table of turns accepts them."""
-    from gametool.errors import GameError
+    from gametool.core.errors import GameError
     from gametool.games.race import notation
     from gametool.games.race.check import follow
 
@@ -168,7 +168,7 @@ def test_race_actions_read_without_the_grammar_as_the_grammar_reads_them() -> No
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from gametool.errors import GameError
+    from gametool.core.errors import GameError
     from gametool.games.race import notation
 
     grammar_read = notation.read_action.__wrapped__
@@ -248,7 +248,7 @@ def test_desdemona_moves_read_without_the_grammar_as_the_grammar_reads_them() ->
 
 
 def test_a_race_action_with_a_huge_number_is_one_clear_error() -> None:
-    from gametool.errors import GameError
+    from gametool.core.errors import GameError
     from gametool.games.race import notation
 
     for text in ("B: " + "9" * 5000, "13/" + "9" * 5000, "9" * 5000 + "/7"):
@@ -286,8 +286,8 @@ def fuzz_fast_reader(pieces: list[str], same: Callable[[str], bool]) -> None:
 
 @pytest.mark.parametrize("gid", ["gami-plus", "gami-four", "gami-seven"])
 def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: str) -> None:
-    from gametool.auto import random_game
     from gametool.games.gami import text as gami
+    from gametool.players.auto import random_game
     from notation import tokens
 
     game_cls = games.playable_class(gid)
@@ -312,8 +312,8 @@ def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: st
 
 
 def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() -> None:
-    from gametool.auto import random_game
     from gametool.games import sapos
+    from gametool.players.auto import random_game
     from notation import tokens
 
     def same(text: str) -> bool:
@@ -330,8 +330,8 @@ def test_sapos_sequences_read_without_the_grammar_as_the_grammar_reads_them() ->
 
 
 def test_horse_actions_read_without_the_grammar_as_the_grammar_reads_them() -> None:
-    from gametool.auto import random_game
     from gametool.games.chess import horse_notation
+    from gametool.players.auto import random_game
     from notation import tokens
 
     def same(text: str) -> bool:
@@ -350,9 +350,9 @@ def test_horse_actions_read_without_the_grammar_as_the_grammar_reads_them() -> N
 
 
 def test_space_cards_actions_read_without_the_grammar_as_the_grammar_reads_them() -> None:
-    from gametool.auto import random_game
-    from gametool.errors import GameError
+    from gametool.core.errors import GameError
     from gametool.games import space_cards
+    from gametool.players.auto import random_game
 
     def same(text: str) -> bool:
         return fast_reads_as_grammar(space_cards._fast_action, space_cards._grammar_action, text)
@@ -389,9 +389,9 @@ def test_space_cards_actions_read_without_the_grammar_as_the_grammar_reads_them(
                                      {"fleet": "classic", "shots": "fixed5"}])
 def test_special_salvo_actions_read_without_the_grammar_as_the_grammar_reads_them(
         options: dict[str, str]) -> None:
-    from gametool.auto import random_game
-    from gametool.errors import GameError
+    from gametool.core.errors import GameError
     from gametool.games.special_salvo import notation as salvo
+    from gametool.players.auto import random_game
     from notation import tokens
 
     def same(text: str) -> bool:

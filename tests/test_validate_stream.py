@@ -82,7 +82,7 @@ def test_validate_memory_does_not_grow_with_the_record(tmp_path: Path, all_error
 def test_validate_streamed_record_gives_the_verdict_of_the_whole_text(tmp_path: Path) -> None:
     """The same records through the stream (a file larger than a part) and read whole (a
     small file): the same JSON verdict, record by record."""
-    from gametool.record import check_text
+    from gametool.records import check_text
 
     records = refused_record(40) + "\n" + refused_record(16).replace('"*"', '"1/2-1/2"')
     padding = "{ " + "x" * 1000 + " }\n"
@@ -104,8 +104,8 @@ def test_validate_streamed_record_gives_the_verdict_of_the_whole_text(tmp_path: 
 def parsed_verdicts(text: str, all_errors: bool) -> list[tuple[int, int, list[str]]]:
     """The verdicts as read from the records parsed whole (the replay of ``Session.load``),
     without the stream and its plain-line path."""
-    from gametool.errors import GameError
-    from gametool.record import Session, read_text
+    from gametool.core.errors import GameError
+    from gametool.records import Session, read_text
 
     try:
         records = read_text(text, "f.gtn")
@@ -164,7 +164,7 @@ def test_stream_reads_as_the_parsed_records(all_errors: bool) -> None:
     """A sample record of every game, whole and damaged: the stream (with its path for plain
     lines) and the replay of the parsed records give the same verdicts, and so do the lines
     of a file (with their line ends, CRLF ones too)."""
-    from gametool.record import check_lines, check_text
+    from gametool.records import check_lines, check_text
 
     rng = random.Random(5)
     folders = sorted(Path(__file__).parent.parent.glob("sample_games/*"))
@@ -190,7 +190,7 @@ def test_stream_reads_as_the_parsed_records(all_errors: bool) -> None:
 def test_stream_reads_records_of_one_header_each_as_alone(all_errors: bool) -> None:
     """Many records of each game in one text, whole and damaged, with the same header (the
     stream makes their game once): each verdict is the one of the records parsed whole."""
-    from gametool.record import check_text
+    from gametool.records import check_text
 
     rng = random.Random(11)
     parts = []
@@ -219,7 +219,7 @@ def test_a_turn_line_read_as_the_next_seats_word_is_read_as_the_patterns_read_it
     anything else about its seat or its word (a space, a tab, CR, a glyph, a note, another
     seat, a line break of another kind, in the comment too) must be read as the notation's
     reader reads it."""
-    from gametool.record import check_lines, check_text
+    from gametool.records import check_lines, check_text
 
     rng = random.Random(3)
     moves = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",

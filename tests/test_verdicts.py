@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gametool.auto import random_game
-from gametool.formats import html
+from gametool.players.auto import random_game
+from gametool.views.html import page as html
 
 ROOT = Path(__file__).resolve().parent.parent
 

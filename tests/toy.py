@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Outcome
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, RESIGN, Game, Outcome
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import import_module
 
-from gametool.engine import Game
-from gametool.errors import UnavailableGame, UnknownGame
+from gametool.core.engine import Game
+from gametool.core.errors import UnavailableGame, UnknownGame
 
 GAMES: dict[str, str] = {
     "colors": "gametool.games.colors:Colors",
@@ -53,7 +53,7 @@ def canonical_id(name: str) -> str:
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in GAMES:
-        from gametool.suggest import close_matches
+        from gametool.core.suggest import close_matches
 
         near = close_matches(key, [*GAMES, *ALIASES])
         also = f"did you mean {' or '.join(near)}? " if near else ""

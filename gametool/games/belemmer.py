@@ -19,14 +19,14 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from notation import values as tokens
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 RED, BLACK = 0, 1
 COLOURS = ("red", "black")
@@ -664,7 +664,7 @@ class Belemmer(Game[BelemmerState, Action]):
     def diagram(self, state: BelemmerState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The 4x4 grid of stacks (top card, height) and each pile: its top card face up when
         it is shown, the rest as backs."""
-        from gametool.diagram import Diagram, Grid, Note, Piece, Row, back, playing_card
+        from gametool.core.diagram import Diagram, Grid, Note, Piece, Row, back, playing_card
 
         view = self.view(state, seat)
         cells = {}

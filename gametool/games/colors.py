@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.engine import RESIGN, Game, Option, Outcome, expect_word, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
-from gametool.tables import tabulate
+from gametool.core.engine import RESIGN, Game, Option, Outcome, expect_word, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.tables import tabulate
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 from notation.values import FILES, Square
 
 COLOUR_NAMES = {"B": "blue", "R": "red", "G": "green", "Y": "yellow", "P": "pink", "O": "orange"}
@@ -330,7 +330,7 @@ square, '=', upper-case colour."""
 
     def diagram(self, state: ColorsState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The board with each disc in its colour and lettered, so no reader needs colour."""
-        from gametool.diagram import Diagram, Grid, Note, Piece, letters, numbers_down
+        from gametool.core.diagram import Diagram, Grid, Note, Piece, letters, numbers_down
 
         view = self.view(state, seat)
         n = view["size"]

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.engine import RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
 from notation.values import FILES, Square
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 EMPTY, BLACK_STONE, WHITE_STONE, BLACK_PAWN, WHITE_PAWN = 0, 1, 2, 3, 4
 STONE = (BLACK_STONE, WHITE_STONE)
@@ -649,7 +649,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
 
     def diagram(self, state: DesdemonaState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The board: stones as discs, pawns as lettered triangles; black dark, white light."""
-        from gametool.diagram import Diagram, Note, Piece, board_grid
+        from gametool.core.diagram import Diagram, Note, Piece, board_grid
 
         pieces = {"b": Piece("", "dark"), "w": Piece("", "light"),
                   "B": Piece("P", "dark", "triangle"), "W": Piece("P", "light", "triangle")}

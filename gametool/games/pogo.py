@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gametool.engine import Game
+from gametool.core.engine import Game
 
 
 class PoGo(Game):

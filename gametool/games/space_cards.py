@@ -15,8 +15,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from gametool.chance import SeedRng
-from gametool.engine import (
+from gametool.core.chance import SeedRng
+from gametool.core.engine import (
     CHANCE,
     RESIGN,
     Game,
@@ -26,12 +26,12 @@ from gametool.engine import (
     expect_word,
     seat_text,
 )
-from gametool.errors import GameOver, IllegalAction, MalformedAction
-from gametool.tables import tabulate
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.tables import tabulate
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 SUITS = ("H", "S", "C", "D", "U", "M", "T")
 SUIT_NAMES = ("hearts", "spades", "clubs", "diamonds", "suns", "moons", "stars")
@@ -463,7 +463,7 @@ upper case in run order."""
 
     def diagram(self, state: SpaceState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The hand, the cards set aside and the undealt deck (backs), then the score cards."""
-        from gametool.diagram import Card, Diagram, Note, Panel, Row, back, playing_card
+        from gametool.core.diagram import Card, Diagram, Note, Panel, Row, back, playing_card
 
         view = self.view(state, seat)
         signs = {"U": "\u263c", "M": "\u263e", "T": "\u2605"}

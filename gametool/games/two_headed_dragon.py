@@ -14,14 +14,23 @@ from functools import cache, lru_cache
 from math import comb
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, SeatResult, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
-from gametool.tables import tabulate
+from gametool.core.chance import SeedRng
+from gametool.core.engine import (
+    CHANCE,
+    REFEREE,
+    RESIGN,
+    Game,
+    Option,
+    Outcome,
+    SeatResult,
+    seat_text,
+)
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.tables import tabulate
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 Tile = tuple[int, int]
 HANDS = 10
@@ -554,7 +563,7 @@ class TwoHeadedDragon(Game[DragonState, Any]):
     def diagram(self, state: DragonState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The chain as laid, with its open and closed ends; the seat's own hand face up,
         every other hand as backs; each seat's sheep."""
-        from gametool.diagram import Card, Diagram, Note, Row, back
+        from gametool.core.diagram import Card, Diagram, Note, Row, back
 
         view = self.view(state, seat)
 

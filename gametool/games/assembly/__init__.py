@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.engine import RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.tables import tabulate
 from gametool.games.assembly.lines import (
     BIT,
     BLACK,
@@ -35,12 +36,11 @@ from gametool.games.assembly.lines import (
     sq,
     sq_name,
 )
-from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.values import Square
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 __all__ = ["PASS", "Assembly", "AssemblyState", "sq_name"]
 
@@ -376,7 +376,7 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
 
     def diagram(self, state: AssemblyState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The board: Black's figures dark, White's light, both lettered."""
-        from gametool.diagram import Diagram, Piece, board_grid
+        from gametool.core.diagram import Diagram, Piece, board_grid
 
         pieces = {"B": Piece("B", "dark"), "W": Piece("W", "light")}
         grid = board_grid(self.view(state, seat)["board"], pieces)

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool import engine
-from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameError, GameOver, IllegalAction, MalformedAction
+from gametool.core import engine
+from gametool.core.engine import RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameError, GameOver, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     BK,
     BQ,
@@ -36,18 +36,12 @@ from gametool.games.chess.position import (
     start,
     write_fen,
 )
-from gametool.games.chess.san import (
-    COMMON,
-    MoveText,
-    from_match,
-    resolve,
-    san_body,
-)
+from gametool.games.chess.san import COMMON, MoveText, from_match, resolve, san_body
 from notation.errors import NotationError
 from notation.patterns import lazy
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 CLAIM = 1 << 16
 """Bit of a ``claim-draw`` action; alone it is the claim without a move (D1)."""
@@ -597,7 +591,7 @@ K Q R B N is a piece, a lower-case file a pawn (Bxc4 is a bishop, bxc4 a pawn).
 
 
 FIGURES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}
-"""The figure shape of each chess piece (:mod:`gametool.figures`); a horse is a whole wooden
+"""The figure shape of each chess piece (:mod:`gametool.core.figures`); a horse is a whole wooden
 horse on wheels, never a knight's head."""
 
 
@@ -605,7 +599,7 @@ def board_diagram(fen: str, seat: int | None, notes: str, names: Sequence[str],
                   in_check: bool = False) -> Diagram:
     """The diagram of a FEN board: White's pieces light, Black's dark, each a figure filling its
     square; horses as wooden horses (grey when neutral); the king in check alerted."""
-    from gametool.diagram import Diagram, Grid, Note, Piece, numbers_down
+    from gametool.core.diagram import Diagram, Grid, Note, Piece, numbers_down
 
     cells: dict[tuple[int, int], Piece] = {}
     for row, rank in enumerate(fen.split()[0].split("/")):

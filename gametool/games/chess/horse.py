@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from itertools import islice, repeat
 from typing import Any, ClassVar
 
-from gametool.engine import RESIGN, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction
+from gametool.core.engine import RESIGN, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction
 from gametool.games.chess.board import EMPTY, PROMO_LETTERS, SQUARE_NAMES, make_move
 from gametool.games.chess.game import (
     CHECKMATE,

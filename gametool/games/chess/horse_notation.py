@@ -10,7 +10,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
-from gametool.errors import MalformedAction
+from gametool.core.errors import MalformedAction
 from gametool.games.chess.horses import HMOVE, NAME_ORDER, PLACES, REMOVE
 from gametool.games.chess.san import MoveText, parse_move_text
 from notation import values as tokens

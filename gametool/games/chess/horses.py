@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gametool.games.chess.board import (
-    EMPTY,
-    KNIGHT,
-    PROMO_LETTERS,
-    RAYS,
-    SQUARE_NAMES,
-    attacked,
-)
+from gametool.games.chess.board import EMPTY, KNIGHT, PROMO_LETTERS, RAYS, SQUARE_NAMES, attacked
 
 PLACE, REMOVE, HMOVE = 0, 1, 2
 CAP = 6  # D3: at most 6 horses (per owner with horses=owned, D1)

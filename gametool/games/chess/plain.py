@@ -37,9 +37,7 @@ from gametool.games.chess.board import (
     piece_moves_to,
     plain_moves_to,
 )
-from gametool.games.chess.board import (
-    KING as KING_STEPS,
-)
+from gametool.games.chess.board import KING as KING_STEPS
 from gametool.games.chess.position import _UNSET, Position
 from gametool.games.chess.san import disambiguation
 from notation.patterns import lazy

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gametool import engine
-from gametool.errors import GameError
+from gametool.core import engine
+from gametool.core.errors import GameError
 from gametool.games.chess.board import (
     BK,
     BLACK_PIECES,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from gametool.errors import AmbiguousAction, IllegalAction, MalformedAction
+from gametool.core.errors import AmbiguousAction, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
     EMPTY,
     FILES,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, RESIGN, Game, Option, Outcome
 from gametool.games.gami.core import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
 from gametool.games.gami.text import GamiText

@@ -13,16 +13,16 @@ from collections.abc import Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.engine import CHANCE, RESIGN, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.engine import CHANCE, RESIGN, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.tables import tabulate
 from gametool.games.gami.core import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
-from gametool.tables import tabulate
 from notation import values as tokens
 from notation.errors import NotationError
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 
 class GamiText:
@@ -281,7 +281,7 @@ class GamiText:
     def diagram(self, state: GamiState, seat: int | None, names: Sequence[str]) -> Diagram:
         """Each hand and the table as rows of cards, the Gami held, and where every card lies
         (suits down, ranks across; each hand's mark shaped and lettered by its seat)."""
-        from gametool.diagram import Diagram, Grid, Note, Piece, Row, playing_card, seat_piece
+        from gametool.core.diagram import Diagram, Grid, Note, Piece, Row, playing_card, seat_piece
 
         view = self.view(state, seat)
         hands, gami = list(view["hands"].values()), list(view["gami"].values())  # seat order

@@ -13,9 +13,9 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.johari_bones import views
 from gametool.games.johari_bones.scoring import BOXES, best_score, ends_of
 from gametool.games.johari_bones.state import (
@@ -34,7 +34,7 @@ from notation.errors import NotationError
 from notation.values import Domino
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 
 @cache

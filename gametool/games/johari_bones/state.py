@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gametool.engine import REFEREE, seat_text
+from gametool.core.engine import REFEREE, seat_text
 from gametool.games.johari_bones.scoring import Bone
 
 POSITIONS = ("up", "down", "in", "out")

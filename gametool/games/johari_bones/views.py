@@ -8,8 +8,9 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, REFEREE
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, REFEREE
+from gametool.core.tables import tabulate
 from gametool.games.johari_bones.scoring import BOXES, Bone
 from gametool.games.johari_bones.state import (
     HANDS,
@@ -21,10 +22,9 @@ from gametool.games.johari_bones.state import (
     seat_label,
     sees,
 )
-from gametool.tables import tabulate
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 
 def randomize_hidden(state: JohariState, seat: int | None, rng: SeedRng) -> JohariState:
@@ -171,7 +171,7 @@ def score_sheet(sheets: tuple[tuple[int | None, ...], ...], names: tuple[str, ..
 def diagram(data: dict[str, Any], state: JohariState, names: Sequence[str]) -> Diagram:
     """Each seat's four positions as dominoes (hidden ones as backs), the pile, the bone drawn
     and the score sheets, drawn from the view ``data``."""
-    from gametool.diagram import Card, Diagram, Note, Panel, Row, back
+    from gametool.core.diagram import Card, Diagram, Note, Panel, Row, back
 
     names = list(names) or [seat_label(i) for i in range(state.nseats)]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gametool.errors import IllegalAction
+from gametool.core.errors import IllegalAction
 from gametool.games.race.geometry import BAR, HAND
 from gametool.games.race.notation import OFF, Spec
 from gametool.games.race.turns import (

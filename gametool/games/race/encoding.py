@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gametool.errors import GameError
+from gametool.core.errors import GameError
 from gametool.games.race import standing
 from gametool.games.race.standing import END_WORDS, end_word
 from gametool.games.race.state import RaceState

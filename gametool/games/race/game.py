@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, RESIGN, Game, Option, Outcome, SeatResult
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.race import encoding, notation, view
 from gametool.games.race.check import explain_rejection, follow
 from gametool.games.race.geometry import Geometry
@@ -30,7 +30,7 @@ from gametool.games.race.turns import (
 )
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 ROLLS_ORDERED = [("roll", a, b) for a in range(1, 7) for b in range(1, 7)]
 ROLLS = [("roll", a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]

@@ -12,7 +12,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from gametool.errors import MalformedAction
+from gametool.core.errors import MalformedAction
 from gametool.games.race.geometry import BAR, HAND, Geometry
 from notation.errors import NotationError
 

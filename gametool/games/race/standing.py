@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gametool.errors import GameError
+from gametool.core.errors import GameError
 from gametool.games.race.turns import has_submove
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from gametool.engine import Option
+from gametool.core.engine import Option
 from gametool.games.race.game import RaceGame, common_options
 from gametool.games.race.geometry import TRACK
 from gametool.games.race.state import RaceState

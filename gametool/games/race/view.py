@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gametool.engine import seat_text
+from gametool.core.engine import seat_text
+from gametool.core.tables import tabulate
 from gametool.games.race.state import RaceState
-from gametool.tables import tabulate
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
     from gametool.games.race.rules import RaceRules
 
 
@@ -92,7 +92,7 @@ def diagram(game: RaceRules, state: RaceState, names: Sequence[str]) -> Diagram:
     space once, the special spaces hatched, each figure shaped and coloured by its seat, and each
     seat's hand, bar and borne-off figures in trays of their own; a table of the seats and the
     dice under it."""
-    from gametool.diagram import Diagram, Note, Panel, Piece, Point, Track
+    from gametool.core.diagram import Diagram, Note, Panel, Piece, Point, Track
     from gametool.games.race.picture import layout
 
     geo = game.geo

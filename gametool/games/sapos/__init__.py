@@ -13,8 +13,9 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gametool.engine import RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.engine import RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.tables import tabulate
 from gametool.games.sapos.board import (
     COLOUR,
     DARK,
@@ -33,12 +34,11 @@ from gametool.games.sapos.board import (
     sequences,
     sq_name,
 )
-from gametool.tables import tabulate
 from notation.errors import NotationError
 from notation.values import Square
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 __all__ = ["Sapos", "SaposState", "knot_pieces", "sequences"]
 
@@ -411,7 +411,7 @@ starts a comment in a record."""
 
     def diagram(self, state: SaposState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The board from Dark's side (Light's for the second seat), the knot hatched."""
-        from gametool.diagram import Diagram, Note, Panel, Piece, board_grid, squares_at
+        from gametool.core.diagram import Diagram, Note, Panel, Piece, board_grid, squares_at
 
         view = self.view(state, seat)
         pieces = {"D": Piece("D", "dark"), "L": Piece("L", "light")}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
-from gametool.errors import IllegalAction
+from gametool.core.errors import IllegalAction
 
 N = 8
 FILES = "abcdefgh"

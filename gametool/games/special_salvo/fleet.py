@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from functools import cache
 
-from gametool.errors import IllegalAction
+from gametool.core.errors import IllegalAction
 
 SIZE = 10
 FILES = "abcdefghij"

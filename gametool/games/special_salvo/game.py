@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction, MalformedAction
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo import reports as rp
@@ -35,7 +35,7 @@ from gametool.games.special_salvo.texts import NOTATION, SUMMARY
 from gametool.games.special_salvo.views import diagram_state, render_state, view_state
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 FIRE_ACTIONS = tuple(("fire", (sq,)) for sq in range(100))
 Action = Any

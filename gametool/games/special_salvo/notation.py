@@ -10,7 +10,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
-from gametool.errors import IllegalAction, MalformedAction
+from gametool.core.errors import IllegalAction, MalformedAction
 from gametool.games.special_salvo.fleet import (
     DIRECTIONS,
     FILES,

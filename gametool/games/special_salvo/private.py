@@ -10,15 +10,15 @@ goes into the shared record. The file is plain text, ``Key: value`` lines::
     Salt: 5e0c...
 
 This module reads, writes and checks private files; turning one and a record into the actions
-the seat owes is the commit-reveal hook's work (``gametool.hooks.special_salvo``).
+the seat owes is the commit-reveal hook's work (``gametool.cli.hooks.fleet_files``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gametool import storage
-from gametool.errors import GameError
+from gametool.core import storage
+from gametool.core.errors import GameError
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo.game import SpecialSalvo

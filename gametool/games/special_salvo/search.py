@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gametool.chance import SeedRng
+from gametool.core.chance import SeedRng
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 

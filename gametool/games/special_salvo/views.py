@@ -7,15 +7,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gametool.engine import REFEREE, seat_text
+from gametool.core.engine import REFEREE, seat_text
+from gametool.core.tables import tabulate
 from gametool.games.special_salvo import fleet as fl
 from gametool.games.special_salvo import notation as nt
 from gametool.games.special_salvo.fleet import FILES, SHIPS, SIZE, SQUARE_NAMES
 from gametool.games.special_salvo.state import SalvoState, Sight
-from gametool.tables import tabulate
 
 if TYPE_CHECKING:
-    from gametool.diagram import Diagram
+    from gametool.core.diagram import Diagram
 
 LETTERS = ("C", "B", "R", "S", "P")  # cv bb cr sub pt on the grids
 LEGEND = ("C B R S P: carrier, battleship, cruiser, submarine, PT boat (lower case: hit)\n"
@@ -156,7 +156,7 @@ def diagram_state(game: Sight, state: SalvoState, seat: int | None,
     """The two oceans side by side, built from the seat's view: ships where the seat may see
     them, each shot as a ring (miss), a cross (hit, lettered once the ship is known) or a plus
     (fired, not yet reported)."""
-    from gametool.diagram import (
+    from gametool.core.diagram import (
         Beside,
         Diagram,
         Grid,

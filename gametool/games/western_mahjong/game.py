@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gametool.chance import SeedRng
-from gametool.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
-from gametool.errors import GameOver, IllegalAction
+from gametool.core.chance import SeedRng
+from gametool.core.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome, seat_text
+from gametool.core.errors import GameOver, IllegalAction
+from gametool.core.tables import tabulate
 from gametool.games.western_mahjong import grammar
 from gametool.games.western_mahjong.rules import (
     OPENING_MINIMUM,
@@ -34,10 +35,9 @@ from gametool.games.western_mahjong.tiles import (
     tile_text,
     value,
 )
-from gametool.tables import tabulate
 
 if TYPE_CHECKING:
-    from gametool.diagram import Card, Diagram
+    from gametool.core.diagram import Card, Diagram
 
 SUMMARY = """\
 Two players each start with 3 points. Every round the 136 tiles (suits 1-9 of bamboo b, circles
@@ -399,7 +399,7 @@ class WesternMahjong(Game[MahjongState, Any]):
     def diagram(self, state: MahjongState, seat: int | None, names: Sequence[str]) -> Diagram:
         """The seat's own hand face up, the other hand and the wall as backs, the melds on the
         table, the discards and the tile that may be taken."""
-        from gametool.diagram import Diagram, Note, Row, back
+        from gametool.core.diagram import Diagram, Note, Row, back
 
         view = self.view(state, seat)
 
@@ -559,7 +559,7 @@ red, so shape and colour both tell them), winds by letter and compass, dragons b
 @lru_cache(maxsize=256)
 def tile_card(name: str, symbol: str = "") -> Card:
     """The face of the tile ``name`` (``8b``, ``EW``, ``RD``) for a picture."""
-    from gametool.diagram import Card
+    from gametool.core.diagram import Card
 
     if name in HONOURS:
         label, figure, style = HONOURS[name]

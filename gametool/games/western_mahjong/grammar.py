@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from gametool.errors import MalformedAction
+from gametool.core.errors import MalformedAction
 from gametool.games.western_mahjong.tiles import INDEX
 from notation.errors import NotationError
 

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gametool.engine import RESIGN
-from gametool.games.western_mahjong.state import (
-    DEAL,
-    DRAW,
-    DRAWN,
-    EMPTY,
-    FULL,
-    PLAY,
-    MahjongState,
-)
+from gametool.core.engine import RESIGN
+from gametool.games.western_mahjong.state import DEAL, DRAW, DRAWN, EMPTY, FULL, PLAY, MahjongState
 from gametool.games.western_mahjong.tiles import (
     NFACES,
     additions,

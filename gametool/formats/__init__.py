@@ -1,1 +1,0 @@
-"""Format converters over records: other tools' files read into records and written back."""

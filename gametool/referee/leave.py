@@ -1,0 +1,210 @@
+"""Leave and the time bank: a player's clock paused for days taken off, a reserve past the
+deadline.
+
+Leave. ``#leave DAYS`` by mail (or ``referee leave ADDRESS DAYS``) takes DAYS days off from now
+(or from the end of a leave already taken), for every game of the player: while a seat is on
+leave its time for a move does not run, so each deadline of that seat moves by the part of its
+leave that falls in the turn. Each player has an allowance of days per calendar year
+(``--leave-days``, 30 by default); leave is counted in the year it starts. The periods are kept
+in ``GAME_DIR/leave.json`` (mode 0600): ``{"players": {ADDRESS: [[START, DAYS], ...]}}``.
+
+Time bank. ``referee new --bank DAYS`` gives every seat a reserve, kept in the record's
+``Bank`` tag (``SEAT=SECONDS; ...``, the seconds left to each seat, which every seat may know).
+A seat whose time for a move is gone plays on its reserve before the game is lost by time
+forfeit; a move made late spends the time past the deadline from the reserve of the seat that
+made it. Reminders say how much is left.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from gametool.core import storage
+from gametool.core.engine import CHANCE
+from gametool.core.errors import GameError
+from gametool.records import Session
+from gametool.referee import clock
+from gametool.referee.clock import Clock
+from gametool.referee.mail import MailRejected
+
+FILE = "leave.json"
+DEFAULT_DAYS = 30
+BANK_TAG = "Bank"
+
+
+# -- leave ---------------------------------------------------------------------------------------
+
+
+def _path(game_dir: str | Path) -> Path:
+    return Path(game_dir) / FILE
+
+
+def periods(game_dir: str | Path, player: str) -> list[tuple[datetime, datetime]]:
+    """The player's leave periods (start, end)."""
+    path = _path(game_dir)
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(storage.read(str(path)))
+        taken = data["players"].get(player.lower(), [])
+        return [(clock.parse_time(start), clock.parse_time(start) + timedelta(days=int(days)))
+                for start, days in taken]
+    except (GameError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
+def take(game_dir: str | Path, player: str, days: int, moment: datetime,
+         allowance: int = DEFAULT_DAYS) -> tuple[datetime, datetime, int]:
+    """Take ``days`` days of leave for ``player`` from ``moment`` (or the end of the leave
+    already running); return the period and the days left this year. Refused over the
+    allowance."""
+    if not 1 <= days <= 365:
+        raise MailRejected(f"'#leave {days}': give a whole number of days from 1 to 365")
+    path = _path(game_dir)
+    storage.private_folder(Path(game_dir))
+    if not path.exists():
+        storage.create(str(path), json.dumps({"players": {}}), mode=storage.PRIVATE_FILE)
+    holder: list[tuple[datetime, datetime, int]] = []
+
+    def change(text: str) -> str:
+        try:
+            data = json.loads(text)
+            taken = data["players"].setdefault(player.lower(), [])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise GameError(f"{path}: not a leave file the referee wrote") from None
+        start = moment
+        for begun, length in taken:
+            end = clock.parse_time(begun) + timedelta(days=int(length))
+            start = max(start, end)
+        used = sum(int(length) for begun, length in taken
+                   if clock.parse_time(begun).year == start.year)
+        if used + days > allowance:
+            raise MailRejected(f"'#leave {days}': you have {max(0, allowance - used)} days of "
+                               f"leave left in {start.year} (of {allowance})")
+        taken.append([clock.write_time(start), days])
+        holder.append((start, start + timedelta(days=days), allowance - used - days))
+        return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+    storage.update(str(path), change, storage.PRIVATE_FILE)
+    return holder[0]
+
+
+def _overlap(spans: list[tuple[datetime, datetime]], start: datetime, end: datetime
+             ) -> timedelta:
+    total = timedelta(0)
+    for begun, ended in spans:
+        low, high = max(begun, start), min(ended, end)
+        if high > low:
+            total += high - low
+    return total
+
+
+def paused_until(spans: list[tuple[datetime, datetime]], start: datetime, span: timedelta
+                 ) -> datetime:
+    """The moment ``span`` of running time has passed since ``start``, the clock stopped
+    during ``spans``."""
+    end = start + span
+    for _ in range(len(spans) + 1):
+        later = start + span + _overlap(spans, start, end)
+        if later == end:
+            break
+        end = later
+    return end
+
+
+# -- the time bank -------------------------------------------------------------------------------
+
+
+def bank(session: Session) -> dict[str, int]:
+    """The seconds left in each seat's reserve (empty: the game has no bank)."""
+    text = session.record.get(BANK_TAG)
+    out: dict[str, int] = {}
+    for part in (text or "").split(";"):
+        name, _eq, value = part.strip().rpartition("=")
+        if name and value.isdigit():
+            out[name] = int(value)
+    return out
+
+
+def set_bank(session: Session, left: dict[str, int]) -> None:
+    session.record.set(BANK_TAG, "; ".join(f"{n}={left[n]}" for n in session.names
+                                           if n in left) or None)
+
+
+def start_bank(session: Session, days: int) -> None:
+    set_bank(session, {name: days * 86400 for name in session.names})
+
+
+def spend(session: Session, game_dir: str | Path, moment: datetime) -> None:
+    """Before a new turn starts on the clock: the seat that ended the turn spends from its
+    reserve the time past its deadline."""
+    left = bank(session)
+    if not left:
+        return
+    mover = next((step.seat for step in reversed(session.steps) if step.seat != CHANCE), None)
+    if mover is None:
+        return
+    name = session.names[mover]
+    deadline = deadline_of(session, game_dir, name, with_bank=False)
+    if deadline is None or moment <= deadline or name not in left:
+        return
+    left[name] = max(0, left[name] - int((moment - deadline).total_seconds()))
+    set_bank(session, left)
+
+
+def deadline_of(session: Session, game_dir: str | Path, name: str, with_bank: bool = True,
+                half: bool = False) -> datetime | None:
+    """When seat ``name``'s time for the current turn is up: its days per move (half of them
+    with ``half``), its leave not counted, then its reserve (``with_bank``). None when the
+    record keeps no clock, or one whose time is up only past the year 9999 (never)."""
+    timer = Clock(session.record)
+    start, days = timer.turn_start(), timer.days
+    if start is None or days is None:
+        return None
+    spans = periods(game_dir, name)
+    try:
+        span = timedelta(days=days / 2 if half else days)
+        if with_bank and not half:
+            span += timedelta(seconds=bank(session).get(name, 0))
+        return paused_until(spans, start, span)
+    except OverflowError:
+        return None
+
+
+def bank_text(session: Session, name: str) -> str:
+    left = bank(session).get(name)
+    if left is None:
+        return ""
+    return f" Your time bank: {left / 86400:.1f} days left."
+
+
+def grant(game_dir: str | Path, player: str, days: int, moment: datetime,
+          allowance: int = DEFAULT_DAYS) -> list[tuple[str, str, str]]:
+    """Take the leave and say so: to the player, and once to every player it has a running
+    game with (which games). Returns (to, subject, text) for each message."""
+    from gametool.records import load_one
+
+    start, end, left = take(game_dir, player, days, moment, allowance)
+    others: dict[str, list[str]] = {}
+    for path in sorted(Path(game_dir).glob("*.gtn")):
+        try:
+            session = load_one(storage.read(str(path)), str(path))
+        except GameError:
+            continue
+        names = [n.lower() for n in session.names]
+        if player.lower() not in names or session.outcome() is not None:
+            continue
+        for name in session.names:
+            if name.lower() != player.lower():
+                others.setdefault(name, []).append(path.stem)
+    when = f"from {clock.write_time(start)} to {clock.write_time(end)} (UTC)"
+    out = [(player, "[gametool] your leave",
+            f"Your leave of {days} day{'s' * (days != 1)} runs {when}: your clock is paused in "
+            f"every game meanwhile. Days of leave left in {start.year}: {left}.\n")]
+    for name, games in sorted(others.items()):
+        out.append((name, f"[gametool] {player} is on leave",
+                    f"{player} is on leave {when}: their clock is paused meanwhile in your "
+                    f"games {', '.join(games)}.\n"))
+    return out

@@ -1,0 +1,1 @@
+"""Tournaments run by the referee: the tournament file, its pairings and its director."""

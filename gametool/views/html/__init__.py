@@ -1,0 +1,2 @@
+"""The replay page: one self-contained HTML file that steps through a record (page) and the
+parts it is made of (parts)."""

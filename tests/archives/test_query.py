@@ -1,0 +1,226 @@
+"""``filter --where``: the query language on the real games of bench/data, judged against
+python-chess's reading of the same games; a query on tags never reads the moves."""
+
+from __future__ import annotations
+
+import io
+import json
+import lzma
+import re
+import subprocess
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+DATA = Path(__file__).resolve().parent.parent.parent / "bench" / "data"
+
+
+def gametool(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["gametool", *args], capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def human(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[chess.pgn.Game]]:
+    data = lzma.decompress((DATA / "hlotze-pgn2tex-examples.pgn.xz").read_bytes())
+    # Four games follow the last line of moves of the game before without an empty line:
+    # python-chess reads them with no tags (gametool and pgn-extract with theirs). An empty
+    # line before each makes the file one that both read alike.
+    data = re.sub(rb"([^\r\n])(\r?\n)(\[Event )", rb"\1\2\2\3", data)
+    path = tmp_path_factory.mktemp("real") / "human.pgn"
+    path.write_bytes(data)
+    handle = io.StringIO(data.decode("utf-8", errors="replace"))
+    games = []
+    while (game := chess.pgn.read_game(handle)) is not None:
+        games.append(game)
+    return path, games
+
+
+def kept(path: Path, where: str, *more: str) -> tuple[list[str], str]:
+    """The Round and White of each record kept, and stderr."""
+    done = gametool("filter", str(path), "--where", where, *more)
+    assert done.returncode == 0, done.stderr
+    pairs = re.findall(r'^\[Round "([^"]*)"\]\n(?:\[[^\n]*\n)*?\[White "([^"]*)"\]', done.stdout,
+                       re.MULTILINE)
+    return [f"{r}|{w}" for r, w in pairs], done.stderr
+
+
+def ident(game: chess.pgn.Game) -> str:
+    return f"{game.headers.get('Round')}|{game.headers.get('White')}"
+
+
+def elo(game: chess.pgn.Game, tag: str) -> int | None:
+    value = game.headers.get(tag, "")
+    return int(value) if value.isdigit() else None
+
+
+def test_tags_numbers_regular_expressions_and_parentheses(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, err = kept(path, 'WhiteElo >= 2750 and (ECO ~ "^d" or Opening ~ "slav")')
+    expected = [ident(g) for g in games
+                if (elo(g, "WhiteElo") or 0) >= 2750
+                and (re.search("^d", g.headers.get("ECO", ""), re.I)
+                     or re.search("slav", g.headers.get("Opening", ""), re.I))]
+    assert got == expected and expected
+    assert f"{len(expected)} of {len(games)} records kept" in err
+
+
+def test_not_or_and_text_comparisons(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, _ = kept(path, 'not Result = "1/2-1/2" and (Date < "1902" or White = '
+                        '"Carlsen, Magnus")')
+    expected = [ident(g) for g in games
+                if g.headers.get("Result") != "1/2-1/2"
+                and (g.headers.get("Date", "").lower() < "1902"
+                     or g.headers.get("White") == "Carlsen, Magnus")]
+    assert got == expected and expected
+
+
+def test_derived_fields_read_the_moves(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, _ = kept(path, "winner = black and plies < 40")
+    expected = [ident(g) for g in games if g.headers["Result"] == "0-1"
+                and len(list(g.mainline_moves())) < 40]
+    assert got == expected and expected
+    spread, _ = kept(path, "winner = black and plies < 40", "--jobs", "2")
+    assert spread == got
+
+
+def test_a_missing_tag_is_false_but_for_not_equal(human: tuple[Path, list]) -> None:
+    path, games = human
+    got, _ = kept(path, "BlackElo != 0")
+    assert len(got) == len(games)
+    got, _ = kept(path, "BlackElo > 0")
+    assert len(got) == sum(1 for g in games if elo(g, "BlackElo"))
+
+
+@pytest.mark.parametrize(("where", "column", "words"), [
+    ("WhiteElo >= and x", 13, "expected a value"),
+    ('White = "Carlsen" or', 21, "expected a comparison, 'not' or '('"),
+    ("(White = x", 11, "expected ')'"),
+    ('White "Carlsen"', 7, "expected an operator"),
+    ('ECO ~ "("', 1, "is not a regular expression"),
+])
+def test_a_bad_query_is_one_line_with_its_column(tmp_path: Path, where: str, column: int,
+                                                 words: str) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text('[White "a"]\n[Result "*"]\n\n1. e4 *\n')
+    done = gametool("filter", str(path), "--where", where)
+    assert done.returncode != 0
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    assert f"--where: column {column}: " in lines[0] and words in lines[0], lines[0]
+
+
+def test_a_query_on_tags_never_reads_the_moves(tmp_path: Path) -> None:
+    path = tmp_path / "g.pgn"
+    path.write_text('[White "Kept"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# '
+                    '1-0\n\n[White "Other"]\n[Result "*"]\n\n1. e4 Ke5 *\n\n'
+                    '[White "Other"]\n[Result "*"]\n\n1. e4 {unclosed *\n')
+    for args in (["--where", 'White = "Kept"'], ["--tag", "White=Kept"],
+                 ["--player", "kept"]):
+        done = gametool("filter", str(path), *args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert "1 of 3 records kept" in done.stderr
+    # A query on the moves reads them all, and reports the games it cannot read.
+    done = gametool("filter", str(path), "--where", 'White = "Kept" or plies > 100')
+    assert done.returncode == 1
+    assert "game 2: move 1... Ke5" in done.stderr
+
+
+CLOCKS = """\
+[Event "Rated Bullet game"]
+[White "Abbot"]
+[Black "Costello"]
+[Result "0-1"]
+[Termination "Time forfeit"]
+
+1. e4 { [%eval 0.17] [%clk 0:01:00] } 1... c5 { [%eval 0.19] [%clk 0:01:00] }
+2. Nf3 { [%eval 0.25] [%clk 0:00:59] } 2... Nc6 { [%eval 0.33] [%clk 0:00:58] }
+3. Bb5 { [%eval -0.1] [%clk 0:00:07] } 3... g6 { [%eval #4] [%clk 0:00:50] } 0-1
+
+[Event "Rated Blitz game"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:02:58] } 1-0
+
+[Event "No clocks"]
+[Result "*"]
+
+1. d4 *
+"""
+
+
+@pytest.mark.parametrize(("where", "events"), [
+    ("min_clock < 10", ["Rated Bullet game"]),
+    ("min_clock_black > 100", ["Rated Blitz game"]),
+    ("min_clock_white >= 7 and min_clock_white <= 7", ["Rated Bullet game"]),
+    ("max_eval > 50", ["Rated Bullet game"]),
+    ("min_eval < 0", ["Rated Bullet game"]),
+    ("min_clock != 0", ["Rated Bullet game", "Rated Blitz game", "No clocks"]),
+    ("not min_clock >= 0", ["No clocks"]),
+])
+def test_clock_and_evaluation_comments_in_queries(tmp_path: Path, where: str,
+                                                  events: list[str]) -> None:
+    path = tmp_path / "clocks.pgn"
+    path.write_text(CLOCKS)
+    done = gametool("filter", str(path), "--where", where)
+    assert done.returncode == 0, done.stderr
+    assert re.findall(r'^\[Event "([^"]*)"\]', done.stdout, re.MULTILINE) == events
+
+
+def test_clock_and_evaluation_comments_are_kept_and_written_back(tmp_path: Path) -> None:
+    path = tmp_path / "clocks.pgn"
+    path.write_text(CLOCKS)
+    record = tmp_path / "clocks.gtn"
+    assert gametool("import", str(path), "-o", str(record)).returncode == 0
+    out = gametool("export", "--pgn", str(record)).stdout
+    before = [g.mainline() for g in [chess.pgn.read_game(io.StringIO(CLOCKS))]][0]
+    after = [g.mainline() for g in [chess.pgn.read_game(io.StringIO(out))]][0]
+    assert [(n.clock(), n.eval()) for n in after] == [(n.clock(), n.eval()) for n in before]
+    assert [n.clock() for n in after] == [60, 60, 59, 58, 7, 50]
+
+
+def test_stats_report_time_use_per_side_where_clocks_exist(tmp_path: Path) -> None:
+    path = tmp_path / "clocks.pgn"
+    path.write_text(CLOCKS.replace('[Result "0-1"]', '[Result "0-1"]\n[TimeControl "60+1"]', 1))
+    done = gametool("stats", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    use = json.loads(done.stdout)["chess"]["time_use"]
+    # White's clock: 60, 59, 7 over two moves, one second given back each; Black's 60, 58, 50.
+    assert use == {"1": {"games": 1, "seconds": 55.0, "moves": 2, "seconds_per_move": 27.5},
+                   "2": {"games": 1, "seconds": 12.0, "moves": 2, "seconds_per_move": 6.0}}
+    table = gametool("stats", str(path)).stdout
+    assert "time use per side (from [%clk] comments)" in table
+
+
+def python_chess_material(game: chess.pgn.Game, white: str, black: str) -> bool:
+    board = game.board()
+    want = (sorted(white), sorted(black))
+
+    def now() -> tuple[list[str], list[str]]:
+        pieces = [p.symbol() for p in board.piece_map().values()]
+        return (sorted(p for p in pieces if p.isupper()),
+                sorted(p.upper() for p in pieces if p.islower()))
+
+    if now() == want:
+        return True
+    for move in game.mainline_moves():
+        # material changes only by a capture or a promotion
+        changes = move.promotion is not None or board.is_capture(move)
+        board.push(move)
+        if changes and now() == want:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("material", ["KRP v KR"])
+def test_material_is_python_chess_s(human: tuple[Path, list], material: str) -> None:
+    path, games = human
+    white, _, black = material.partition(" v ")
+    got, _ = kept(path, "plies >= 0", "--material", material)
+    expected = [ident(g) for g in games if python_chess_material(g, white, black)]
+    assert got == expected
