@@ -1,7 +1,9 @@
 """The shape of the package, read from its source: no two modules reach each other through
 their imports (an import inside a function counts, as does one under ``TYPE_CHECKING``), no
 module is longer than 1,000 lines, and the command groups stand apart from the root and from
-each other."""
+each other. One level up, the folders form layers that point one way (``LAYERS``): a folder
+imports only folders below its layer, so no circle joins two folders, and each folder says in
+its docstring what it owns."""
 
 from __future__ import annotations
 
@@ -131,3 +133,153 @@ def test_a_command_group_imports_neither_the_root_nor_another_group() -> None:
     for group in groups - shared:
         wrong = graph[group] & ({"gametool.cli"} | groups - shared - {group})
         assert not wrong, f"{group} imports {sorted(wrong)}"
+
+
+# -- the folders: layers that point one way --------------------------------------------------
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("notation",),
+    ("gametool.core",),
+    ("gametool.games",),
+    ("gametool.records",),
+    ("gametool.pgn",),
+    ("gametool.sources",),
+    ("gametool.views", "gametool.archives", "gametool.players"),
+    ("gametool.referee",),
+    ("gametool.cli",),
+)
+"""The folders from the bottom up: a folder imports only folders of lower layers; the folders
+of one layer never import each other."""
+
+LEVEL = {folder: level for level, folders in enumerate(LAYERS) for folder in folders}
+LOOSE_MODULES = 5
+"""At most this many modules stand directly in ``gametool/`` (the package and its start)."""
+
+
+def folder_of(module: str) -> str:
+    """The folder a module belongs to: ``notation`` or ``gametool.X``; a module that stands
+    directly in ``gametool/`` is a node of its own (see :func:`level`)."""
+    parts = module.split(".")
+    if parts[0] == "notation":
+        return "notation"
+    if len(parts) >= 2 and f"gametool.{parts[1]}" in LEVEL:
+        return f"gametool.{parts[1]}"
+    return module
+
+
+def level(folder: str) -> int:
+    """A folder's layer. Of the modules directly in ``gametool/``, the package itself (its
+    version) lies below everything and so may import nothing; the others (``__main__``) start
+    the command line and stand above it."""
+    if folder in LEVEL:
+        return LEVEL[folder]
+    return -1 if folder == "gametool" else len(LAYERS)
+
+
+def folder_graph(modules: dict[str, set[str]]) -> dict[str, dict[str, set[str]]]:
+    """Folder -> folder it imports -> the imports (``module -> module``) that make the edge."""
+    graph: dict[str, dict[str, set[str]]] = {}
+    for name, targets in modules.items():
+        source = folder_of(name)
+        edges = graph.setdefault(source, {})
+        for target in targets:
+            folder = folder_of(target)
+            if folder != source:
+                edges.setdefault(folder, set()).add(f"{name} -> {target}")
+    return graph
+
+
+def layer_faults(modules: dict[str, set[str]]) -> list[str]:
+    """Every import from a folder into a folder of its own layer or one above, one line each."""
+    faults = []
+    for source, edges in sorted(folder_graph(modules).items()):
+        for target, imports in sorted(edges.items()):
+            if level(target) < level(source):
+                continue
+            way = "a folder of its own layer" if level(target) == level(source) \
+                else "a folder above it"
+            faults.append(f"{source} imports {way}, {target}: {sorted(imports)[0]}")
+    return faults
+
+
+def folder_circles(modules: dict[str, set[str]]) -> list[list[str]]:
+    graph = folder_graph(modules)
+    whole = {folder: set(edges) for folder, edges in graph.items()}
+    for edges in graph.values():
+        for target in edges:
+            whole.setdefault(target, set())
+    return circles(whole)
+
+
+def test_every_folder_has_its_layer() -> None:
+    folders = {f"gametool.{p.name}" for p in (ROOT / "gametool").iterdir()
+               if (p / "__init__.py").exists()}
+    assert folders | {"notation"} == set(LEVEL), "a folder without a layer (or a layer "\
+        f"without a folder): {sorted(folders ^ (set(LEVEL) - {'notation'}))}"
+
+
+def test_no_folder_imports_one_above_it_or_beside_it() -> None:
+    faults = layer_faults(import_graph())
+    assert not faults, "\n".join(faults)
+
+
+def test_no_circle_among_the_folders() -> None:
+    found = folder_circles(import_graph())
+    assert not found, "folder circles: " + "; ".join(" <-> ".join(g) for g in found)
+
+
+def test_few_modules_stand_directly_in_the_package() -> None:
+    loose = sorted(p.name for p in (ROOT / "gametool").glob("*.py"))
+    assert len(loose) <= LOOSE_MODULES, loose
+
+
+@pytest.mark.parametrize("folder", sorted(LEVEL))
+def test_every_folder_says_what_it_owns(folder: str) -> None:
+    """Each folder's ``__init__.py`` opens with a docstring (what it owns, what it may import)."""
+    path = ROOT.joinpath(*folder.split("."), "__init__.py")
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    assert doc and len(doc.split()) >= 8, f"{path.relative_to(ROOT)} has no docstring"
+
+
+def test_the_folder_checks_catch_an_upward_import_and_a_circle() -> None:
+    """A made-up house: records reaches up to the command line, and views and players import
+    each other (a circle, and two folders of one layer that know each other)."""
+    modules = {
+        "notation.record": set(),
+        "gametool.core.engine": {"notation.record"},
+        "gametool.records.reading": {"gametool.core.engine", "gametool.cli.output"},
+        "gametool.views.render": {"gametool.records.reading", "gametool.players.auto"},
+        "gametool.players.auto": {"gametool.views.render"},
+        "gametool.cli.output": {"gametool.views.render"},
+    }
+    faults = layer_faults(modules)
+    assert any(f.startswith("gametool.records imports a folder above it, gametool.cli")
+               for f in faults), faults
+    assert any(f.startswith("gametool.views imports a folder of its own layer, "
+                            "gametool.players") for f in faults), faults
+    assert len(faults) == 3, faults  # also players -> views; nothing lawful is reported
+    assert folder_circles(modules) == [
+        ["gametool.cli", "gametool.players", "gametool.records", "gametool.views"]]
+    del modules["gametool.records.reading"]  # the records' upward import alone closed it
+    modules["gametool.records.reading"] = {"gametool.core.engine"}
+    assert folder_circles(modules) == [["gametool.players", "gametool.views"]]
+
+
+def test_the_folder_checks_read_a_package_tree(tmp_path: Path) -> None:
+    """The same checks over files on disk: a core module that imports a game is reported."""
+    (tmp_path / "gametool" / "core").mkdir(parents=True)
+    (tmp_path / "gametool" / "games").mkdir()
+    for folder in ("gametool", "gametool/core", "gametool/games"):
+        (tmp_path / folder / "__init__.py").write_text('"""A folder."""\n')
+    (tmp_path / "gametool" / "core" / "engine.py").write_text(
+        "def f():\n    from gametool.games import chess\n")
+    (tmp_path / "gametool" / "games" / "chess.py").write_text(
+        "from ..core.engine import f\n")
+    files = {".".join(p.relative_to(tmp_path).with_suffix("").parts).removesuffix(".__init__"): p
+             for p in tmp_path.rglob("*.py")}
+    modules = {name: imported(name, path, set(files)) for name, path in files.items()}
+    assert modules["gametool.games.chess"] == {"gametool.core.engine"}
+    assert layer_faults(modules) == [
+        "gametool.core imports a folder above it, gametool.games: "
+        "gametool.core.engine -> gametool.games.chess"]
+    assert folder_circles(modules) == [["gametool.core", "gametool.games"]]
