@@ -63,7 +63,7 @@ def game_ids(_ctx: click.Context, _param: click.Parameter, incomplete: str
     key = incomplete.lower()
     out = [CompletionItem(gid) for gid in games.GAMES if gid.startswith(key)]
     out += [CompletionItem(alias, help=f"alias of {target}")
-            for alias, target in games.ALIASES.items() if alias.startswith(key)]
+            for alias, target in games.aliases().items() if alias.startswith(key)]
     return out
 
 

@@ -1,7 +1,12 @@
-"""The registry of games: id -> the module and class that hold its rules.
+"""The games: one module or package per game, holding its rules, its notation and its
+diagrams; and here the registry, id -> the module and class that hold a game's rules.
 
 Games are imported only when asked for, so a command that needs one game loads one module.
-Adding a game means adding one line to ``GAMES``.
+Adding a game means adding one line to ``GAMES``; everything else about it (its names, its
+aliases, its options, its summary) is declared on its class (see ``docs/adding-a-game.md``).
+
+A game imports :mod:`gametool.core` and :mod:`notation`, never a folder above them: a game
+never reads a record file, prints or draws SVG.
 """
 
 from __future__ import annotations
@@ -34,36 +39,45 @@ GAMES: dict[str, str] = {
     "po-go": "gametool.games.pogo:PoGo",
 }
 
-ALIASES: dict[str, str] = {
-    "colours": "colors",
-    "colors7": "colors",
-    "colors-7x7": "colors",
-    "colors8": "colors-8x8",
-    "colours-8x8": "colors-8x8",
-    "shc": "super-horse-chess",
-    "horse-chess": "super-horse-chess",
-    "salvo": "special-salvo",
-    "dragon": "two-headed-dragon",
-    "johari": "johari-bones",
-    "mahjong": "western-mahjong",
-}
+
+
+def aliases() -> dict[str, str]:
+    """Every other name a game is known by (its class's ``aliases``) -> the game's id. Asking
+    loads every game: only a name that is no id needs it."""
+    return dict(_alias_table())
+
+
+@cache
+def _alias_table() -> tuple[tuple[str, str], ...]:
+    table: dict[str, str] = {}
+    for gid in GAMES:
+        for alias in _class_at(GAMES[gid]).aliases:
+            key = alias.lower()
+            if key in GAMES or table.get(key, gid) != gid:
+                raise ValueError(f"alias {alias!r} of {gid} already names "
+                                 f"{table.get(key, key)}")
+            table[key] = gid
+    return tuple(table.items())
 
 
 def canonical_id(name: str) -> str:
     key = name.strip().lower()
-    key = ALIASES.get(key, key)
+    if key in GAMES:
+        return key
+    known = aliases()
+    key = known.get(key, key)
     if key not in GAMES:
         from gametool.core.suggest import close_matches
 
-        near = close_matches(key, [*GAMES, *ALIASES])
+        near = close_matches(key, [*GAMES, *known])
         also = f"did you mean {' or '.join(near)}? " if near else ""
         raise UnknownGame(f"unknown game {name!r} ({also}see 'gametool list')")
     return key
 
 
 def aliases_of(game_id: str) -> list[str]:
-    """The other names ``game_id`` is known by."""
-    return [alias for alias, target in ALIASES.items() if target == game_id]
+    """The other names ``game_id`` is known by, as its class declares them."""
+    return [alias.lower() for alias in game_class(game_id).aliases]
 
 
 def game_class(name: str) -> type[Game]:

@@ -81,6 +81,7 @@ class Colors(Game[ColorsState, Any]):
     """Colors on a 7x7 board with five colours."""
 
     id = "colors"
+    aliases = ("colours", "colors7", "colors-7x7")
     name = "Colors"
     min_players = 2
     max_players = 2
@@ -348,6 +349,7 @@ class Colors8x8(Colors):
     """8x8 Colors: six colours and a palindrome bonus of 5 per five-square window."""
 
     id = "colors-8x8"
+    aliases = ("colors8", "colours-8x8")
     name = "8x8 Colors"
     size = 8
     colour_letters = "BRGYPO"

@@ -236,6 +236,7 @@ def _table(headers: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
 
 class TwoHeadedDragon(Game[DragonState, Any]):
     id = "two-headed-dragon"
+    aliases = ("dragon",)
     name = "Two-Headed Dragon"
     names_seats = True
     notation_words = frozenset("deal leader lead open play sheep resign".split())

@@ -63,6 +63,7 @@ class SuperHorseChess(Chess):
     stem_signs = "+#"  # a turn's stem lacks only its check or mate sign
 
     id = "super-horse-chess"
+    aliases = ("shc", "horse-chess")
     name = "Super Horse Chess"
     options: ClassVar[tuple[Option, ...]] = (
         Option("horses", "neutral", ("neutral", "owned"),

@@ -91,6 +91,7 @@ def _read(text: str) -> list[Any]:
 
 class JohariBones(Game[JohariState, Any]):
     id = "johari-bones"
+    aliases = ("johari",)
     name = "Johari Bones"
     names_seats = True
     notation_words = frozenset(

@@ -47,6 +47,7 @@ class SpecialSalvo(Game[SalvoState, Action]):
     """Special Salvo (and, with fleet=classic, plain Salvo), after Milton Bradley's Battleship."""
 
     id = "special-salvo"
+    aliases = ("salvo",)
     names_seats = True  # seats in texts and terminations are written p1, p2 (record names shown)
     notation_words = frozenset("place fire report commit reveal salt miss hit sunk resign cv bb "
                                "cr sub pt e s se ne w n nw sw".split())

@@ -88,6 +88,7 @@ def _table(headers: tuple[str, ...], rows: tuple[tuple[Any, ...], ...]) -> str:
 
 class WesternMahjong(Game[MahjongState, Any]):
     id = "western-mahjong"
+    aliases = ("mahjong",)
     name = "Western Mahjong"
     names_seats = True
     notation_words = frozenset("deal draw drawn wall discard meld add to out resign".split())
