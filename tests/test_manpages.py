@@ -28,7 +28,7 @@ def test_every_command_and_every_game_has_a_page() -> None:
 def test_the_pages_on_disk_are_up_to_date() -> None:
     stale = [name for name, text in pages(cli).items()
              if not (MAN / name).exists() or (MAN / name).read_text(encoding="utf-8") != text]
-    assert not stale, f"out of date: {stale}; run: gametool man --write man"
+    assert not stale, f"out of date: {stale}; run: python tests/regenerate.py"
     extra = {p.name for p in MAN.iterdir()} - set(pages(cli))
     assert not extra, f"pages of nothing: {sorted(extra)}"
 

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from gametool import games
 from gametool.cli import cli
+from gametool.core.errors import GameError
 from gametool.players.auto import random_game
 from gametool.records import Session
 
@@ -106,12 +107,16 @@ def short_record(game_id: str) -> str:
 
 @cache
 def finished_record(game_id: str) -> str:
-    """A finished game, cheap to replay: a short game that the seats resign in turn."""
+    """A finished game, cheap to replay: a short game that the seats resign in turn (or, in a
+    game with no resignation, a short game played to its end)."""
     session = random_game(game_id, "robust", max_plies=6)
     for _ in range(len(session.names)):
         if session.game.is_over(session.state):
             break
-        session.play(["resign"])
+        try:
+            session.play(["resign"])
+        except GameError:
+            return random_game(game_id, "robust").text()
     return session.text()
 
 

@@ -37,6 +37,7 @@ GAMES: dict[str, str] = {
     "johari-bones": "gametool.games.johari_bones:JohariBones",
     "western-mahjong": "gametool.games.western_mahjong:WesternMahjong",
     "po-go": "gametool.games.pogo:PoGo",
+    "tic-tac-toe": "gametool.games.tic_tac_toe:TicTacToe",
 }
 
 
