@@ -283,3 +283,55 @@ def test_the_folder_checks_read_a_package_tree(tmp_path: Path) -> None:
         "gametool.core imports a folder above it, gametool.games: "
         "gametool.core.engine -> gametool.games.chess"]
     assert folder_circles(modules) == [["gametool.core", "gametool.games"]]
+
+
+# -- names: one word, one meaning -----------------------------------------------------------
+
+SAME_MEANING = {
+    "errors": "the error kinds of a layer: notation's syntax errors, the core's game errors",
+    "game": "a game package's class that holds its rules",
+    "state": "a game package's position value",
+    "board": "a game package's board geometry",
+    "rules": "a game package's rules (what is legal)",
+    "notation": "how actions and records are written: the syntax package, a game's notation",
+    "views": "a position as a seat sees it: a game's views, the folder that shows them",
+    "referee": "the referee: its folder and the module of its one mail",
+}
+"""The names that more than one module or folder bears, each for the one thing it means."""
+
+
+def names_in_the_house(root: Path = ROOT) -> dict[str, list[str]]:
+    """Every module's and folder's last name (``__init__`` aside) -> where it stands."""
+    found: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        base = root / package
+        for path in sorted([base, *base.rglob("*")]):
+            if "__pycache__" in path.parts or path.name == "__init__.py":
+                continue
+            if path.is_dir() and (path / "__init__.py").exists():
+                found.setdefault(path.name, []).append(path.relative_to(root).as_posix() + "/")
+            elif path.suffix == ".py":
+                found.setdefault(path.stem, []).append(path.relative_to(root).as_posix())
+    return found
+
+
+def clashes(found: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {name: places for name, places in found.items()
+            if len(places) > 1 and name not in SAME_MEANING}
+
+
+def test_no_two_modules_bear_one_name_for_two_things() -> None:
+    found = clashes(names_in_the_house())
+    assert not found, "one name, several things (rename, or say in SAME_MEANING what the " \
+        f"name means everywhere): {found}"
+
+
+def test_a_name_borne_twice_is_caught(tmp_path: Path) -> None:
+    for folder in ("notation", "gametool/core", "gametool/games/gami"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "__init__.py").write_text("")
+    (tmp_path / "gametool/games/gami/core.py").write_text("")
+    (tmp_path / "gametool/core/errors.py").write_text("")
+    (tmp_path / "notation/errors.py").write_text("")
+    assert clashes(names_in_the_house(tmp_path)) == {
+        "core": ["gametool/core/", "gametool/games/gami/core.py"]}

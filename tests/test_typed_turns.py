@@ -286,7 +286,7 @@ def fuzz_fast_reader(pieces: list[str], same: Callable[[str], bool]) -> None:
 
 @pytest.mark.parametrize("gid", ["gami-plus", "gami-four", "gami-seven"])
 def test_gami_actions_read_without_the_grammar_as_the_grammar_reads_them(gid: str) -> None:
-    from gametool.games.gami import text as gami
+    from gametool.games.gami import notation as gami
     from gametool.players.auto import random_game
     from notation import tokens
 

@@ -204,7 +204,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     once read, is kept). A mail with no single readable sender, or from anyone who holds no
     seat in the game it names, is dropped unanswered with one line on stderr.
 
-    Besides actions, a player may mail these commands, one per line, below the key line:
+    Besides actions, a player may mail these directives, one per line, below the key line:
     '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
     back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
     past a chance action that told anything), each with the '#ply N' guard; '#show' (one's

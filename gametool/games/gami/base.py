@@ -1,10 +1,10 @@
 """The rules shared by the Gami games: turn order, moves, end checks.
 
-Each game declares its cards (:class:`~gametool.games.gami.core.Cards`) and its flow as class
+Each game declares its cards (:class:`~gametool.games.gami.cards.Cards`) and its flow as class
 data: whether chance deals (Gami Plus), how many picks phase 1 has and what a Gami formed by a
 pick does (win or return a card), what a Gami formed by a swap does (win or claim a card), and
 whether holding two cards or fewer loses. Notation and display come from
-:class:`~gametool.games.gami.text.GamiText`.
+:class:`~gametool.games.gami.notation.GamiText`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 
 from gametool.core.chance import SeedRng
 from gametool.core.engine import CHANCE, RESIGN, Game, Option, Outcome
-from gametool.games.gami.core import Cards
+from gametool.games.gami.cards import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
-from gametool.games.gami.text import GamiText
+from gametool.games.gami.notation import GamiText
 
 
 def claim_option() -> Option:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from gametool.games.gami.base import GamiGame, claim_option, max_plies_option
-from gametool.games.gami.core import Cards, Deck, Relations
+from gametool.games.gami.cards import Cards, Deck, Relations
 
 SUITS = ("H", "C", "D")
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from gametool.core.engine import CHANCE, RESIGN, seat_text
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.core.tables import tabulate
-from gametool.games.gami.core import Cards
+from gametool.games.gami.cards import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
 from notation import values as tokens
 from notation.errors import NotationError
