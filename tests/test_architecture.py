@@ -335,3 +335,17 @@ def test_a_name_borne_twice_is_caught(tmp_path: Path) -> None:
     (tmp_path / "notation/errors.py").write_text("")
     assert clashes(names_in_the_house(tmp_path)) == {
         "core": ["gametool/core/", "gametool/games/gami/core.py"]}
+
+
+def test_the_readme_layout_is_the_map_of_the_house() -> None:
+    """The README's Layout section names every folder, each on a line of its own, in the
+    order of the layers."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    items = [line for line in layout.splitlines() if line.startswith("- `")]
+    named = [line[3:].split("`", 1)[0] for line in items]
+    folders = [folder.replace(".", "/") + "/" for layer in LAYERS for folder in layer]
+    assert named[:len(folders)] == folders, named
+    for folder in (ROOT / "gametool").iterdir():
+        if folder.is_dir() and folder.name != "__pycache__":
+            assert f"gametool/{folder.name}/" in layout, folder.name

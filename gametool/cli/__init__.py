@@ -5,6 +5,10 @@ and replaying, archives, the referee, computer players, manuals); what they shar
 output, the error shape) is :mod:`gametool.cli.commands.common`. This module only puts them under
 one ``gametool`` group and runs it.
 
+The command line is the top floor: it may import every folder of gametool, and none imports
+it (``python -m gametool`` starts it). It knows no rule of any game: what a game or a format
+adds to it comes through :mod:`gametool.cli.hooks`.
+
 Exit status: 0 success; 1 the input was read but rejected (illegal or ambiguous action, invalid
 record, stale ``--expect-ply``, game over); 2 usage errors. Every failure is one line on stderr.
 """

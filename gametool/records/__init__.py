@@ -11,6 +11,10 @@ It has three parts along its seams, each a module:
 Below them, :mod:`gametool.records.header` reads the tags and :mod:`gametool.records.resync` guesses how to read
 on after a rejected action. This module names what the commands use from all of them, and
 changes one record of a file (:func:`rewrite_one`).
+
+It imports :mod:`notation`, :mod:`gametool.core` and :mod:`gametool.games`, never a folder
+above them: inputs of every kind (folders, stdin, compressed streams, PGN) come through the
+input door, :mod:`gametool.sources`, above it.
 """
 
 
