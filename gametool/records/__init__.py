@@ -2,15 +2,18 @@
 
 It has three parts along its seams, each a module:
 
-- :mod:`gametool.records.reading`: the records of a text, one record of a file, whole files checked;
-- :mod:`gametool.records.session`: a :class:`Session`, one record with its game, seats, seed and every
-  state from the start, built from a parsed record (checking every header, seat, ply number,
-  action and chance value) or from nothing; actions played on it are appended to its record;
-- :mod:`gametool.records.writing`: the canonical form of a session's record, a seat's export, its text.
+- :mod:`gametool.records.reading`: the records of a text, one record of a file, whole files
+  checked;
+- :mod:`gametool.records.session`: a :class:`Session`, one record with its game, seats, seed and
+  every state from the start, built from a parsed record (checking every header, seat, ply
+  number, action and chance value) or from nothing; actions played on it are appended to its
+  record;
+- :mod:`gametool.records.writing`: the canonical form of a session's record, a seat's export,
+  its text.
 
-Below them, :mod:`gametool.records.header` reads the tags and :mod:`gametool.records.resync` guesses how to read
-on after a rejected action. This module names what the commands use from all of them, and
-changes one record of a file (:func:`rewrite_one`).
+Below them, :mod:`gametool.records.header` reads the tags and :mod:`gametool.records.resync`
+guesses how to read on after a rejected action. This module names what the commands use from
+all of them, and changes one record of a file (:func:`rewrite_one`).
 
 It imports :mod:`notation`, :mod:`gametool.core` and :mod:`gametool.games`, never a folder
 above them: inputs of every kind (folders, stdin, compressed streams, PGN) come through the
