@@ -343,3 +343,42 @@ def test_material_is_python_chess_s(human: tuple[Path, list], material: str) -> 
     got, _ = kept(path, "game.plies >= 0", "--material", material)
     expected = [ident(g) for g in games if python_chess_material(g, white, black)]
     assert got == expected
+
+
+COUNTED = """\
+import atexit, sys
+from gametool.pgn import reader
+calls = [0]
+original = reader._read_game
+def counted(*args, **kwargs):
+    calls[0] += 1
+    return original(*args, **kwargs)
+reader._read_game = counted
+atexit.register(lambda: sys.stderr.write(f"moves read: {calls[0]}\\n"))
+sys.argv = ["gametool", *sys.argv[1:]]
+from gametool.__main__ import run
+run()
+"""
+
+
+@pytest.mark.parametrize("where", ['Result = "1-0" and Opening ~ "^(Ruy|QGD)"',
+                                   'result = "0-1" or WhiteElo >= 2700'])
+def test_a_query_of_result_and_opening_reads_no_move_of_a_game_left_out(
+        human: tuple[Path, list], where: str) -> None:
+    """Result and Opening are the tags: the moves of a game are read only when it is kept
+    (to write it), counted where the PGN reader reads a game's moves."""
+    import sys
+
+    path, games = human
+    done = subprocess.run([sys.executable, "-c", COUNTED, "filter", str(path), "--where", where,
+                           "--json"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    kept_count = len(json.loads(done.stdout))
+    assert 0 < kept_count < len(games) / 2
+    assert f"moves read: {kept_count}\n" in done.stderr
+    # The result of the moves is read from them: every game's moves.
+    moved = re.sub(r"\bresult\b", "game.result", where, flags=re.IGNORECASE)
+    done = subprocess.run([sys.executable, "-c", COUNTED, "filter", str(path), "--where", moved,
+                           "--json"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert int(re.search(r"moves read: (\d+)", done.stderr)[1]) >= len(games)
