@@ -24,6 +24,7 @@ from itertools import chain
 from typing import IO
 
 from gametool.core.errors import GameError
+from gametool.sources import packed
 from notation.patterns import lazy
 
 PLAIN_SUFFIXES = (".gtn", ".pgn")
@@ -122,7 +123,8 @@ def _unpacked(raw: IO[bytes], kind: str | None, path: str) -> IO[bytes]:
     except ImportError:
         raise GameError(f"{_name(path)}: a zstd-compressed file: reading it needs the "
                         "zstandard package (pip install 'gametool[zstd]')") from None
-    reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    checked = packed.ZstdChecked(raw, _name(path))
+    reader = zstandard.ZstdDecompressor().stream_reader(checked, read_across_frames=True)
     return io.BufferedReader(reader, buffer_size=1 << 16)  # type: ignore[arg-type]
 
 
@@ -131,7 +133,13 @@ def _standard_input() -> IO[bytes]:
     if _stdin is None or _stdin_source is not sys.stdin.buffer:
         raw = _stdin_source = sys.stdin.buffer
         first = raw.read(6)
-        stream = _unpacked(io.BufferedReader(_Joined(first, raw)), compression(first), "-")
+        short = packed.cut_magic(first, len(first) < 6, MAGIC, "<stdin>")
+        if short is not None:
+            raise short
+        kind = compression(first)
+        stream = _unpacked(io.BufferedReader(_Joined(first, raw)), kind, "-")
+        if kind is not None:
+            stream = _Checked(stream, "-", stream)  # type: ignore[assignment]
         _stdin_head = _read_some(stream, SNIFF_BYTES, "-")
         _stdin = io.BufferedReader(_Joined(_stdin_head, stream), buffer_size=1 << 16)
     return _stdin
@@ -140,12 +148,29 @@ def _standard_input() -> IO[bytes]:
 def _read_some(stream: IO[bytes], size: int, path: str) -> bytes:
     try:
         return stream.read(size)
-    except (OSError, EOFError, ValueError) as exc:
+    except GameError:
+        raise
+    except EOFError as exc:
+        raise packed.cut(_name(path), _kind_of(exc), str(exc).rstrip(".").lower()) from None
+    except (OSError, ValueError) as exc:
         raise _unreadable(path, exc) from None
     except Exception as exc:  # zstandard's and the decompressors' own errors
         if type(exc).__module__.startswith(("zstandard", "zlib", "_lzma", "_bz2", "gzip")):
             raise _unreadable(path, exc) from None
         raise
+
+
+def _kind_of(exc: BaseException) -> str:
+    """The compression whose reader raised ``exc``, from its traceback's modules."""
+    trace = exc.__traceback__
+    kinds = {"gzip": "gzip", "bz2": "bzip2", "lzma": "xz", "_compression": None}
+    found = "compressed"
+    while trace is not None:
+        module = trace.tb_frame.f_globals.get("__name__", "")
+        if kinds.get(module):
+            found = kinds[module]  # type: ignore[assignment]
+        trace = trace.tb_next
+    return found
 
 
 def _unreadable(path: str, exc: BaseException) -> GameError:
@@ -165,7 +190,13 @@ def open_input(path: str) -> IO[bytes]:
         raise GameError(f"{path}: cannot read: {exc.strerror or exc}") from None
     _reading = raw.place = _Place(path, weakref.ref(raw))
     try:
-        kind = compression(raw.peek(6)[:6])
+        head = raw.peek(6)[:6]
+        kind = compression(head)
+        if kind is None and len(head) < 6:
+            short = packed.cut_magic(head, os.fstat(raw.fileno()).st_size == len(head), MAGIC,
+                                     path)
+            if short is not None:
+                raise short
         return _Checked(_unpacked(raw, kind, path), path, raw) if kind else raw
     except BaseException:
         raw.close()
@@ -249,9 +280,12 @@ class _Checked(io.BufferedIOBase):
     def readline(self, size: int | None = -1) -> bytes:
         try:
             return self.stream.readline(-1 if size is None else size)
+        except GameError:
+            raise
+        except EOFError as exc:
+            raise packed.cut(_name(self.path), _kind_of(exc), str(exc).rstrip(".").lower()) \
+                from None
         except Exception as exc:
-            if isinstance(exc, GameError):
-                raise
             raise _unreadable(self.path, exc) from None
 
     def close(self) -> None:
@@ -261,14 +295,20 @@ class _Checked(io.BufferedIOBase):
 
 
 def is_compressed(path: str) -> bool:
-    """Whether the file is compressed (read as a stream: it is not cut by byte ranges)."""
+    """Whether the file is compressed (read as a stream: it is not cut by byte ranges); a file
+    shorter than the first bytes of the compression it begins is an error (it is cut)."""
     if path == "-":
         return True  # standard input is a stream whatever it holds
     try:
         with open(path, "rb") as handle:
-            return compression(handle.read(6)) is not None
+            head = handle.read(6)
     except OSError:
         return False
+    if len(head) < 6:
+        short = packed.cut_magic(head, True, MAGIC, path)
+        if short is not None:
+            raise short
+    return compression(head) is not None
 
 
 _kinds: dict[tuple[str, int, int], bool] = {}
@@ -302,8 +342,8 @@ def is_pgn(path: str) -> bool:
 def _plain_name(path: str) -> str:
     """The name of a file, in lower case, without the suffix of its compression."""
     name = path.lower()
-    for packed in PACKED_SUFFIXES:
-        name = name.removesuffix(packed)
+    for suffix in PACKED_SUFFIXES:
+        name = name.removesuffix(suffix)
     return name
 
 
