@@ -424,24 +424,63 @@ def line_blocks(path: str) -> Iterator[list[str]]:
 BLOCK = 1 << 16
 """Bytes of a file decoded at once (the lines are the same as read one by one)."""
 
+MAX_LINE_BYTES = 8 << 20
+"""The longest line read (no record's or PGN game's line comes near it): a longer one is an
+error as soon as that many bytes without a newline have arrived, so that an endless line
+costs bounded memory and time in proportion to what was read."""
 
-def _blocks(handle: IO[bytes]) -> Iterator[bytes]:
+joined = [0]
+"""Bytes copied to join the pieces of lines that spanned blocks: the work of
+:func:`_blocks` beyond reading, in proportion to the input (counted for the tests)."""
+
+
+def _blocks(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
     """A file's bytes about :data:`BLOCK` at a time, each block of whole lines (the last one
-    perhaps without its newline)."""
-    rest = b""
+    perhaps without its newline). A line longer than :data:`MAX_LINE_BYTES` is an error: the
+    pieces of a line are kept apart, and counted, until its newline comes."""
+    pieces: list[bytes] = []  # the start of a line no newline has ended yet
+    held = 0
+    lines = 0
     while True:
         data = handle.read(BLOCK)
         if not data:
-            if rest:
-                yield rest
+            if pieces:
+                joined[0] += held
+                yield b"".join(pieces)
             return
-        block = rest + data
-        cut = block.rfind(b"\n") + 1
+        cut = data.rfind(b"\n") + 1
         if cut == 0:
-            rest = block
+            pieces.append(data)
+            held += len(data)
+            if held > MAX_LINE_BYTES:
+                raise GameError(f"{_name(path)}:{lines + 1}: a line of more than "
+                                f"{MAX_LINE_BYTES:,} bytes with no end: not a record's nor a "
+                                "PGN file's")
             continue
-        rest = block[cut:]
-        yield block[:cut]
+        if pieces:
+            pieces.append(data[:cut])
+            joined[0] += held + cut
+            block = b"".join(pieces)
+            pieces, held = [], 0
+        else:
+            block = data[:cut] if cut < len(data) else data
+        lines += block.count(b"\n")
+        if cut < len(data):
+            pieces, held = [data[cut:]], len(data) - cut
+        yield block
+
+
+def raw_lines(handle: IO[bytes], path: str) -> Iterator[bytes]:
+    """The lines of an open input as bytes, each with its line end (the last perhaps
+    without), as iterating over it gives them, but no line longer than
+    :data:`MAX_LINE_BYTES`."""
+    for block in _blocks(handle, path):
+        found = block.split(b"\n")
+        last = found.pop()
+        for raw in found:
+            yield raw + b"\n"
+        if last:
+            yield last
 
 
 def _split(text: str) -> list[str]:
@@ -462,7 +501,7 @@ def _pgn_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     block that is UTF-8 throughout is decoded at once (each of its lines is UTF-8 then), any
     other line by line."""
     first = True
-    for text, lines in _pgn_decoded(handle):
+    for text, lines in _pgn_decoded(handle, path):
         found = lines if lines is not None else _split(text)
         if first:
             found[0] = found[0].lstrip("\ufeff")
@@ -477,7 +516,7 @@ def pgn_texts(path: str) -> Iterator[str]:
     handle = open_input(path)
     first = True
     try:
-        for text, lines in _pgn_decoded(handle):
+        for text, lines in _pgn_decoded(handle, path):
             text = text if lines is None else "".join(lines)
             if first:
                 text = text.lstrip("\ufeff")
@@ -489,10 +528,11 @@ def pgn_texts(path: str) -> Iterator[str]:
         handle.close()
 
 
-def _pgn_decoded(handle: IO[bytes]) -> Iterator[tuple[str, list[str] | None]]:
+def _pgn_decoded(handle: IO[bytes], path: str = "-"
+                 ) -> Iterator[tuple[str, list[str] | None]]:
     """Each block of a PGN file decoded: as one text when it is UTF-8 throughout (its lines
     not cut yet: None), else line by line (UTF-8 or Latin-1 each, the text left empty)."""
-    for block in _blocks(handle):
+    for block in _blocks(handle, path):
         try:
             yield block.decode("utf-8").replace("\r\n", "\n"), None
         except UnicodeDecodeError:
@@ -508,7 +548,7 @@ def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     perhaps without), a block of them at a time: decoded at once, as a file's lines read one
     by one."""
     number = 0  # lines before the block
-    for block in _blocks(handle):
+    for block in _blocks(handle, path):
         try:
             text = block.decode("utf-8")
         except UnicodeDecodeError:

@@ -107,23 +107,58 @@ def stream_parts(path: str, size: int | None = None, ranges: bool = False) -> It
     starts = Starts(is_pgn(path))
     found = starts.starts
     buffer: list[str] = []
-    taken = number = 0
+    taken = number = count = begun = 0  # count: the lines of buffer; begun: where its game
     first = 1
     games: list[tuple[int, int]] = []
+    blanks: list[str] = []  # empty lines not yet in buffer
+    runs: list[str] = []  # and those before them, joined 4,096 at a time
+    blank_lines = run_size = 0
     for block in sources.line_blocks(path):
         for line in block:
+            if not line.strip() and not starts.comment:
+                found(line)  # an empty line ends a game's tags
+                if buffer:
+                    blanks.append(line)
+                    blank_lines += 1
+                    if blank_lines & 0xFFF == 0:  # a long run: joined a piece at a time
+                        runs.append("".join(blanks))
+                        run_size += len(runs[-1])
+                        blanks = []
+                        _bounded(path, taken + run_size - begun, first + count + blank_lines)
+                else:
+                    first += 1  # an empty line before the part's first game is left out
+                continue
+            if blank_lines:
+                joined = "".join(runs + blanks)
+                buffer.append(joined)
+                taken += len(joined)
+                count += blank_lines
+                blanks, runs, blank_lines, run_size = [], [], 0, 0
             if found(line) and buffer:
                 if taken >= size:
                     yield Part(path, "".join(buffer), first, number, starts=tuple(games))
                     number += 1
-                    first += len(buffer)
-                    buffer, taken, games = [], 0, []
+                    first += count
+                    buffer, taken, count, games = [], 0, 0, []
                 else:
-                    games.append((len(buffer), taken))
+                    games.append((count, taken))
+                begun = taken
             buffer.append(line)
             taken += len(line)
+            count += 1
+            if len(line) > 4096:
+                _bounded(path, taken - begun, first + count)
     if buffer or number == 0:
         yield Part(path, "".join(buffer), first, number, starts=tuple(games))
+
+
+def _bounded(path: str, held: int, line: int) -> None:
+    from gametool.pgn.reader import MAX_GAME_CHARACTERS
+
+    if held > MAX_GAME_CHARACTERS:
+        name = "<stdin>" if path == "-" else path
+        raise GameError(f"{name}:{line}: a game of more than {MAX_GAME_CHARACTERS:,} "
+                        "characters (empty lines counted): not a record nor a PGN game")
 
 
 def _ranges(path: str, size: int) -> Iterator[Part]:
