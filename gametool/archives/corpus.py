@@ -49,7 +49,7 @@ def _sessions(part: Part, fix_results: bool) -> Iterator[tuple[int, int, Session
         yield 1, 1, exc
         return
     file = None if part.path == "-" else part.path
-    if is_pgn(part.path):
+    if part.is_pgn():
         from gametool.core.errors import RecordError, Where
         from gametool.pgn import reader as pgn
 
@@ -650,7 +650,7 @@ class PartResult:
 def read_part(part: Part, criteria: Criteria | None = None) -> PartResult:
     """Read every record of ``part`` and keep those ``criteria`` accept (all without)."""
     out = PartResult(part)
-    if criteria is not None and criteria.on_tags() and is_pgn(part.path):
+    if criteria is not None and criteria.on_tags() and part.is_pgn():
         from gametool.archives import tagscan
 
         # A game whose tags fail is never read past them.
