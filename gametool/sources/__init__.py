@@ -21,7 +21,7 @@ import sys
 import weakref
 from collections.abc import Iterable, Iterator
 from itertools import chain
-from typing import IO
+from typing import IO, Any
 
 from gametool.core.errors import GameError
 from gametool.sources import packed
@@ -608,6 +608,44 @@ def read_records(path: str) -> str:
     from gametool.pgn import reader as pgn
 
     return pgn.import_text(read_file(path), path)
+
+
+def records_of(part: Any, fix_results: bool = False) -> Iterator[tuple[int, int, Any]]:
+    """Each record of a part of a file (:class:`gametool.sources.distribute.Part`) as (index
+    in the part from 1, line, session or the error that stopped its reading): a PGN part's
+    games imported as chess records, a record file's records loaded. The one place where
+    the choice "PGN or record" is made for the records a command reads."""
+    try:
+        text = part.read()
+    except GameError as exc:
+        yield 1, 1, exc
+        return
+    file = None if part.path == "-" else part.path
+    if part.is_pgn():
+        from gametool.core.errors import RecordError, Where
+        from gametool.pgn import reader as pgn
+
+        for item, _messages in pgn.imports(text, file, keep=True, first_line=part.first_line,
+                                           fix_results=fix_results):
+            if isinstance(item, pgn.Refusal):
+                yield item.index, item.line, RecordError(
+                    f"game {item.index}: {item.message}", Where(file, item.line, item.column))
+            elif item.session is not None:
+                yield item.index, 0, item.session
+        return
+    from gametool.records import Session, read_text
+
+    try:
+        records = read_text(text, file, part.first_line)
+    except GameError as exc:
+        yield 1, exc.where.line or part.first_line, exc
+        return
+    del text
+    for index, record in enumerate(records, start=1):
+        try:
+            yield index, record.line, Session.load(record, file)
+        except GameError as exc:
+            yield index, record.line, exc
 
 
 def refuse_record_for_import(path: str) -> None:

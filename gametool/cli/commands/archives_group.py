@@ -38,7 +38,7 @@ def spread(files: list[str], work: Any, jobs: int, scheduler: str | None) -> Ite
         distribute.check_scheduler(scheduler)
     if jobs == 1 and scheduler is None:
         return corpus.streamed(files, work)
-    pieces = [part for path in files for part in corpus.parts(path)]
+    pieces = [part for path in files for part in distribute.parts(path)]
     return zip(pieces, distribute.run(work, pieces, jobs, scheduler), strict=True)
 
 
@@ -46,10 +46,11 @@ def results(inputs: tuple[str, ...], criteria: Any, jobs: int, scheduler: str | 
             label: str, quiet: bool = True) -> Iterator[Any]:
     """The part results of every record of the inputs that passes ``criteria``, in order, as
     they come (see :func:`spread`), with a progress line named ``label`` unless ``quiet``."""
+    from gametool import sources
     from gametool.archives import corpus
     from gametool.sources import progress
 
-    files = corpus.expand(inputs)
+    files = sources.expand(inputs)
     work = functools.partial(corpus.read_part, criteria=criteria)
     with progress.shown(label, files, quiet):
         done = progress.through(spread(files, work, jobs, scheduler),
@@ -371,7 +372,7 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
                 tally.add(summary)
     except GameError as exc:
         raise _fail(exc) from None
-    data = tally.result()
+    data = tally.result(None if as_json else corpus.TOP)
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
@@ -413,6 +414,7 @@ def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
     """
     import json
 
+    from gametool import sources
     from gametool.archives import corpus
     from gametool.archives import tree as trees
     from gametool.sources import progress
@@ -421,7 +423,7 @@ def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
         raise click.UsageError("--moves and --fen: choose one")
     try:
         root = trees.target(moves, fen)
-        files_list = corpus.expand(files)
+        files_list = sources.expand(files)
         work = functools.partial(trees.tree_part, root=root, depth=depth)
         top = trees.Branch()
         errors = False
