@@ -21,7 +21,7 @@ import time
 
 from tabulate import tabulate
 
-from gametool.archives import corpus
+from gametool import sources
 from gametool.players.selfplay import Task, play_game
 from gametool.referee import verify
 from gametool.sources import distribute
@@ -46,7 +46,7 @@ def validate(folder: str, address: str | None, part_bytes: int) -> float:
     """Seconds to validate every record under ``folder`` on the scheduler ``address`` (None:
     in this process)."""
     began = time.perf_counter()
-    pieces = [part for path in corpus.expand([folder])
+    pieces = [part for path in sources.expand([folder])
               for part in distribute.parts(path, part_bytes)]
     results = list(distribute.run(verify.check_part, pieces, scheduler=address))
     assert all(not isinstance(r, Exception) and all(v.ok for v in r) for r in results)

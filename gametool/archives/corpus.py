@@ -18,15 +18,10 @@ from typing import Any
 from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
 from gametool.records import OFF_THE_BOARD, Session
-from gametool.sources import SUFFIXES, expand, is_pgn, lines, pgn_line, progress, read_file
+from gametool.sources import is_pgn, lines, progress
 from gametool.sources.boundaries import Starts
-from gametool.sources.distribute import PART_BYTES, Part, parts, stream_parts
+from gametool.sources.distribute import Part, stream_parts
 from notation.patterns import lazy
-
-__all__ = ["PART_BYTES", "SUFFIXES", "Part", "Starts", "expand", "is_pgn", "lines", "parts",
-           "pgn_line", "read_file", "stream_parts"]
-"""What the archive commands read through :mod:`gametool.sources` and
-:mod:`gametool.sources.distribute`, named here too."""
 
 
 def streamed(files: list[str], work: Any) -> Iterator[tuple[Part, Any]]:
@@ -39,41 +34,9 @@ def sessions(part: Part, fix_results: bool = False
              ) -> Iterator[tuple[int, int, Session | GameError]]:
     """Each record of a part as (index in the part from 1, line, session or the error that
     stopped its reading), one after the other (each counted on the progress line)."""
-    return progress.counting(_sessions(part, fix_results))
+    from gametool import sources
 
-
-def _sessions(part: Part, fix_results: bool) -> Iterator[tuple[int, int, Session | GameError]]:
-    try:
-        text = part.read()
-    except GameError as exc:
-        yield 1, 1, exc
-        return
-    file = None if part.path == "-" else part.path
-    if is_pgn(part.path):
-        from gametool.core.errors import RecordError, Where
-        from gametool.pgn import reader as pgn
-
-        for item, _messages in pgn.imports(text, file, keep=True, first_line=part.first_line,
-                                           fix_results=fix_results):
-            if isinstance(item, pgn.Refusal):
-                yield item.index, item.line, RecordError(
-                    f"game {item.index}: {item.message}", Where(file, item.line, item.column))
-            elif item.session is not None:
-                yield item.index, 0, item.session
-        return
-    from gametool.records import read_text
-
-    try:
-        records = read_text(text, file, part.first_line)
-    except GameError as exc:
-        yield 1, exc.where.line or part.first_line, exc
-        return
-    del text
-    for index, record in enumerate(records, start=1):
-        try:
-            yield index, record.line, Session.load(record, file)
-        except GameError as exc:
-            yield index, record.line, exc
+    return progress.counting(sources.records_of(part, fix_results))
 
 
 def one_record(path: str, number: int) -> Session:
@@ -650,7 +613,7 @@ class PartResult:
 def read_part(part: Part, criteria: Criteria | None = None) -> PartResult:
     """Read every record of ``part`` and keep those ``criteria`` accept (all without)."""
     out = PartResult(part)
-    if criteria is not None and criteria.on_tags() and is_pgn(part.path):
+    if criteria is not None and criteria.on_tags() and part.is_pgn():
         from gametool.archives import tagscan
 
         # A game whose tags fail is never read past them.
@@ -723,13 +686,16 @@ class Tally:
     def add(self, s: Summary) -> None:
         g = self.games.get(s.game)
         if g is None:
-            g = self.games[s.game] = {"lengths": Counter(), "names": {}, "positions": {},
+            from gametool.archives.seats import SeatCounts
+
+            g = self.games[s.game] = {"lengths": Counter(), "names": SeatCounts(),
+                                      "positions": {},
                                       "terminations": Counter(), "turns": Counter(),
                                       "openings": Counter(), "time": {}}
         g["lengths"][s.plies] += 1
         for seat, name in enumerate(s.names):
             result = s.results[seat] if s.results else "unfinished"
-            g["names"].setdefault(name, Counter())[result] += 1
+            g["names"].add(name, result)
             g["positions"].setdefault(seat + 1, Counter())[result] += 1
         g["terminations"][s.termination or "unfinished"] += 1
         if s.first_turn is not None:
@@ -743,25 +709,27 @@ class Tally:
                 entry[1] += used
                 entry[2] += moves
 
-    def result(self) -> dict[str, Any]:
-        """Per game: games and plies, results per seat name and per seat position,
-        terminations, game length, the most common first turns and openings."""
+    def result(self, top: int | None = None) -> dict[str, Any]:
+        """Per game: games and plies, results per seat name (the ``top`` with most games, when
+        given, and ``seat_names``, how many there are) and per seat position, terminations,
+        game length, the most common first turns and openings."""
         out: dict[str, Any] = {}
         for game in sorted(self.games):
             g = self.games[game]
-            lengths = sorted(g["lengths"].elements())
-            count = len(lengths)
-            middle = count // 2  # the median, as statistics.median has it
-            median = lengths[middle] if count % 2 else (lengths[middle - 1] + lengths[middle]) / 2
+            lengths: Counter[int] = g["lengths"]
+            count = sum(lengths.values())
+            plies = sum(length * times for length, times in lengths.items())
+            low, high = min(lengths), max(lengths)
+            median = _median(lengths, count)
+            names = g["names"]
             out[game] = {
                 "games": count,
-                "plies": sum(lengths),
-                "length": {"min": lengths[0], "median": median,
-                           "max": lengths[-1], "mean": round(sum(lengths) / count, 1)},
-                "min_plies": lengths[0], "median_plies": median,
-                "max_plies": lengths[-1], "mean_plies": round(sum(lengths) / count, 1),
-                "seats": {name: _tally(c) for name, c in sorted(
-                    g["names"].items(), key=lambda item: (-sum(item[1].values()), item[0]))},
+                "plies": plies,
+                "length": {"min": low, "median": median,
+                           "max": high, "mean": round(plies / count, 1)},
+                "min_plies": low, "median_plies": median,
+                "max_plies": high, "mean_plies": round(plies / count, 1),
+                "seats": dict(names.ranked(top)),
                 "positions": {str(p): _tally(c) for p, c in sorted(g["positions"].items())},
                 "terminations": dict(sorted(g["terminations"].items(),
                                             key=lambda item: (-item[1], item[0]))),
@@ -777,7 +745,24 @@ class Tally:
                 out[game]["openings"] = [
                     {"opening": o, "games": n} for o, n in
                     sorted(g["openings"].items(), key=lambda item: (-item[1], item[0]))[:TOP]]
+            if top is not None:
+                out[game]["seat_names"] = len(names)
         return out
+
+
+def _median(lengths: Counter[int], count: int) -> float | int:
+    """The median of the lengths counted (as statistics.median has it), from the counts."""
+    wanted = [count // 2] if count % 2 else [count // 2 - 1, count // 2]
+    found: list[int] = []
+    seen = 0
+    for length in sorted(lengths):
+        seen += lengths[length]
+        while wanted and wanted[0] < seen:
+            found.append(length)
+            wanted.pop(0)
+        if not wanted:
+            break
+    return found[0] if len(found) == 1 else (found[0] + found[1]) / 2
 
 
 def statistics_of(summaries: Iterable[Summary]) -> dict[str, Any]:
@@ -810,8 +795,9 @@ def statistics_tables(data: dict[str, Any]) -> list[tuple[str, list[str], list[l
         tables.append(("results by seat position", ["position", *heads],
                        [[_ordinal(int(p)), *_row(t)] for p, t in g["positions"].items()]))
         seats = list(g["seats"].items())
-        title = "results by seat" + (f" (the {TOP} with most games of {len(seats)})"
-                                     if len(seats) > TOP else "")
+        named = g.get("seat_names", len(seats))
+        title = "results by seat" + (f" (the {TOP} with most games of {named})"
+                                     if named > TOP else "")
         tables.append((title, ["seat", *heads], [[n, *_row(t)] for n, t in seats[:TOP]]))
         tables.append(("terminations", ["termination", "games"],
                        [[t, n] for t, n in g["terminations"].items()]))

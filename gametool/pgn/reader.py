@@ -860,6 +860,8 @@ def imports_stream(texts: Iterable[str], file: str | None = None, fix_results: b
         pieces.append(piece)
         size += len(piece)
         if size < PIECE or size < len(rest):  # (a long game is read again twice as long)
+            if len(rest) + size > MAX_GAME_CHARACTERS:
+                _too_long(file, first_line)
             continue
         text = rest + "".join(pieces)
         held: list[int] = []
@@ -873,11 +875,22 @@ def imports_stream(texts: Iterable[str], file: str | None = None, fix_results: b
         # A game that starts within its line (after the last one's result) keeps its column:
         # spaces stand for what precedes it there, which no reading looks back at.
         rest, pieces, size = " " * (at - line_start) + text[at:], [], 0
+        if not rest.strip():  # no game begun: empty lines are counted, not kept
+            first_line += rest.count("\n")
+            rest = ""
     yield from imports(rest + "".join(pieces), file, first_line=first_line, base=base,
                        fix_results=fix_results, eco=eco)
 
 
+def _too_long(file: str | None, line: int) -> None:
+    raise GameError(f"{file or '<stdin>'}:{line}: a game of more than {MAX_GAME_CHARACTERS:,} "
+                    "characters (empty lines counted): not a PGN game")
+
+
 PIECE = 1 << 20
+MAX_GAME_CHARACTERS = 32 << 20
+"""The most characters one game of a stream may hold, its empty lines counted: a longer one
+(a run of empty lines without end) is an error, so that memory stays bounded."""
 """Characters of a PGN text that :func:`imports_stream` reads at once (beside a game that the
 last piece cut short)."""
 

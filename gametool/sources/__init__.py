@@ -21,9 +21,10 @@ import sys
 import weakref
 from collections.abc import Iterable, Iterator
 from itertools import chain
-from typing import IO
+from typing import IO, Any
 
 from gametool.core.errors import GameError
+from gametool.sources import packed
 from notation.patterns import lazy
 
 PLAIN_SUFFIXES = (".gtn", ".pgn")
@@ -122,7 +123,8 @@ def _unpacked(raw: IO[bytes], kind: str | None, path: str) -> IO[bytes]:
     except ImportError:
         raise GameError(f"{_name(path)}: a zstd-compressed file: reading it needs the "
                         "zstandard package (pip install 'gametool[zstd]')") from None
-    reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    checked = packed.ZstdChecked(raw, _name(path))
+    reader = zstandard.ZstdDecompressor().stream_reader(checked, read_across_frames=True)
     return io.BufferedReader(reader, buffer_size=1 << 16)  # type: ignore[arg-type]
 
 
@@ -131,7 +133,13 @@ def _standard_input() -> IO[bytes]:
     if _stdin is None or _stdin_source is not sys.stdin.buffer:
         raw = _stdin_source = sys.stdin.buffer
         first = raw.read(6)
-        stream = _unpacked(io.BufferedReader(_Joined(first, raw)), compression(first), "-")
+        short = packed.cut_magic(first, len(first) < 6, MAGIC, "<stdin>")
+        if short is not None:
+            raise short
+        kind = compression(first)
+        stream = _unpacked(io.BufferedReader(_Joined(first, raw)), kind, "-")
+        if kind is not None:
+            stream = _Checked(stream, "-", stream)  # type: ignore[assignment]
         _stdin_head = _read_some(stream, SNIFF_BYTES, "-")
         _stdin = io.BufferedReader(_Joined(_stdin_head, stream), buffer_size=1 << 16)
     return _stdin
@@ -140,12 +148,29 @@ def _standard_input() -> IO[bytes]:
 def _read_some(stream: IO[bytes], size: int, path: str) -> bytes:
     try:
         return stream.read(size)
-    except (OSError, EOFError, ValueError) as exc:
+    except GameError:
+        raise
+    except EOFError as exc:
+        raise packed.cut(_name(path), _kind_of(exc), str(exc).rstrip(".").lower()) from None
+    except (OSError, ValueError) as exc:
         raise _unreadable(path, exc) from None
     except Exception as exc:  # zstandard's and the decompressors' own errors
         if type(exc).__module__.startswith(("zstandard", "zlib", "_lzma", "_bz2", "gzip")):
             raise _unreadable(path, exc) from None
         raise
+
+
+def _kind_of(exc: BaseException) -> str:
+    """The compression whose reader raised ``exc``, from its traceback's modules."""
+    trace = exc.__traceback__
+    kinds = {"gzip": "gzip", "bz2": "bzip2", "lzma": "xz", "_compression": None}
+    found = "compressed"
+    while trace is not None:
+        module = trace.tb_frame.f_globals.get("__name__", "")
+        if kinds.get(module):
+            found = kinds[module]  # type: ignore[assignment]
+        trace = trace.tb_next
+    return found
 
 
 def _unreadable(path: str, exc: BaseException) -> GameError:
@@ -165,7 +190,13 @@ def open_input(path: str) -> IO[bytes]:
         raise GameError(f"{path}: cannot read: {exc.strerror or exc}") from None
     _reading = raw.place = _Place(path, weakref.ref(raw))
     try:
-        kind = compression(raw.peek(6)[:6])
+        head = raw.peek(6)[:6]
+        kind = compression(head)
+        if kind is None and len(head) < 6:
+            short = packed.cut_magic(head, os.fstat(raw.fileno()).st_size == len(head), MAGIC,
+                                     path)
+            if short is not None:
+                raise short
         return _Checked(_unpacked(raw, kind, path), path, raw) if kind else raw
     except BaseException:
         raw.close()
@@ -249,9 +280,12 @@ class _Checked(io.BufferedIOBase):
     def readline(self, size: int | None = -1) -> bytes:
         try:
             return self.stream.readline(-1 if size is None else size)
+        except GameError:
+            raise
+        except EOFError as exc:
+            raise packed.cut(_name(self.path), _kind_of(exc), str(exc).rstrip(".").lower()) \
+                from None
         except Exception as exc:
-            if isinstance(exc, GameError):
-                raise
             raise _unreadable(self.path, exc) from None
 
     def close(self) -> None:
@@ -261,14 +295,20 @@ class _Checked(io.BufferedIOBase):
 
 
 def is_compressed(path: str) -> bool:
-    """Whether the file is compressed (read as a stream: it is not cut by byte ranges)."""
+    """Whether the file is compressed (read as a stream: it is not cut by byte ranges); a file
+    shorter than the first bytes of the compression it begins is an error (it is cut)."""
     if path == "-":
         return True  # standard input is a stream whatever it holds
     try:
         with open(path, "rb") as handle:
-            return compression(handle.read(6)) is not None
+            head = handle.read(6)
     except OSError:
         return False
+    if len(head) < 6:
+        short = packed.cut_magic(head, True, MAGIC, path)
+        if short is not None:
+            raise short
+    return compression(head) is not None
 
 
 _kinds: dict[tuple[str, int, int], bool] = {}
@@ -302,8 +342,8 @@ def is_pgn(path: str) -> bool:
 def _plain_name(path: str) -> str:
     """The name of a file, in lower case, without the suffix of its compression."""
     name = path.lower()
-    for packed in PACKED_SUFFIXES:
-        name = name.removesuffix(packed)
+    for suffix in PACKED_SUFFIXES:
+        name = name.removesuffix(suffix)
     return name
 
 
@@ -384,24 +424,63 @@ def line_blocks(path: str) -> Iterator[list[str]]:
 BLOCK = 1 << 16
 """Bytes of a file decoded at once (the lines are the same as read one by one)."""
 
+MAX_LINE_BYTES = 8 << 20
+"""The longest line read (no record's or PGN game's line comes near it): a longer one is an
+error as soon as that many bytes without a newline have arrived, so that an endless line
+costs bounded memory and time in proportion to what was read."""
 
-def _blocks(handle: IO[bytes]) -> Iterator[bytes]:
+joined = [0]
+"""Bytes copied to join the pieces of lines that spanned blocks: the work of
+:func:`_blocks` beyond reading, in proportion to the input (counted for the tests)."""
+
+
+def _blocks(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
     """A file's bytes about :data:`BLOCK` at a time, each block of whole lines (the last one
-    perhaps without its newline)."""
-    rest = b""
+    perhaps without its newline). A line longer than :data:`MAX_LINE_BYTES` is an error: the
+    pieces of a line are kept apart, and counted, until its newline comes."""
+    pieces: list[bytes] = []  # the start of a line no newline has ended yet
+    held = 0
+    lines = 0
     while True:
         data = handle.read(BLOCK)
         if not data:
-            if rest:
-                yield rest
+            if pieces:
+                joined[0] += held
+                yield b"".join(pieces)
             return
-        block = rest + data
-        cut = block.rfind(b"\n") + 1
+        cut = data.rfind(b"\n") + 1
         if cut == 0:
-            rest = block
+            pieces.append(data)
+            held += len(data)
+            if held > MAX_LINE_BYTES:
+                raise GameError(f"{_name(path)}:{lines + 1}: a line of more than "
+                                f"{MAX_LINE_BYTES:,} bytes with no end: not a record's nor a "
+                                "PGN file's")
             continue
-        rest = block[cut:]
-        yield block[:cut]
+        if pieces:
+            pieces.append(data[:cut])
+            joined[0] += held + cut
+            block = b"".join(pieces)
+            pieces, held = [], 0
+        else:
+            block = data[:cut] if cut < len(data) else data
+        lines += block.count(b"\n")
+        if cut < len(data):
+            pieces, held = [data[cut:]], len(data) - cut
+        yield block
+
+
+def raw_lines(handle: IO[bytes], path: str) -> Iterator[bytes]:
+    """The lines of an open input as bytes, each with its line end (the last perhaps
+    without), as iterating over it gives them, but no line longer than
+    :data:`MAX_LINE_BYTES`."""
+    for block in _blocks(handle, path):
+        found = block.split(b"\n")
+        last = found.pop()
+        for raw in found:
+            yield raw + b"\n"
+        if last:
+            yield last
 
 
 def _split(text: str) -> list[str]:
@@ -422,7 +501,7 @@ def _pgn_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     block that is UTF-8 throughout is decoded at once (each of its lines is UTF-8 then), any
     other line by line."""
     first = True
-    for text, lines in _pgn_decoded(handle):
+    for text, lines in _pgn_decoded(handle, path):
         found = lines if lines is not None else _split(text)
         if first:
             found[0] = found[0].lstrip("\ufeff")
@@ -437,7 +516,7 @@ def pgn_texts(path: str) -> Iterator[str]:
     handle = open_input(path)
     first = True
     try:
-        for text, lines in _pgn_decoded(handle):
+        for text, lines in _pgn_decoded(handle, path):
             text = text if lines is None else "".join(lines)
             if first:
                 text = text.lstrip("\ufeff")
@@ -449,10 +528,11 @@ def pgn_texts(path: str) -> Iterator[str]:
         handle.close()
 
 
-def _pgn_decoded(handle: IO[bytes]) -> Iterator[tuple[str, list[str] | None]]:
+def _pgn_decoded(handle: IO[bytes], path: str = "-"
+                 ) -> Iterator[tuple[str, list[str] | None]]:
     """Each block of a PGN file decoded: as one text when it is UTF-8 throughout (its lines
     not cut yet: None), else line by line (UTF-8 or Latin-1 each, the text left empty)."""
-    for block in _blocks(handle):
+    for block in _blocks(handle, path):
         try:
             yield block.decode("utf-8").replace("\r\n", "\n"), None
         except UnicodeDecodeError:
@@ -468,7 +548,7 @@ def _record_lines(handle: IO[bytes], path: str) -> Iterator[list[str]]:
     perhaps without), a block of them at a time: decoded at once, as a file's lines read one
     by one."""
     number = 0  # lines before the block
-    for block in _blocks(handle):
+    for block in _blocks(handle, path):
         try:
             text = block.decode("utf-8")
         except UnicodeDecodeError:
@@ -528,6 +608,44 @@ def read_records(path: str) -> str:
     from gametool.pgn import reader as pgn
 
     return pgn.import_text(read_file(path), path)
+
+
+def records_of(part: Any, fix_results: bool = False) -> Iterator[tuple[int, int, Any]]:
+    """Each record of a part of a file (:class:`gametool.sources.distribute.Part`) as (index
+    in the part from 1, line, session or the error that stopped its reading): a PGN part's
+    games imported as chess records, a record file's records loaded. The one place where
+    the choice "PGN or record" is made for the records a command reads."""
+    try:
+        text = part.read()
+    except GameError as exc:
+        yield 1, 1, exc
+        return
+    file = None if part.path == "-" else part.path
+    if part.is_pgn():
+        from gametool.core.errors import RecordError, Where
+        from gametool.pgn import reader as pgn
+
+        for item, _messages in pgn.imports(text, file, keep=True, first_line=part.first_line,
+                                           fix_results=fix_results):
+            if isinstance(item, pgn.Refusal):
+                yield item.index, item.line, RecordError(
+                    f"game {item.index}: {item.message}", Where(file, item.line, item.column))
+            elif item.session is not None:
+                yield item.index, 0, item.session
+        return
+    from gametool.records import Session, read_text
+
+    try:
+        records = read_text(text, file, part.first_line)
+    except GameError as exc:
+        yield 1, exc.where.line or part.first_line, exc
+        return
+    del text
+    for index, record in enumerate(records, start=1):
+        try:
+            yield index, record.line, Session.load(record, file)
+        except GameError as exc:
+            yield index, record.line, exc
 
 
 def refuse_record_for_import(path: str) -> None:

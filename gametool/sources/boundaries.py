@@ -19,6 +19,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 
+from gametool.core.errors import GameError
 from notation.patterns import lazy
 
 _SPECIAL = lazy(r"[{}();]")
@@ -163,18 +164,44 @@ def split_bytes(path: str) -> Iterator[bytes]:
 
     starts = Starts(sources.is_pgn(path))
     piece: list[bytes] = []
+    blanks: list[bytes] = []  # the empty lines since the last that was not
+    runs: list[bytes] = []  # and those before them, joined 4,096 at a time
+    run_size = 0
     with sources.open_input(path) as handle:
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in enumerate(sources.raw_lines(handle, path), start=1):
             line = raw[3:] if number == 1 and raw.startswith(b"\xef\xbb\xbf") else raw
+            if not line.strip() and not starts.comment:
+                starts.starts("\n")  # an empty line ends a game's tags
+                if piece:  # an empty line before any game is left out at once
+                    blanks.append(line)
+                    if len(blanks) > 4096:  # a long run: joined a piece at a time
+                        runs.append(b"".join(blanks))
+                        run_size += len(runs[-1])
+                        blanks = []
+                        _bounded(run_size, piece, path, number)
+                continue
             if starts.starts(line.decode("latin-1")) and piece:
                 done = _piece(piece)
                 if done:
                     yield done
-                piece = []
+                piece, blanks, runs, run_size = [], [], [], 0
+            if blanks or runs:
+                piece.append(b"".join(runs + blanks))
+                blanks, runs, run_size = [], [], 0
             piece.append(line)
     done = _piece(piece)
     if done:
         yield done
+
+
+MAX_GAME_BYTES = 32 << 20
+"""The most bytes one game (or record) of a file may hold, empty lines within it counted."""
+
+
+def _bounded(blanks: int, piece: list[bytes], path: str, number: int) -> None:
+    if blanks + sum(map(len, piece)) > MAX_GAME_BYTES:
+        raise GameError(f"{'<stdin>' if path == '-' else path}:{number}: a game of more than "
+                        f"{MAX_GAME_BYTES:,} bytes (empty lines counted): not a PGN game")
 
 
 def _piece(lines: list[bytes]) -> bytes:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from gametool import sources
@@ -51,22 +51,47 @@ class Part:
     the file found them: (line, character) in ``text``, both counted from 0; None when not
     known (a part read where the work runs is cut again there)."""
 
+    folder: str = ""
+    """The folder a relative ``path`` is found in when the part is read elsewhere (on a
+    Dask worker, whose own folder is another): the client's, made absolute before sending."""
+
+    @property
+    def location(self) -> str:
+        """Where the file is read: ``path``, from ``folder`` when one is given."""
+        if self.folder and self.path != "-":
+            return os.path.join(self.folder, self.path)
+        return self.path
+
+    def is_pgn(self) -> bool:
+        """Whether the part's file is PGN (see :func:`gametool.sources.is_pgn`)."""
+        return sources.is_pgn(self.location)
+
     def read(self) -> str:
         if self.text is not None:
             return self.text
-        if self.offset >= 0:
-            return self._read_range()
-        return sources.read_file(self.path)
+        try:
+            if self.offset >= 0:
+                return self._read_range()
+            return sources.read_file(self.location)
+        except GameError as exc:
+            if not self.folder:
+                raise
+            if os.path.exists(self.location):
+                raise GameError(str(exc).replace(self.location, self.path)) from None
+            raise GameError(f"{self.path}: the worker at {_worker()} cannot read "
+                            f"{self.location}: no such file there; the workers read each file "
+                            "at the path the command sees, so they need a file system shared "
+                            "with it (see the README)") from None
 
     def _read_range(self) -> str:
         """The piece's bytes of its file, decoded as the whole file would be."""
         try:
-            with open(self.path, "rb") as handle:
+            with open(self.location, "rb") as handle:
                 handle.seek(self.offset)
                 data = handle.read(self.length)
         except OSError as exc:
-            raise GameError(f"{self.path}: cannot read: {exc.strerror or exc}") from None
-        if sources.is_pgn(self.path):
+            raise GameError(f"{self.location}: cannot read: {exc.strerror or exc}") from None
+        if self.is_pgn():
             pieces = data.split(b"\n")
             last = pieces.pop()
             text = "".join(sources.pgn_line(raw + b"\n") for raw in pieces) + \
@@ -107,23 +132,58 @@ def stream_parts(path: str, size: int | None = None, ranges: bool = False) -> It
     starts = Starts(is_pgn(path))
     found = starts.starts
     buffer: list[str] = []
-    taken = number = 0
+    taken = number = count = begun = 0  # count: the lines of buffer; begun: where its game
     first = 1
     games: list[tuple[int, int]] = []
+    blanks: list[str] = []  # empty lines not yet in buffer
+    runs: list[str] = []  # and those before them, joined 4,096 at a time
+    blank_lines = run_size = 0
     for block in sources.line_blocks(path):
         for line in block:
+            if not line.strip() and not starts.comment:
+                found(line)  # an empty line ends a game's tags
+                if buffer:
+                    blanks.append(line)
+                    blank_lines += 1
+                    if blank_lines & 0xFFF == 0:  # a long run: joined a piece at a time
+                        runs.append("".join(blanks))
+                        run_size += len(runs[-1])
+                        blanks = []
+                        _bounded(path, taken + run_size - begun, first + count + blank_lines)
+                else:
+                    first += 1  # an empty line before the part's first game is left out
+                continue
+            if blank_lines:
+                joined = "".join(runs + blanks)
+                buffer.append(joined)
+                taken += len(joined)
+                count += blank_lines
+                blanks, runs, blank_lines, run_size = [], [], 0, 0
             if found(line) and buffer:
                 if taken >= size:
                     yield Part(path, "".join(buffer), first, number, starts=tuple(games))
                     number += 1
-                    first += len(buffer)
-                    buffer, taken, games = [], 0, []
+                    first += count
+                    buffer, taken, count, games = [], 0, 0, []
                 else:
-                    games.append((len(buffer), taken))
+                    games.append((count, taken))
+                begun = taken
             buffer.append(line)
             taken += len(line)
+            count += 1
+            if len(line) > 4096:
+                _bounded(path, taken - begun, first + count)
     if buffer or number == 0:
         yield Part(path, "".join(buffer), first, number, starts=tuple(games))
+
+
+def _bounded(path: str, held: int, line: int) -> None:
+    from gametool.pgn.reader import MAX_GAME_CHARACTERS
+
+    if held > MAX_GAME_CHARACTERS:
+        name = "<stdin>" if path == "-" else path
+        raise GameError(f"{name}:{line}: a game of more than {MAX_GAME_CHARACTERS:,} "
+                        "characters (empty lines counted): not a record nor a PGN game")
 
 
 def _ranges(path: str, size: int) -> Iterator[Part]:
@@ -272,8 +332,30 @@ def _close(connected: Any, cluster: Any) -> None:
         cluster.close()
 
 
+def _worker() -> str:
+    """The address of the Dask worker this runs on (its host's name elsewhere)."""
+    try:
+        from dask.distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        import socket
+
+        return socket.gethostname()
+
+
+def located(items: Sequence[T]) -> list[T]:
+    """The items, each part of a file named by a relative path given the client's folder, to
+    be read on workers started in other folders (as every cluster's are)."""
+    folder = os.getcwd()
+    return [replace(item, folder=folder)  # type: ignore[misc]
+            if isinstance(item, Part) and item.text is None and item.path != "-"
+            and not os.path.isabs(item.path) else item for item in items]
+
+
 def _on_dask(function: Callable[[T], R], items: Sequence[T], address: str,
              ordered: bool = True) -> Iterator[R]:
+    items = located(items)
     with client(address) as connected:
         futures = connected.map(function, items, pure=False)
         if ordered:

@@ -68,7 +68,7 @@ def test_every_command_stays_flat_from_n_to_4n_distinct_games(sizes: dict[int, P
             "import": ["import", str(source), "-o", str(records), "--force"],
             "validate": ["validate", str(records)],
             "export": ["export", str(records), "--pgn", "-o", os.devnull],
-            "filter": ["filter", str(source), "--where", "plies > 60", "-o", os.devnull],
+            "filter": ["filter", str(source), "--where", "game.plies > 60", "-o", os.devnull],
             "stats": ["stats", str(source)],
             "tree": ["tree", str(source), "--moves", "e4", "--depth", "2"],
             # One record of a large file: read up to it, the records before it not kept.
@@ -142,7 +142,7 @@ def test_a_killed_import_leaves_no_temporary_file_a_later_run_keeps(sizes: dict[
             assert temporaries() == [], sig  # an interrupted command removes what it began
     assert len(temporaries()) == 1  # kill -9 could not be caught
     time.sleep(storage.STALE_SECONDS + 0.5)
-    done = subprocess.run(["gametool", "filter", str(sizes[N]), "--where", "plies > 500",
+    done = subprocess.run(["gametool", "filter", str(sizes[N]), "--where", "game.plies > 500",
                            "-o", str(tmp_path / "other.gtn")], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stderr

@@ -123,9 +123,12 @@ def test_move_times_kept_exported_shown_and_queried(tmp_path: Path) -> None:
     assert "move time 0:00:20" in replayed
     page = run("export", "timed.gtn", "--record", "1", "--html", cwd=tmp_path).stdout
     assert 'title="move time">0:01:02<' in page
-    for query, rounds in (("max_move_time > 60", ["1"]), ("max_move_time_white >= 20", ["1", "2"]),
-                          ("max_move_time_black < 5", ["2"]), ("max_move_time_black = 3", ["2"]),
-                          ("max_move_time_white = 31 and max_move_time_black = 62", ["1"])):
+    for query, rounds in (("game.max_move_time > 60", ["1"]),
+                          ("game.max_move_time_white >= 20", ["1", "2"]),
+                          ("game.max_move_time_black < 5", ["2"]),
+                          ("game.max_move_time_black = 3", ["2"]),
+                          ("game.max_move_time_white = 31 and game.max_move_time_black = 62",
+                           ["1"])):
         done = run("filter", "timed.gtn", "--json", "--where", query, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         assert [r["tags"]["Round"] for r in json.loads(done.stdout)] == rounds, query

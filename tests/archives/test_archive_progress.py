@@ -106,7 +106,7 @@ def test_each_long_run_shows_its_line_on_a_terminal_and_nothing_in_a_pipe(
     # The line is erased before the count is written.
     assert screen.endswith("\r\x1b[K40 games imported to forty.gtn\r\n"), screen
     for args, label in ((["validate", "forty.gtn"], "validating"),
-                        (["filter", str(games), "--where", "plies > 60", "-o", "long.gtn"],
+                        (["filter", str(games), "--where", "game.plies > 60", "-o", "long.gtn"],
                          "filtering"),
                         (["stats", "forty.gtn", "--jobs", "2"], "reading"),
                         (["tree", str(games), "--moves", "e4"], "reading"),
@@ -118,7 +118,7 @@ def test_each_long_run_shows_its_line_on_a_terminal_and_nothing_in_a_pipe(
     assert re.search(r"\rsplitting: \d+ of 40 games, [\d,.]+ games/s", screen), screen
     # With --quiet, or when stdout (the records) is the terminal too: no line.
     for args in (["import", str(games), "-o", "again.gtn", "--quiet"],
-                 ["filter", "forty.gtn", "--where", "plies > 60"]):
+                 ["filter", "forty.gtn", "--where", "game.plies > 60"]):
         screen = on_terminal(*args, cwd=tmp_path)
         assert "\x1b[K" not in screen and "games/s" not in screen, screen
     # In a pipe: the count alone.

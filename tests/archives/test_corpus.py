@@ -200,10 +200,10 @@ def archive(tmp_path: Path) -> Path:
 
 
 def test_folders_are_searched_for_records_and_pgn(tmp_path: Path) -> None:
-    from gametool.archives import corpus
+    from gametool import sources
 
     club = archive(tmp_path)
-    assert [Path(p).relative_to(club).as_posix() for p in corpus.expand([str(club)])] == [
+    assert [Path(p).relative_to(club).as_posix() for p in sources.expand([str(club)])] == [
         "2025.gtn", "colors.gtn", "old/resigned.gtn", "open.pgn"]
 
 
@@ -537,9 +537,9 @@ def test_the_archive_commands_read_a_large_file_part_by_part(
     whole = [run(*command) for command in commands]
     monkeypatch.setattr(distribute, "PART_BYTES", 1500)
     monkeypatch.setattr(pgn_format, "PIECE", 1500)  # import's pieces, cut by the reader
-    from gametool.archives import corpus
+    from gametool.sources import distribute  # noqa: F811
 
-    assert len(list(corpus.stream_parts(str(path)))) > 5
+    assert len(list(distribute.stream_parts(str(path)))) > 5
     commands[-1] = ("split", str(path), "-o", str(tmp_path / "parts"))
     parts = [run(*command) for command in commands]
     assert parts[:-1] == whole[:-1]

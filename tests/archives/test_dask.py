@@ -226,3 +226,74 @@ def test_a_file_s_parts_are_places_in_it_read_as_the_whole_file_is(
     monkeypatch.setattr(distribute, "PART_BYTES", 1 << 20)
     alone = run("validate", str(bad))
     assert spread == alone and spread[0] == 1 and "not UTF-8 text (line " in spread[2], spread
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def cluster_elsewhere(folder: Path) -> Iterator[str]:
+    """A Dask scheduler and one worker, each its own process started in ``folder`` (as on a
+    cluster, where the workers' folder is not the client's), on loopback."""
+    import subprocess
+    import sys
+    import time
+
+    pytest.importorskip("dask.distributed")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    started = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host",
+                                 "127.0.0.1", "--port", str(port), "--dashboard-address",
+                                 ":0", "--no-show"], cwd=folder, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)]
+    try:
+        started.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", address,
+                                         "--nthreads", "1", "--nworkers", "1",
+                                         "--dashboard-address", ":0", "--no-nanny"],
+                                        cwd=folder, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL))
+        from dask.distributed import Client
+
+        with Client(address, timeout="30s") as probe:
+            probe.wait_for_workers(1, timeout=60)
+            assert probe.run(lambda: __import__("os").getcwd()) != {}
+        yield address
+    finally:
+        for process in reversed(started):
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        time.sleep(0)
+
+
+def test_relative_paths_on_workers_started_in_another_folder(
+        archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client makes each path absolute before it is sent: a worker whose folder is not
+    the client's reads the file the command names, and the messages name it as typed."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(archive)
+    monkeypatch.setattr(distribute, "PART_BYTES", 2000)  # parts read on the worker
+    whole = run("validate", "big.gtn", "--all")
+    assert whole[0] == 1 and "big.gtn:" in whole[1]
+    with cluster_elsewhere(elsewhere) as address:
+        assert run("validate", "big.gtn", "--all", "--scheduler", address) == whole
+        assert run("stats", "colors", "--scheduler", address) == run("stats", "colors")
+
+
+def test_a_worker_that_cannot_see_the_file_says_which_and_why(tmp_path: Path) -> None:
+    part = distribute.Part("games.pgn", folder=str(tmp_path / "not-shared"))
+    with pytest.raises(Exception) as caught:
+        part.read()
+    message = str(caught.value)
+    assert message.startswith("games.pgn: the worker at ")
+    assert f"cannot read {tmp_path / 'not-shared' / 'games.pgn'}: no such file there" in message
+    assert "file system shared" in message

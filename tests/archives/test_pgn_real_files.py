@@ -52,13 +52,13 @@ def test_a_semicolon_inside_a_comment_does_not_hide_the_next_game(tmp_path: Path
 
 
 def test_game_boundaries_after_such_comments_let_a_large_file_be_cut(tmp_path: Path) -> None:
-    from gametool.archives import corpus
+    from gametool.sources import distribute
 
     game = ('[Event "e{n}"]\n[Result "1-0"]\n\n1. e4 {a; b [c] {d} e5 {x;\ny} 2. Qh5 Nc6 '
             '3. Bc4 Nf6 4. Qxf7# 1-0\n\n')
     source = tmp_path / "many.pgn"
     source.write_text("".join(game.replace("{n}", str(n)) for n in range(3000)))
-    parts = list(corpus.stream_parts(str(source), size=20_000, ranges=True))
+    parts = list(distribute.stream_parts(str(source), size=20_000, ranges=True))
     assert len(parts) > 5
     # Each part starts at a game's first tag.
     with open(source, "rb") as handle:

@@ -27,7 +27,7 @@ from conftest import made_once
 DATA = Path(__file__).resolve().parent.parent.parent / "bench" / "data"
 COPIES = 2
 """Whether gametool reads .gz, .bz2 and .xz files as the games they hold."""
-WHERE = "WhiteElo >= 2700 and winner = white"
+WHERE = "WhiteElo >= 2700 and game.winner = white"
 OPENING = "e4 c5"
 
 

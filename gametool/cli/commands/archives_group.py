@@ -38,7 +38,7 @@ def spread(files: list[str], work: Any, jobs: int, scheduler: str | None) -> Ite
         distribute.check_scheduler(scheduler)
     if jobs == 1 and scheduler is None:
         return corpus.streamed(files, work)
-    pieces = [part for path in files for part in corpus.parts(path)]
+    pieces = [part for path in files for part in distribute.parts(path)]
     return zip(pieces, distribute.run(work, pieces, jobs, scheduler), strict=True)
 
 
@@ -46,10 +46,11 @@ def results(inputs: tuple[str, ...], criteria: Any, jobs: int, scheduler: str | 
             label: str, quiet: bool = True) -> Iterator[Any]:
     """The part results of every record of the inputs that passes ``criteria``, in order, as
     they come (see :func:`spread`), with a progress line named ``label`` unless ``quiet``."""
+    from gametool import sources
     from gametool.archives import corpus
     from gametool.sources import progress
 
-    files = corpus.expand(inputs)
+    files = sources.expand(inputs)
     work = functools.partial(corpus.read_part, criteria=criteria)
     with progress.shown(label, files, quiet):
         done = progress.through(spread(files, work, jobs, scheduler),
@@ -187,12 +188,18 @@ SAME = click.Choice(["moves", "position"])
 @click.option("--side", metavar="SEAT", help="With --position: only when that side (white or "
               "black) is to move in the placement.")
 @click.option("--where", metavar="EXPR", help="Only records for which the query EXPR holds: "
-              "comparisons (= != < <= > >= ~) of tags or of plies, result, winner, opening, "
-              "and from [%clk], [%emt] and [%eval] comments min_clock, min_clock_white, "
-              "min_clock_black, max_move_time, max_move_time_white, max_move_time_black, "
-              "max_eval, min_eval (seconds, pawns), with and, or, not and parentheses "
-              "('WhiteElo >= 2500 and ECO ~ \"^B9\"'); a query on tags alone never reads a "
-              "PGN game's moves.")
+              "comparisons (= != < <= > >= ~) of tags as written (Result, Opening) or of "
+              "what the moves say: game.plies, game.result, game.winner, game.opening, and "
+              "from [%clk], [%emt] and [%eval] comments game.min_clock, "
+              "game.min_clock_white, game.min_clock_black, game.max_move_time, "
+              "game.max_move_time_white, game.max_move_time_black, game.max_eval, "
+              "game.min_eval (seconds, pawns), with and, or, not, parentheses and "
+              "exists(Tag) ('WhiteElo >= 2500 and ECO ~ \"^B9\"'). Unknown is not a value, "
+              "as SQL's NULL: a comparison with a missing, empty or '?' value, or a date whose "
+              "parts needed are '??', is false, and so is its 'not'; exists(Tag) (the tag is "
+              "written) and Tag = \"?\" (its value is unknown) ask for them. A number asked "
+              "compares as a number, a date (Date >= \"2020.06\") by its known parts. A "
+              "query on tags alone never reads a PGN game's moves.")
 @click.option("--material", metavar="'KRP v KR'", help="Only chess games whose main line "
               "reaches this material: White's pieces, 'v', Black's (K, Q, R, B, N, P).")
 @click.option("--duplicates", "duplicates", type=SAME, is_flag=False, flag_value="moves",
@@ -241,7 +248,7 @@ def filter_command(files: tuple[str, ...], game: str | None, tags: tuple[str, ..
       gametool filter games.pgn --elo-min 2600 --date-from 1972 --eco B20-B99 --limit 10
       gametool filter games.pgn --duplicates position --against old.gtn
       gametool filter games.pgn --position 8/8/8/4k3/8/8/4P3/4K3 --side white
-      gametool filter games.pgn --where 'WhiteElo >= 2500 and (ECO ~ "^B9" or plies > 100)'
+      gametool filter games.pgn --where 'WhiteElo >= 2500 and (ECO ~ "^B9" or game.plies > 100)'
     """
     from gametool import games
     from gametool.archives import corpus
@@ -365,7 +372,7 @@ def stats(files: tuple[str, ...], as_json: bool, jobs: int, scheduler: str | Non
                 tally.add(summary)
     except GameError as exc:
         raise _fail(exc) from None
-    data = tally.result()
+    data = tally.result(None if as_json else corpus.TOP)
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
@@ -407,6 +414,7 @@ def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
     """
     import json
 
+    from gametool import sources
     from gametool.archives import corpus
     from gametool.archives import tree as trees
     from gametool.sources import progress
@@ -415,7 +423,7 @@ def tree(files: tuple[str, ...], moves: str | None, fen: str | None, depth: int,
         raise click.UsageError("--moves and --fen: choose one")
     try:
         root = trees.target(moves, fen)
-        files_list = corpus.expand(files)
+        files_list = sources.expand(files)
         work = functools.partial(trees.tree_part, root=root, depth=depth)
         top = trees.Branch()
         errors = False

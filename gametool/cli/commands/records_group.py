@@ -293,7 +293,7 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
     """
     from itertools import groupby
 
-    from gametool.archives import corpus
+    from gametool import sources
     from gametool.referee import verify
     from gametool.sources import distribute, progress
 
@@ -309,12 +309,12 @@ def validate(files: tuple[str, ...], all_errors: bool, seed_hash: str | None,
         check = functools.partial(verify.check_part, all_errors=all_errors,
                                   expected_hash=seed_hash, exported=exported,
                                   contributions=tuple(sent), referee_only=referee_only)
-        paths = corpus.expand(files)
+        paths = sources.expand(files)
         with progress.shown("validating", paths, quiet):
             if jobs == 1 and scheduler is None:  # part by part as read: little memory
                 pairs: Any = verify.streamed(paths, check)
             else:
-                pieces = [part for path in paths for part in corpus.parts(path)]
+                pieces = [part for path in paths for part in distribute.parts(path)]
                 pairs = zip(pieces, distribute.run(check, pieces, jobs, scheduler), strict=True)
             counted = progress.through(pairs, lambda result: len(result)
                                        if isinstance(result, list) else 0)

@@ -171,7 +171,7 @@ def _import_spread(file: str, writer: _Writer, fix_results: bool, eco: bool, job
 
     if scheduler is not None:
         distribute.check_scheduler(scheduler)
-    pieces = corpus.parts(file)
+    pieces = distribute.parts(file)
     work = functools.partial(corpus.import_part, fix_results=fix_results, eco=eco)
     done = progress.through(zip(pieces, distribute.run(work, pieces, jobs, scheduler),
                                 strict=True))
@@ -218,7 +218,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
     from gametool.archives import corpus
     from gametool.pgn import export as pgn_export
     from gametool.records.sink import Sink
-    from gametool.sources import progress
+    from gametool.sources import distribute, progress
 
     style = _style(values)
     table = _table(values)
@@ -236,7 +236,7 @@ def _stream(file: str, number: int | None, output: str | None, force: bool,
     quiet = bool(values.get("quiet")) or progress.stdout_shown(output)
     try:
         with progress.shown("exporting", [file], quiet):
-            for part in corpus.stream_parts(file):
+            for part in distribute.stream_parts(file):
                 for _index, _line, item in corpus.sessions(part):
                     if isinstance(item, Exception):
                         raise item
