@@ -286,8 +286,8 @@ def test_replay_page_is_self_contained_with_every_position_and_the_moves(tmp_pat
     # every position's picture, as 'show --svg' draws the master record; the first one also
     # in the page
     pictures = html.pictures_of(page)
-    assert pictures == [render.show_svg(session, n, ids=html.IDS).strip()
-                        for n in range(4)]
+    seen = render.sight(session, None)
+    assert pictures == [html.page_picture(session, n, seen, None) for n in range(4)]
     for picture in pictures:
         parse(picture)
     assert re.search(r'<figure id="frame" data-ply="0" data-node="0">(.*?)</figure>', page, re.S

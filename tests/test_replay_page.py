@@ -32,8 +32,9 @@ def test_every_picture_comes_back_whole_across_key_pictures() -> None:
     page = html.replay_page(session)
     pictures = html.pictures_of(page)
     assert len(pictures) == 121
+    seen = render.sight(session, None)
     for ply in (0, 1, 49, 50, 51, 99, 100, 120):
-        assert pictures[ply] == render.show_svg(session, ply, ids=html.IDS).strip(), ply
+        assert pictures[ply] == html.page_picture(session, ply, seen, None), ply
     # at most 2 MB for 1,000 plies: each ply is sent as its difference, compressed
     assert len(page.encode()) < 2 * 1024 * 1024 * 120 / 1000
     whole = sum(len(p) for p in pictures)
@@ -118,10 +119,11 @@ def test_the_annotated_game_shows_its_annotations_and_names_as_written() -> None
     shown = html.shown_session(session)
     assert len(pictures) == 38
     branch = session.branches[0]
-    assert pictures[27] == render.show_svg(shown.branch_view(branch), 11, ids=html.IDS).strip()
-    assert "O&apos;Brien, Siobhán: Bb5+" in pictures[27] or "O'Brien, Siobhán: Bb5+" in \
-        pictures[27]
-    assert pictures[25] == render.show_svg(shown, 25, ids=html.IDS).strip()
+    seen = render.sight(session, None)
+    assert pictures[27] == html.page_picture(shown.branch_view(branch), 11, seen, None)
+    infos = html.infos_of(page)
+    assert "O&apos;Brien, Siobhán: Bb5+" in infos[27] or "O'Brien, Siobhán: Bb5+" in infos[27]
+    assert pictures[25] == html.page_picture(shown, 25, seen, None)
 
 
 def test_comments_and_nags_are_read_for_display() -> None:
