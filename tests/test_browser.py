@@ -567,3 +567,33 @@ def test_a_long_game_of_every_kind_at_both_sizes(browser: Any, game: str,
 def test_a_long_game_of_every_kind_at_every_ply(browser: Any, game: str,
                                                 tmp_path: Path) -> None:
     _long_game(game, tmp_path, browser, 1)
+
+
+def test_a_file_of_several_games_lists_them_with_each_viewer(browser: Any,
+                                                             tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = page_of(tmp_path, ROOT / "tests" / "data" / "famous.pgn")
+    size(browser, *WIDE)
+    browser.get("about:blank")
+    browser.get(page.as_uri())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
+    assert len(rows) == 7 and "Byrne, Donald" in rows[3].text and "0-1" in rows[3].text
+    rows[3].find_element(By.TAG_NAME, "a").click()
+    frame = browser.find_element(By.CSS_SELECTOR, "#game-4 iframe")
+    assert browser.execute_script("return arguments[0].getBoundingClientRect().top;",
+                                  frame) < 80  # the link brought the game's viewer up
+    screenshot(browser, "famous-list-1280x800")
+    browser.switch_to.frame(frame)
+    try:
+        WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+            "return document.body && document.body.dataset.ready === '1'"))
+        browser.find_element(By.ID, "last").click()
+        shown = seen(browser)
+        assert shown["inView"] and shown["label"].endswith(f"of {shown['ply']}"), shown
+        assert "Fischer" in browser.find_element(By.ID, "game").text
+        assert min(shown["board"]) >= 500, shown
+    finally:
+        browser.switch_to.default_content()
+    no_errors(browser)

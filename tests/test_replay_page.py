@@ -244,3 +244,42 @@ def test_the_copied_position_is_the_fen_and_a_hidden_game_copies_its_own_view() 
         for ply in (5, 30):
             assert copies[ply] == mahjong.game.render(
                 mahjong.states[ply], mahjong.seat_index(seat), mahjong.names).rstrip("\n")
+
+
+def test_a_file_of_several_games_is_one_page_listing_them_or_a_folder(tmp_path: Path) -> None:
+    from html import unescape
+
+    famous = ROOT / "tests" / "data" / "famous.pgn"
+    games = subprocess.run([sys.executable, "-m", "gametool", "replay", str(famous), "--html"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert games.returncode == 0, games.stderr
+    page = games.stdout
+    rows = re.findall(r"<tr><td>(\d+)</td><td><a href=\"#game-(\d+)\">([^<]*)</a></td>"
+                      r"<td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td><td>([^<]*)</td>"
+                      r"<td>(\d+)</td></tr>", page)
+    count = famous.read_text(encoding="utf-8").count("[Event ")
+    assert len(rows) == count >= 2 and [r[0] for r in rows] == [str(n + 1) for n in range(count)]
+    frames = re.findall(r'srcdoc="([^"]*)"', page)
+    assert len(frames) == count
+    for number, frame in enumerate(frames, start=1):  # each viewer is that game's own page
+        alone = subprocess.run([sys.executable, "-m", "gametool", "replay", str(famous),
+                                "--html", "--record", str(number)], capture_output=True,
+                               text=True, cwd=ROOT)
+        assert unescape(frame) == alone.stdout
+        assert rows[number - 1][7] == str(len(html.pictures_of(alone.stdout)) - 1) or \
+            "variation" in alone.stdout
+    folder = tmp_path / "pages"
+    done = subprocess.run([sys.executable, "-m", "gametool", "export", str(famous), "--html",
+                           "-o", f"{folder}/"], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == sorted(["index.html"] + [f"game-{n}.html" for n in range(1, count + 1)])
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert index.count('<a href="game-') == count
+    assert (folder / "game-1.html").read_text(encoding="utf-8") == unescape(frames[0])
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    again = subprocess.run([sys.executable, "-m", "gametool", "export", str(famous), "--html",
+                            "-o", f"{folder}/"], capture_output=True, text=True, cwd=ROOT)
+    assert again.returncode != 0 and len(again.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in again.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

@@ -281,7 +281,9 @@ SCRIPT = """
     document.body.dataset.node = String(node);
     document.body.dataset.line = String(index);
     var hash = (index ? "#v" + index + "-" : "#") + "ply-" + ply;
-    if (location.hash !== hash && history.replaceState) { history.replaceState(null, "", hash); }
+    if (location.hash !== hash && history.replaceState) {
+      try { history.replaceState(null, "", hash); } catch (e) { /* a page in a frame */ }
+    }
   }
   function step(count) {
     var node = current, index = lineOf[node], line = lines[index];
