@@ -135,7 +135,7 @@ nav button, #tools button, #tools .save { font-size: .95em; min-width: 2em; padd
 .plot .mid { stroke: #888888; stroke-width: 1; vector-effect: non-scaling-stroke; }
 .plot .seat { fill: none; stroke-width: 2; vector-effect: non-scaling-stroke; }
 .plot .at { stroke: #D55E00; stroke-width: 2; vector-effect: non-scaling-stroke; }
-.plot[data-graph] .bed { fill: var(--panel); }
+.graph:not([data-graph="evaluation"]) .bed { fill: var(--panel); }
 #moves { flex: 1 1 0; min-height: 6em; overflow-y: auto; border: 1px solid var(--rule);
          display: grid; grid-template-columns: 2.6em 1fr 1fr; align-content: start;
          font-variant-numeric: tabular-nums; }
