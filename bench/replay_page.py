@@ -17,8 +17,10 @@ and chromedriver for the last two columns.
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -90,6 +92,49 @@ def open_times(driver: object, page: Path, runs: int) -> tuple[float, float]:
     return statistics.median(opened), statistics.median(stepped)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+REAL = [("Marshall - Lasker 1907 (python-chess)",
+         ROOT / "tests" / "data" / "python-chess" / "old-games-immortal-games.pgn", 36),
+        ("cutechess game (python-chess)",
+         ROOT / "tests" / "data" / "python-chess" / "stockfish-learning.pgn", None),
+        ("lichess-style game: clocks, evals", ROOT / "tests" / "data" / "annotated.pgn", None),
+        ("famous.pgn, 7 games: the list page", ROOT / "tests" / "data" / "famous.pgn", None)]
+"""Real games (their sources in the README beside them): each page written by the installed
+command in a process of its own, its CPU time that process's."""
+
+
+def real_rows(folder: str) -> list[list[object]]:
+    from gametool.views.html import page as html
+
+    rows: list[list[object]] = []
+    for name, path, number in REAL:
+        out = Path(folder) / f"{path.stem}.html"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "gametool", "replay", str(path), "--html", "-o",
+                        str(out), "--force", *(["--record", str(number)] if number else [])],
+                       check=True, cwd=ROOT)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        text = out.read_text(encoding="utf-8")
+        try:
+            plies = len(html.pictures_of(text)) - 1
+        except ValueError:  # the list page: its games' pages, each in a frame
+            plies = sum(len(html.pictures_of(frame)) - 1 for frame in _frames(text))
+        size = out.stat().st_size
+        per = 1000 / max(plies, 1)
+        rows.append([name, plies, f"{size / 1024:,.0f} KB", f"{size * per / 1024:,.0f} KB",
+                     "yes" if size * per <= SIZE_TARGET else "NO", f"{cpu:.2f} s",
+                     f"{cpu * per:.2f} s", "yes" if cpu * per <= CPU_TARGET else "NO"])
+    return rows
+
+
+def _frames(text: str) -> list[str]:
+    import re
+    from html import unescape
+
+    return [unescape(frame) for frame in re.findall(r'srcdoc="([^"]*)"', text)]
+
+
 def main() -> None:
     from gametool import games
     from gametool.records import load_one
@@ -126,8 +171,12 @@ def main() -> None:
                 row += ["(no browser)", "", ""]
             rows.append(row)
             print(*row, sep="  ", file=sys.stderr, flush=True)
+        real = real_rows(folder)
     if driver is not None:
         driver.quit()  # type: ignore[attr-defined]
+    print(tabulate(real, headers=["real games (whole command, own process)", "plies", "page",
+                                  "per 1,000", "<= 2 MB", "CPU", "per 1,000", "<= 5 s"]))
+    print()
     print(tabulate(rows, headers=["game", "plies", "page", "per 1,000", "<= 2 MB", "CPU",
                                   "per 1,000", "<= 5 s", "Chromium opens", "<= 1 s",
                                   "End key"]))

@@ -92,6 +92,10 @@ CARD_STYLE = (".cf{stroke:#000000;stroke-width:1.2}"
               ".cl{font-weight:bold;text-anchor:middle}")
 
 CELL = 40
+"""The side of a board's square in a picture of its natural size (see :func:`cell_size`)."""
+BOARD = 8 * CELL
+"""A board of fewer than eight squares a side is drawn as wide as a board of eight (a 3 by 3
+board would be a stamp at 40 pixels a square)."""
 MARGIN = 24
 GAP = 16
 LINE_HEIGHT = 18
@@ -107,6 +111,19 @@ point widths."""
 
 
 _RUNS = re.compile(r" {2,}")
+
+Marks = tuple[tuple[str, ...], ...]
+"""Arrows and circles on a board: (colour letter, from square, to square) for an arrow,
+(colour letter, square) for a circle, as a commentator's ``[%cal]`` and ``[%csl]`` write them."""
+
+
+def cell_size(ncols: int, nrows: int, size: float | None = None) -> float:
+    """The side of a square of a board of ``ncols`` by ``nrows``: its long side ``size``
+    pixels when given, else :data:`CELL`, and at least :data:`BOARD` pixels in all."""
+    longest = max(ncols, nrows, 1)
+    if size is not None:
+        return size / longest
+    return max(CELL, BOARD / longest)
 
 
 def text_width(text: str, size: float) -> float:
@@ -160,10 +177,19 @@ class Renderer:
     """Draws the parts of one diagram; ``palette`` overrides :data:`PALETTE` entries."""
 
     def __init__(self, palette: Mapping[str, tuple[str, str]] | None = None,
-                 flipped: bool = False, ids: str = "") -> None:
+                 flipped: bool = False, ids: str = "", size: float | None = None,
+                 marks: Marks = (), fit: bool = False) -> None:
         self.palette = {**PALETTE, **(palette or {})}
         self.flipped = flipped
         self.ids = ids
+        self.size = size
+        """The long side of every board's squares, in pixels (None: :func:`cell_size`)."""
+        self.cell: float = CELL
+        """The side of a square of the board being drawn."""
+        self.marks = marks
+        """Arrows and circles drawn on the first board whose squares they name."""
+        self.fit = fit
+        """Titles never widen a part: one too long for its part is cut (a page's picture)."""
         self.key = (ids, tuple(sorted((palette or {}).items())))
         """What a shared drawing depends on beyond its own arguments (see _shared)."""
         self.used: set[str] = set()
@@ -255,14 +281,16 @@ class Renderer:
     def grid(self, part: Grid) -> _Box:
         flip = self.flipped and part.flippable
         ncols, nrows = len(part.files), len(part.ranks)
+        cell = self.cell = cell_size(ncols, nrows, self.size)
         top = LINE_HEIGHT + 4 if part.title else 0
-        box = _Box(MARGIN + CELL * ncols + 4, top + CELL * nrows + MARGIN)
+        box = _Box(MARGIN + cell * ncols + 4, top + cell * nrows + MARGIN)
         box.group.set("class", "grid")
         g = box.group
         if part.title:
-            _text(g, MARGIN, 14, part.title, weight="bold")
+            _text(g, MARGIN, 14, self._fitted(part.title, cell * ncols), weight="bold")
+        turn = _el(g, "g", **{"class": "turn"})  # what a page turns round (see the page's f)
         board = (self.key, "board", part.files, part.ranks, flip, top, part.checkered,
-                 part.board)
+                 part.board, cell)
         plain = _BOARDS.get(board)
         if plain is None:  # each square as drawn unmarked, kept for the board's next picture
             holder = ET.Element("g")
@@ -272,35 +300,56 @@ class Renderer:
         for index, elements in enumerate(plain):
             col, row = divmod(index, nrows)
             if (col, row) in special:
-                self._square_of(g, part, col, row, flip, top, True)
+                self._square_of(turn, part, col, row, flip, top, True)
             else:
-                g.extend(elements)
+                turn.extend(elements)
         for (col, row), piece in sorted(part.cells.items()):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
-            self.piece(g, x + CELL / 2, y + CELL / 2, CELL, piece)
+            self.piece(turn, x + cell / 2, y + cell / 2, cell, piece)
         for col, row in sorted(part.highlight):
             x, y = self._cell_xy(col, row, ncols, nrows, flip, top)
-            outline = _el(g, "rect", x=x + 1.5, y=y + 1.5, width=CELL - 3, height=CELL - 3,
+            outline = _el(turn, "rect", x=x + 1.5, y=y + 1.5, width=cell - 3, height=cell - 3,
                           fill="none", stroke=HIGHLIGHT_LINE, stroke_width=3,
                           **{"class": "last"})
             outline.set("data-last", f"{part.files[col]}{part.ranks[row]}")
-        self._shared(g, (self.key, "frame", part.files, part.ranks, flip, top),
+        self._shared(turn, (self.key, "frame", part.files, part.ranks, flip, top, cell),
                      lambda holder: self._frame(holder, part.files, part.ranks, flip, top))
+        if self.marks:
+            self._marks(turn, part, flip, top)
         return box
+
+    def _marks(self, g: ET.Element, part: Grid, flip: bool, top: float) -> None:
+        """The arrows and circles of :attr:`marks` whose squares are all on this board, drawn
+        once, on the first such board (see :mod:`gametool.views.marks`)."""
+        from gametool.views import marks
+
+        if marks.draw(g, self.marks, part, self.cell,
+                      lambda col, row: self._cell_xy(col, row, len(part.files),
+                                                     len(part.ranks), flip, top)):
+            self.marks = ()
+
+    def _fitted(self, title: str, width: float, size: float = 14) -> str:
+        """``title`` as a part of ``width`` shows it: whole, or in a page's picture cut to
+        fit (the page writes the names out beside the picture)."""
+        if not self.fit or text_width(title, size) <= width or width <= 0:
+            return title
+        keep = max(1, int(width / (size * 0.62)) - 1)
+        return title[:keep].rstrip() + "\u2026"
 
     def _frame(self, g: ET.Element, files: tuple[str, ...], ranks: tuple[str, ...],
                flip: bool, top: float) -> None:
         """A board's outline and its coordinates, files below and ranks on the left."""
         ncols, nrows = len(files), len(ranks)
-        _el(g, "rect", x=MARGIN, y=top, width=CELL * ncols, height=CELL * nrows, fill="none",
+        cell = self.cell
+        _el(g, "rect", x=MARGIN, y=top, width=cell * ncols, height=cell * nrows, fill="none",
             stroke="#000000", stroke_width=1.5)
         for col in range(ncols):
             x, _ = self._cell_xy(col, 0, ncols, nrows, flip, top)
-            _text(g, x + CELL / 2, top + CELL * nrows + 17, files[col], size=13,
+            _text(g, x + cell / 2, top + cell * nrows + 17, files[col], size=13,
                   anchor="middle", cls="coord")
         for row in range(nrows):
             _, y = self._cell_xy(0, row, ncols, nrows, flip, top)
-            _text(g, MARGIN - 5, y + CELL / 2 + 5, ranks[row], size=13, anchor="end",
+            _text(g, MARGIN - 5, y + cell / 2 + 5, ranks[row], size=13, anchor="end",
                   cls="coord")
 
     def _square_of(self, g: ET.Element, part: Grid, col: int, row: int, flip: bool,
@@ -320,7 +369,7 @@ class Renderer:
                   special and where in part.marked, special and where in part.highlight,
                   special and where in part.alert)
         count = len(g)
-        self._shared(g, (self.key, "square", *square),
+        self._shared(g, (self.key, "square", self.cell, *square),
                      lambda holder: self._square(holder, *square))
         return list(g[count:])
 
@@ -328,26 +377,26 @@ class Renderer:
                 lit: bool, alert: bool) -> None:
         """A board's square: hatched where the rules mark it, shaded where the last action
         changed it, ringed where a piece on it is in danger."""
-        rect = _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=fill,
+        cell = self.cell
+        rect = _el(g, "rect", x=x, y=y, width=cell, height=cell, fill=fill,
                    stroke=LINE, stroke_width=0.5)
         rect.set("data-cell", name)
         if marked:
-            _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=f"url(#{self.ids}hatch)")
+            _el(g, "rect", x=x, y=y, width=cell, height=cell, fill=f"url(#{self.ids}hatch)")
         if lit:
-            _el(g, "rect", x=x, y=y, width=CELL, height=CELL, fill=HIGHLIGHT_FILL,
+            _el(g, "rect", x=x, y=y, width=cell, height=cell, fill=HIGHLIGHT_FILL,
                 fill_opacity=0.55)
         if alert:
-            _el(g, "circle", cx=x + CELL / 2, cy=y + CELL / 2, r=CELL / 2,
+            _el(g, "circle", cx=x + cell / 2, cy=y + cell / 2, r=cell / 2,
                 fill=f"url(#{self.ids}alert)", **{"class": "alert"})
-            _el(g, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2,
+            _el(g, "rect", x=x + 1, y=y + 1, width=cell - 2, height=cell - 2,
                 fill="none", stroke=ALERT, stroke_width=2, stroke_dasharray="4 2")
 
-    @staticmethod
-    def _cell_xy(col: int, row: int, ncols: int, nrows: int, flip: bool,
+    def _cell_xy(self, col: int, row: int, ncols: int, nrows: int, flip: bool,
                  top: float) -> tuple[float, float]:
         if flip:
             col, row = ncols - 1 - col, nrows - 1 - row
-        return MARGIN + col * CELL, top + row * CELL
+        return MARGIN + col * self.cell, top + row * self.cell
 
     def piece(self, parent: ET.Element, cx: float, cy: float, size: float,
               piece: Piece) -> None:
@@ -487,7 +536,9 @@ class Renderer:
         box.group.set("class", "track")
         if part.title:
             _text(box.group, 0, 14, part.title, weight="bold")
-        g = _el(box.group, "g", transform=f"translate({-left * UNIT:g},{title_h - top * UNIT:g})")
+        shift = _el(box.group, "g",
+                    transform=f"translate({-left * UNIT:g},{title_h - top * UNIT:g})")
+        g = _el(shift, "g", **{"class": "turn"})  # what a page turns round (see the page's f)
 
         for n, polygon in enumerate(part.outline):
             _el(g, "polygon", points=_pts(polygon), fill=TABLE_FILL if n == 0 else FIELD_FILL,
@@ -595,6 +646,7 @@ class Renderer:
         tallest = max((self._item_size(c)[1] for c in items), default=0)
         item_h = tallest + (16 if any(c.count > 1 for c in items) else 0)
         label_h = 15 if part.groups else 0
+        title = self._fitted(title, limit)
         width = text_width(title, 14)
         box = _Box(0, 0)
         box.group.set("class", "row")
@@ -793,8 +845,11 @@ def _legend_shapes(diagram: Diagram) -> dict[str, str]:
 
 
 def _body(diagram: Diagram, flipped: bool | None,
-          palette: Mapping[str, tuple[str, str]] | None, ids: str) -> tuple[Renderer, _Box]:
-    renderer = Renderer(palette, diagram.flipped if flipped is None else flipped, ids)
+          palette: Mapping[str, tuple[str, str]] | None, ids: str,
+          size: float | None = None, marks: Marks = (),
+          fit: bool = False) -> tuple[Renderer, _Box]:
+    renderer = Renderer(palette, diagram.flipped if flipped is None else flipped, ids, size,
+                        marks, fit)
     body = renderer.stack(list(diagram.parts))
     if diagram.legend:
         legend = renderer.legend(diagram.legend, _legend_shapes(diagram),
@@ -880,11 +935,15 @@ def _text_of(root: ET.Element) -> str:
 
 
 def to_svg(diagram: Diagram, title: str = "", flipped: bool | None = None,
-           palette: Mapping[str, tuple[str, str]] | None = None, ids: str = "") -> str:
+           palette: Mapping[str, tuple[str, str]] | None = None, ids: str = "",
+           size: float | None = None, marks: Marks = (), fit: bool = False,
+           pad: float = GAP) -> str:
     """The SVG text of ``diagram``, a whole picture with its own definitions; ``flipped``
     overrides the diagram's own orientation; ``ids`` prefixes the picture's ids, so several
-    pictures can share one page."""
-    return _picture(diagram, title, flipped, palette, ids, True)
+    pictures can share one page. ``size`` is the long side of every board's squares (None:
+    :func:`cell_size`), ``marks`` arrows and circles on the board, ``fit`` cuts titles that
+    would widen their part, and ``pad`` is the blank border around the picture."""
+    return _picture(diagram, title, flipped, palette, ids, True, size, marks, fit, pad)
 
 
 def render_body(diagram: Diagram, title: str = "", flipped: bool | None = None,
@@ -922,15 +981,18 @@ def figures_used(diagram: Diagram) -> set[str]:
 
 
 def _picture(diagram: Diagram, title: str, flipped: bool | None,
-             palette: Mapping[str, tuple[str, str]] | None, ids: str, whole: bool) -> str:
-    renderer, body = _body(diagram, flipped, palette, ids)
-    width, height = body.width + 2 * GAP, body.height + 2 * GAP
+             palette: Mapping[str, tuple[str, str]] | None, ids: str, whole: bool,
+             size: float | None = None, marks: Marks = (), fit: bool = False,
+             pad: float = GAP) -> str:
+    renderer, body = _body(diagram, flipped, palette, ids, size, marks, fit)
+    width, height = body.width + 2 * pad, body.height + 2 * pad
     root = _root(width, height, title)
     if whole:
         # card faces, backs and labels are many in a long game's page: styled once, by class
         ET.SubElement(root, "style").text = CARD_STYLE
         _defs(root, renderer.ids, renderer.used)
-    _el(root, "rect", width=f"{width:g}", height=f"{height:g}", fill="#ffffff")
-    body.group.set("transform", f"translate({GAP},{GAP})")
+    _el(root, "rect", width=f"{width:g}", height=f"{height:g}", fill="#ffffff",
+        **{"class": "ground"})
+    body.group.set("transform", f"translate({pad:g},{pad:g})")
     root.append(body.group)
     return _text_of(root)

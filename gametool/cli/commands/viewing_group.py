@@ -155,13 +155,13 @@ def replay(file: str, as_seat: str | None, first: int, last: int | None, variati
     pages = hooks.chosen("replay", extra)
     if (pages and (stepping or as_json)) or (output and not pages):
         raise click.UsageError("-o goes with --html, and --html with neither --step nor --json")
+    if pages:  # the replay as a page (--html); a file of several games: a page listing them
+        sessions = load_all(file) if number is None else [load(file, number)]
+        for one in sessions:
+            refuse_weak_seed(one, as_seat, weak_seed_ok)
+        return _pages(pages[0][0], sessions, as_seat, output, force)
     session = load(file, number)
     refuse_weak_seed(session, as_seat, weak_seed_ok)
-    for handler, _value in pages:  # the replay as a page (--html)
-        try:
-            return deliver(handler([session], as_seat), output, force)
-        except GameError as exc:
-            raise fail(exc) from None
     if last is not None and first > last:
         raise click.UsageError(f"--from {first} comes after --to {last}")
     if first > session.ply:
@@ -259,10 +259,7 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         sessions = load_all(file) if number is None else [load(file, number)]
         for session in sessions:  # a page for a seat is that seat's view
             refuse_weak_seed(session, as_seat, weak_seed_ok)
-        try:
-            deliver(handler(sessions, as_seat), output, force)
-        except GameError as exc:
-            raise fail(exc) from None
+        _pages(handler, sessions, as_seat, output, force)
         return
     if as_seat is None and not as_json:
         raise click.UsageError("export needs --as SEAT")
@@ -276,6 +273,24 @@ def export(file: str, as_seat: str | None, output: str | None, force: bool, as_j
         else:
             text = write_record(record)
         deliver(text, output, force)
+    except GameError as exc:
+        raise fail(exc) from None
+
+
+def _pages(handler: Any, sessions: list[Session], as_seat: str | None, output: str | None,
+           force: bool) -> None:
+    """The output of a format written from whole records: to ``output`` (a file, stdout, or
+    for a format that writes a folder of pages, ``-o FOLDER/``)."""
+    import os
+
+    folder = output is not None and output != "-" and (
+        output.endswith(("/", os.sep)) or os.path.isdir(output))
+    try:
+        if hasattr(handler, "folder") and folder:
+            assert output is not None
+            handler.folder(sessions, as_seat, output, force)
+            return
+        deliver(handler(sessions, as_seat), output, force)
     except GameError as exc:
         raise fail(exc) from None
 

@@ -23,12 +23,13 @@ import base64
 import gzip
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
+from gametool.core.diagram import Beside, Diagram, Note, Panel
 from gametool.records import Session, annotations
 from gametool.records.annotations import shown_session  # noqa: F401 (the names the page shows)
-from gametool.views import render
+from gametool.views import render, svg
+from gametool.views.html import assets, graphs
 from gametool.views.html import parts as html_page
 from gametool.views.html.parts import alternates, move_text  # noqa: F401 (the page's words)
 
@@ -41,10 +42,16 @@ IDS = "pic-"
 _SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
 
 
-def _tokens(picture: str) -> list[str]:
-    """A picture cut before every tag, as the page's script cuts it."""
+def _tokens(picture: str, lines: bool = False) -> list[str]:
+    """A picture cut before every tag, as the page's script cuts it (``lines``: a text cut
+    after every line end)."""
+    if lines:
+        return [piece for piece in _LINE_ENDS.split(picture) if piece]
     head, *rest = picture.split("<")
     return ([head] if head else []) + ["<" + piece for piece in rest]
+
+
+_LINE_ENDS = re.compile(r"(?<=\n)")
 
 
 def difference(before: list[str], after: list[str]) -> list[Any]:
@@ -78,16 +85,18 @@ def difference(before: list[str], after: list[str]) -> list[Any]:
     return out
 
 
-def encode(pictures: list[str], parents: list[int] | None = None) -> list[Any]:
+def encode(pictures: list[str], parents: list[int] | None = None,
+           lines: bool = False) -> list[Any]:
     """Each picture as its difference from its parent's (by default the picture before), whole
-    every ``KEY_EVERY`` nodes down a line and where the difference would be longer."""
+    every ``KEY_EVERY`` nodes down a line and where the difference would be longer (``lines``:
+    texts, compared line by line)."""
     parents = parents if parents is not None else list(range(-1, len(pictures) - 1))
     frames: list[Any] = []
     tokens: list[list[str]] = []
     depth: list[int] = []
     for node, picture in enumerate(pictures):
         parent = parents[node]
-        mine = _tokens(picture)
+        mine = _tokens(picture, lines)
         tokens.append(mine)
         depth.append(0 if parent < 0 else depth[parent] + 1)
         if parent < 0 or depth[node] % KEY_EVERY == 0:
@@ -98,19 +107,20 @@ def encode(pictures: list[str], parents: list[int] | None = None) -> list[Any]:
     return frames
 
 
-def decode(frames: list[Any], parents: list[int] | None = None) -> list[str]:
+def decode(frames: list[Any], parents: list[int] | None = None,
+           lines: bool = False) -> list[str]:
     """The pictures back from :func:`encode`'s frames."""
     parents = parents if parents is not None else list(range(-1, len(frames) - 1))
     out: list[list[str]] = []
     for node, entry in enumerate(frames):
         if isinstance(entry, str):
-            out.append(_tokens(entry))
+            out.append(_tokens(entry, lines))
             continue
         before = out[parents[node]]
         tokens: list[str] = []
         for op in entry:
             if isinstance(op, str):
-                tokens += _tokens(op)
+                tokens += _tokens(op, lines)
             else:
                 tokens += before[op[0]:op[0] + op[1]]
         out.append(tokens)
@@ -141,7 +151,19 @@ def page_data(page: str) -> dict[str, Any]:
 def pictures_of(page: str) -> list[str]:
     """Every node's picture held by a replay page, in order (the main line's plies first)."""
     data = page_data(page)
-    return decode(data["frames"], parents_of(data["lines"]))
+    return decode(data["pictures"], parents_of(data["lines"]))
+
+
+def infos_of(page: str) -> list[str]:
+    """Every node's words beside the picture (HTML), in the order of :func:`pictures_of`."""
+    data = page_data(page)
+    return decode(data["infos"], parents_of(data["lines"]))
+
+
+def copies_of(page: str) -> list[str]:
+    """Every node's position as the page's copy button copies it."""
+    data = page_data(page)
+    return decode(data["copies"], parents_of(data["lines"]), lines=True)
 
 
 def _packed(data: Any) -> str:
@@ -149,25 +171,126 @@ def _packed(data: Any) -> str:
     return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
 
 
-PictureMaker = Callable[[Session, int, render.Sight, "bool | None"], str]
+BOARD_SIZE = 384
+"""The long side of a board's squares in the page's pictures (eight squares of 48): the
+coordinates stay readable when a phone draws the picture 380 pixels wide."""
+PAD = 4
+"""The blank border of the page's pictures: the page around them is their margin."""
 
 
-def _picture(session: Session, ply: int, seen: render.Sight, flip: bool | None) -> str:
-    return render.show_svg(session, ply, seen, flip, ids=IDS).strip()
+def board_and_words(session: Session, ply: int, seen: render.Sight,
+                    flip: bool | None) -> tuple[Diagram, list[Any]]:
+    """The position's picture for the page, the board alone (every board, track, row of cards
+    or tiles the game draws, without its notes, tables and legend), and those words: the game's
+    notes and tables, the scores and the result, which the page writes beside the board."""
+    whole = render.picture(session, ply, seen, flip)
+    words: list[Any] = []
+
+    def keep(parts: tuple[Any, ...]) -> tuple[Any, ...]:
+        out = []
+        for part in parts:
+            if isinstance(part, Beside):
+                inner = keep(part.parts)
+                if inner:
+                    out.append(Beside(inner))
+            elif isinstance(part, Note | Panel):
+                words.append(part)
+            else:
+                out.append(part)
+        return tuple(out)
+
+    board = Diagram(keep(whole.parts[1:]), whole.flipped)  # parts[0]: show's header lines
+    return board, words
 
 
-def replay_page(session: Session, as_seat: str | None = None, flip: bool | None = None,
-                picture: PictureMaker = _picture) -> str:
+def page_picture(session: Session, ply: int, seen: render.Sight, flip: bool | None,
+                 marks: svg.Marks = ()) -> str:
+    """The board as the page draws it for ``ply`` (see :func:`board_and_words`)."""
+    board, _words = board_and_words(session, ply, seen, flip)
+    return _board_svg(session, ply, board, marks)
+
+
+def _board_svg(session: Session, ply: int, board: Diagram, marks: svg.Marks) -> str:
+    return svg.to_svg(board, title=f"{session.game.name}, ply {ply}", ids=IDS,
+                      size=BOARD_SIZE, marks=marks, fit=True, pad=PAD).strip()
+
+
+def _graphs(tree: html_page.Tree, session: Session) -> list[str]:
+    """The evaluation and clock graphs the comments give, and the running scores the game
+    keeps, over the main line."""
+    plies = session.ply
+    said = [tree.said.get(ply) for ply in range(plies + 1)]
+    out = [graphs.evaluation([html_page.evaluation_value(s.evaluation) if s else None
+                              for s in said], plies)]
+    seats = len(session.names)
+    clocks: list[list[float | None]] = [[None] * (plies + 1) for _ in range(seats)]
+    for ply in range(1, plies + 1):
+        seat = session.steps[ply - 1].seat
+        if said[ply] is not None and 0 <= seat < seats:
+            clocks[seat][ply] = html_page.clock_seconds(said[ply].clock)  # type: ignore[union-attr]
+    names = [p.name for p in annotations.players(session)]
+    out.append(graphs.lines("clock", "clock (time left)", clocks, names, plies))
+    game = session.game
+    scored = [game.scores(state) for state in session.states[:plies + 1]]
+    if plies and any(s is not None for s in scored):
+        series: list[list[float | None]] = [
+            [None if s is None or seat >= len(s) else float(s[seat]) for s in scored]
+            for seat in range(seats)]
+        out.append(graphs.lines("scores", "scores", series, names, plies))
+    return [graph for graph in out if graph is not None]
+
+
+def _saves(session: Session, seen: render.Sight) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """The records the page offers to download: the .gtn the reader may see, and the PGN of a
+    chess record."""
+    from gametool.core.errors import GameError
+    from gametool.pgn.export import export_pgn
+    from gametool.records.writing import write_record
+
+    stem = re.sub(r"[^\w.-]+", "-", "-".join(
+        p.name for p in annotations.players(session))).strip("-") or session.game.id
+    if seen.whole:
+        record = session.text()
+    else:
+        record = write_record(session.exported(seen.seat if isinstance(seen.seat, int) and
+                                               seen.seat >= 0 else None))
+    names = [("save-gtn", f"{stem}.gtn")]
+    texts = {"save-gtn": record}
+    try:
+        texts["save-pgn"] = export_pgn(session)
+        names.insert(0, ("save-pgn", f"{stem}.pgn"))
+    except GameError:
+        pass
+    return names, texts
+
+
+def replay_page(session: Session, as_seat: str | None = None, flip: bool | None = None) -> str:
     """The page of ``session`` as :func:`render.sight` decides for ``as_seat`` (None: the
-    master record's view, every hidden value). ``picture`` draws one node (by default as
-    ``show --svg`` does)."""
+    master record's view, every hidden value)."""
     seen = render.sight(session, as_seat)  # raises for an unknown seat
     shown = annotations.shown_session(session)
     tree = html_page.Tree(shown, seen)
-    pictures = [picture(view, ply, seen, flip) for view, ply in tree.nodes]
+    pictures, infos, copies = [], [], []
+    legend = ""
+    for node, (view, ply) in enumerate(tree.nodes):
+        board, words = board_and_words(view, ply, seen, flip)
+        said = tree.said.get(node)
+        pictures.append(_board_svg(view, ply, board, said.marks if said else ()))
+        if not legend:
+            drawn = render.picture(view, ply, seen, flip)
+            legend = html_page.legend_html(drawn.legend, svg.PALETTE)
+        infos.append(html_page.info_html(view, ply, seen, words, said) + legend)
+        copies.append(html_page.position_text(view, ply, seen))
     sizes = [_SIZE.search(p) for p in pictures]
     width = max((float(s.group(1)) for s in sizes if s), default=400)
     height = max((float(s.group(2)) for s in sizes if s), default=400)
+    parents = parents_of(tree.lines)
+    names, texts = _saves(session, seen)
     data = {"width": width, "height": height, "lines": tree.lines,
-            "frames": encode(pictures, parents_of(tree.lines))}
-    return html_page.page(tree, pictures[0], width, height, _packed(data), seen)
+            "pictures": encode(pictures, parents), "infos": encode(infos, parents),
+            "copies": encode(copies, parents, lines=True), "saves": texts}
+    title, head = html_page.header(shown, seen)
+    copy_label = "position"
+    return assets.page(title, head, pictures[0], infos[0], tree.html,
+                       "paired" if tree.paired else "plies", shown.ply, width, height,
+                       _packed(data), _graphs(tree, shown), copy_label, names)

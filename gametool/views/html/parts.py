@@ -3,12 +3,91 @@ move list with its annotations, the header, and the page's style and script."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from gametool.core.diagram import Note, Panel
 from gametool.core.engine import CHANCE, REFEREE
 from gametool.records import Session, annotations
 from notation import record as gtn
+
+_MARKS = re.compile(r"\[%(cal|csl)\s+([^\]]*)\]")
+_MARK = re.compile(r"([GRYB])([a-z]\d+)([a-z]\d+)?")
+_ENGINE = re.compile(r"^([+-]?(?:\d+(?:\.\d+)?|M\d+))/(\d+)(?:\s+(\d+(?:\.\d+)?)s)?(?=\s|$)\s*")
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a comment says for the page: its words, the clock, move time and evaluation
+    commands, an engine's ``{+0.69/29 36s}`` (cutechess, Arena: evaluation from the mover's
+    side, depth, seconds), and a commentator's arrows and circles (``[%cal Ge2e4]``,
+    ``[%csl Rd5]``)."""
+
+    text: str = ""
+    clock: str | None = None
+    elapsed: str | None = None
+    evaluation: str | None = None
+    """As shown: from the first seat's side (``+0.31``, ``#-3``)."""
+    depth: str | None = None
+    marks: tuple[tuple[str, ...], ...] = ()
+
+
+def read_said(text: str | None, mover: int = 0) -> Said | None:
+    """A raw comment read for the page; ``mover`` is the seat that made the move (an
+    engine's evaluation is from its side: turned to the first seat's)."""
+    comment = annotations.read_comment(text)
+    if comment is None:
+        return None
+    marks: list[tuple[str, ...]] = []
+    for _kind, value in _MARKS.findall(text or ""):
+        for colour, first, second in _MARK.findall(value):
+            marks.append((colour, first, second) if second else (colour, first))
+    words, evaluation, depth, elapsed = comment.text, comment.evaluation, None, comment.elapsed
+    engine = _ENGINE.match(words)
+    if engine is not None and evaluation is None:
+        value, depth, seconds = engine.groups()
+        evaluation = _turned(value, mover)
+        if seconds is not None and elapsed is None:
+            elapsed = f"{seconds}s"
+        words = words[engine.end():]
+    return Said(words, comment.clock, elapsed, evaluation, depth, tuple(marks))
+
+
+def _turned(value: str, mover: int) -> str:
+    """An engine's score from the mover's side as the first seat's: ``+0.69`` by the second
+    seat is ``-0.69``; ``M5`` (mate in five) is ``#5`` or ``#-5``."""
+    sign = -1 if mover == 1 else 1
+    if value.lstrip("+-").startswith("M"):
+        plies = int(value.lstrip("+-")[1:])
+        return f"#{-plies if (value.startswith('-')) != (sign < 0) else plies}"
+    return f"{sign * float(value) + 0.0:+.2f}"
+
+
+def evaluation_value(text: str | None, cap: float = 10.0) -> float | None:
+    """An evaluation shown as a number for a graph (a mate at the cap, on its side)."""
+    if text is None:
+        return None
+    if text.startswith("#"):
+        return -cap if text.startswith("#-") else cap
+    try:
+        return max(-cap, min(cap, float(text)))
+    except ValueError:
+        return None
+
+
+def clock_seconds(text: str | None) -> float | None:
+    """``H:MM:SS`` (or ``M:SS``, with tenths) in seconds."""
+    if text is None:
+        return None
+    try:
+        total = 0.0
+        for part in text.split(":"):
+            total = total * 60 + float(part)
+    except ValueError:
+        return None
+    return total
 
 
 def alternates(session: Session) -> bool:
@@ -32,19 +111,21 @@ def move_text(session: Session, ply: int, seat: int | None, whole: bool = False)
     return f"{text} ({note})" if note else text
 
 
-def _comment_html(comment: annotations.Comment | None) -> str:
+def _comment_html(comment: Said | annotations.Comment | None) -> str:
     if comment is None or not comment.text:
         return ""
     return f'<span class="comment">{escape(comment.text)}</span>'
 
 
-def _extras_html(comment: annotations.Comment | None) -> str:
+def _extras_html(comment: Said | None) -> str:
     """A move's clock time, time taken and evaluation, shown beside it."""
     if comment is None:
         return ""
     out = ""
     if comment.evaluation is not None:
-        out += f'<span class="ev" title="evaluation">{escape(comment.evaluation)}</span>'
+        deep = f", depth {comment.depth}" if comment.depth else ""
+        out += (f'<span class="ev" title="evaluation{deep}">'
+                f'{escape(comment.evaluation)}</span>')
     if comment.clock is not None:
         out += f'<span class="clk" title="clock">{escape(comment.clock)}</span>'
     if comment.elapsed is not None:
@@ -69,6 +150,8 @@ class Tree:
         self.lines: list[list[int]] = [[-1, 0, 0, session.ply + 1]]
         self.parent_line = [-1]
         self.branches = {id(b.variation): b for b in session.branches}
+        self.said: dict[int, Said] = {}
+        """What the comment after each node's move says, by node."""
         self.html = self._main(session.record.body)
 
     def node_at(self, line: int, ply: int) -> int:
@@ -134,7 +217,10 @@ class Tree:
                         break
                     ply += 1
                     last = k == len(item.actions) - 1
-                    comment = annotations.read_comment(item.comment) if last else None
+                    comment = read_said(item.comment, session.steps[ply - 1].seat) \
+                        if last else None
+                    if comment is not None:
+                        self.said[ply] = comment
                     move = self._move(session, ply, ply, item.nags if last else [],
                                       who=not self.paired)
                     cell = f'<span class="cell{"" if self.paired else " wide"}">{move}' \
@@ -176,7 +262,10 @@ class Tree:
                         break
                     ply += 1
                     last = k == len(item.actions) - 1
-                    comment = annotations.read_comment(item.comment) if last else None
+                    comment = read_said(item.comment, view.steps[ply - 1].seat) \
+                        if last else None
+                    if comment is not None:
+                        self.said[first + ply - branch.start] = comment
                     parts.append(self._move(view, first + ply - branch.start, ply,
                                             item.nags if last else [],
                                             self._number(ply, numbered),
@@ -228,235 +317,81 @@ def header(session: Session, seen: Any) -> tuple[str, str]:
     return title, f'<header id="game">{"".join(lines)}</header>'
 
 
-def page(tree: Tree, first: str, width: float, height: float, packed: str,
-         seen: Any) -> str:
-    """The page, for ``seen`` (a :class:`gametool.views.render.Sight`)."""
-    session = tree.session
-    title, head = header(session, seen)
-    kind = "paired" if tree.paired else "plies"
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title>",
-        f"<style>:root {{ --width: {width + 2:g}px; --shape: {width:g} / {height:g}; }}"
-        f"{STYLE}</style>",
-        "</head>",
-        '<body data-ply="0" data-node="0">',
-        head,
-        '<div class="layout">',
-        '<div id="board">',
-        f'<figure id="frame" data-ply="0" data-node="0">{first}</figure>',
-        "</div>",
-        '<div id="side">',
-        '<nav><button id="first" title="the start (Home)">&laquo;</button>'
-        '<button id="prev" title="back (Left arrow; Page Up: ten)">&#x25C0;</button>'
-        f'<span id="ply">ply 0 of {session.ply}</span>'
-        '<button id="next" title="forward (Right arrow; Page Down: ten)">&#x25B6;</button>'
-        '<button id="last" title="the end of this line (End)">&raquo;</button>'
-        '<button id="up" title="back to the line this variation leaves (Up arrow)" disabled>'
-        '&#x2191;</button>'
-        f'<input id="goto" type="number" min="0" max="{session.ply}" value="0" '
-        'title="go to ply (Enter)" aria-label="ply"></nav>',
-        f'<div id="moves" class="{kind}">{tree.html}</div>',
-        '<p class="help">\u2190 \u2192 step, PgUp PgDn ten plies, Home End, \u2191 leaves a '
-        "variation; a click on a move shows it.</p>",
-        "</div>",
-        "</div>",
-        f'<script type="application/octet-stream" id="plies" data-encoding="gzip">{packed}'
-        "</script>",
-        f"<script>{SCRIPT}</script>",
-        "</body>",
-        "</html>",
-    ]) + "\n"
+def _joined(turn: str, nags: list[str]) -> str:
+    """A last move with its NAGs as a reader writes them: ``Nxd5?!``, then ``+=`` apart."""
+    move = "".join(n for n in nags if n and n[0] in "!?\u25a1")
+    other = " ".join(n for n in nags if not (n and n[0] in "!?\u25a1"))
+    return turn + move + (f" {other}" if other else "")
 
 
-STYLE = """
-* { box-sizing: border-box; }
-body { font-family: "DejaVu Sans", Verdana, Arial, sans-serif; margin: .6em; color: #000;
-       background: #fff; }
-#game h1 { font-size: 1.15em; margin: 0; }
-#game p { margin: .1em 0; color: #333; font-size: .9em; }
-#game .elo { color: #555; font-weight: normal; font-size: .85em; }
-.layout { display: flex; gap: 1em; align-items: flex-start; margin-top: .4em; }
-#board { flex: 0 1 var(--width); max-width: var(--width); min-width: 0; }
-#side { flex: 1 1 17em; min-width: 15em; max-width: 30em; position: sticky; top: .3em;
-        display: flex; flex-direction: column; gap: .35em; max-height: calc(100vh - .6em); }
-#frame { margin: 0; width: 100%; overflow: hidden; border: 1px solid #999;
-         aspect-ratio: var(--shape); }
-#frame svg { display: block; height: auto; }
-nav { display: flex; flex-wrap: wrap; gap: .25em; align-items: center; background: #fff; }
-nav button { font-size: 1em; min-width: 2em; padding: .15em .3em; }
-#ply { flex: 1 1 auto; text-align: center; font-weight: bold; white-space: nowrap;
-       font-size: .9em; }
-#goto { width: 4.5em; }
-#moves { flex: 1 1 auto; min-height: 8em; overflow-y: auto; border: 1px solid #ccc;
-         display: grid; grid-template-columns: 2.6em 1fr 1fr; align-content: start;
-         font-variant-numeric: tabular-nums; }
-#moves .n { color: #666; text-align: right; padding: .1em .4em .1em 0; background: #f3f3f3; }
-#moves .cell { padding: .1em .2em; display: flex; gap: .3em; align-items: baseline; }
-#moves .cell.wide { grid-column: span 2; }
-#moves .mv { cursor: pointer; padding: 0 .25em; border-radius: 3px; }
-#moves .mv:hover { background: #dde8f3; }
-#moves .mv.current { background: #F0E442; outline: 2px solid #0072B2; }
-#moves .nag { color: #a0410d; font-weight: bold; }
-#moves .clk, #moves .ev { font-size: .75em; color: #555; margin-left: auto; }
-#moves .ev { margin-left: 0; color: #0b5394; }
-#moves .cell .ev:first-of-type { margin-left: auto; }
-#moves .note { grid-column: 1 / -1; padding: .2em .5em; font-size: .9em; background: #fafafa;
-               border-top: 1px solid #eee; border-bottom: 1px solid #eee; }
-#moves .comment { color: #1b5e20; font-style: italic; }
-#moves .var .mv { padding: 0 .15em; }
-#moves .var .num { color: #666; margin-right: .15em; }
-#moves .sub { color: #444; }
-#moves .sub::before { content: ""; }
-#moves .who { color: #555; }
-#moves .end { font-weight: normal; text-align: center; }
-.help { color: #444; font-size: .8em; margin: 0; }
-@media (max-width: 760px) {
-  .layout { flex-direction: column; }
-  #board { flex: none; width: 100%; }
-  #side { position: static; max-height: none; width: 100%; max-width: none; }
-  #moves { max-height: 40vh; }
-  nav { position: fixed; left: 0; right: 0; bottom: 0; padding: .3em .5em;
-        border-top: 1px solid #999; z-index: 2; }
-  body { padding-bottom: 3em; }
-}
-@media print { nav, .help { display: none; } #moves { max-height: none; } }
-"""
+def info_html(view: Session, ply: int, seen: Any, words: list[Any],
+              said: Said | None) -> str:
+    """What the page writes beside the board for one position: the seat to move, the last
+    turns (the last with its NAGs), the comment with its clock, time and evaluation, the
+    game's own lines (castling, FEN, counts), its tables (scores), the result."""
+    from gametool.views import render
 
-SCRIPT = """
-(function () {
-  var frame = document.getElementById("frame");
-  var label = document.getElementById("ply");
-  var list = document.getElementById("moves");
-  var input = document.getElementById("goto");
-  var up = document.getElementById("up");
-  var moves = {};
-  var spans = list.querySelectorAll(".mv");
-  for (var m = 0; m < spans.length; m++) { moves[spans[m].dataset.node] = spans[m]; }
-  var data, lines, lineOf = [], current = -1, built = {};
-  function pieces(text) { return text.split(/(?=<)/); }
-  function parent(node) {
-    var line = lines[lineOf[node]];
-    return node === line[1] ? line[0] : node - 1;
-  }
-  function plyOf(node) { var line = lines[lineOf[node]]; return line[2] + node - line[1]; }
-  function tokens(node) {
-    if (built[node]) { return built[node]; }
-    var entry = data.frames[node], out;
-    if (typeof entry === "string") {
-      out = pieces(entry);
-    } else {
-      var before = tokens(parent(node));
-      out = [];
-      for (var i = 0; i < entry.length; i++) {
-        var op = entry[i];
-        if (typeof op === "string") { Array.prototype.push.apply(out, pieces(op)); }
-        else { for (var k = op[0]; k < op[0] + op[1]; k++) { out.push(before[k]); } }
-      }
-    }
-    built[node] = out;
-    return out;
-  }
-  function nodeAt(index, ply) {
-    var line = lines[index];
-    while (ply < line[2]) { index = parentLine[index]; line = lines[index]; }
-    return line[1] + Math.min(ply, line[2] + line[3] - 1) - line[2];
-  }
-  var parentLine = [];
-  function show(node) {
-    if (node < 0 || node >= data.frames.length || node === current) { return; }
-    if (moves[current]) { moves[current].classList.remove("current"); }
-    current = node;
-    var ply = plyOf(node), index = lineOf[node];
-    frame.innerHTML = tokens(node).join("");
-    var svg = frame.firstElementChild;
-    if (svg) {
-      svg.style.width = (100 * Number(svg.getAttribute("width")) / data.width) + "%";
-    }
-    frame.dataset.ply = String(ply);
-    frame.dataset.node = String(node);
-    var move = moves[node];
-    if (move) {
-      move.classList.add("current");
-      var box = list.getBoundingClientRect(), at = move.getBoundingClientRect();
-      if (at.top < box.top) { list.scrollTop -= box.top - at.top + 4; }
-      else if (at.bottom > box.bottom) { list.scrollTop += at.bottom - box.bottom + 4; }
-    } else if (node === 0) { list.scrollTop = 0; }
-    var last = lines[index][2] + lines[index][3] - 1;
-    label.textContent = "ply " + ply + " of " + last + (index ? " \\u00b7 variation " + index : "");
-    if (document.activeElement !== input) { input.value = String(ply); }
-    input.max = String(last);
-    up.disabled = index === 0;
-    document.body.dataset.ply = String(ply);
-    document.body.dataset.node = String(node);
-    document.body.dataset.line = String(index);
-    var hash = (index ? "#v" + index + "-" : "#") + "ply-" + ply;
-    if (location.hash !== hash && history.replaceState) { history.replaceState(null, "", hash); }
-  }
-  function step(count) {
-    var node = current, index = lineOf[node], line = lines[index];
-    if (count > 0) {
-      node = Math.min(node + count, line[1] + line[3] - 1);
-    } else {
-      for (var i = 0; i < -count && parent(node) >= 0; i++) { node = parent(node); }
-    }
-    show(node);
-  }
-  function leave() {
-    var index = lineOf[current];
-    if (index === 0) { return; }
-    show(nodeAt(parentLine[index], plyOf(current)));
-  }
-  function fromHash() {
-    var wanted = /^#(?:v(\\d+)-)?ply-(\\d+)$/.exec(location.hash);
-    var index = wanted && wanted[1] ? Number(wanted[1]) : 0;
-    if (!wanted || index >= lines.length) { show(0); return; }
-    show(nodeAt(index, Number(wanted[2])));
-  }
-  function start(loaded) {
-    data = loaded;
-    lines = data.lines;
-    for (var l = 0; l < lines.length; l++) {
-      for (var n = lines[l][1]; n < lines[l][1] + lines[l][3]; n++) { lineOf[n] = l; }
-      parentLine[l] = l === 0 ? -1 : lineOf[lines[l][0]];
-    }
-    document.getElementById("first").onclick = function () { show(0); };
-    document.getElementById("prev").onclick = function () { step(-1); };
-    document.getElementById("next").onclick = function () { step(1); };
-    document.getElementById("last").onclick = function () { step(1e9); };
-    up.onclick = leave;
-    list.onclick = function (event) {
-      var target = event.target.closest ? event.target.closest(".mv") : null;
-      if (target) { show(Number(target.dataset.node)); }
-    };
-    input.addEventListener("keydown", function (event) {
-      if (event.key === "Enter") {
-        event.preventDefault();
-        var ply = Math.max(0, Number(input.value) || 0);
-        show(nodeAt(lineOf[current], ply));
-        input.blur();
-      }
-    });
-    document.addEventListener("keydown", function (event) {
-      if (event.target === input || event.altKey || event.ctrlKey || event.metaKey) { return; }
-      var keys = {ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, PageDown: 10, PageUp: -10,
-                  End: 1e9, Home: -1e9};
-      if (event.key in keys) { event.preventDefault(); step(keys[event.key]); }
-      else if (event.key === "ArrowUp" || event.key === "Escape") {
-        event.preventDefault(); leave();
-      }
-    });
-    window.addEventListener("hashchange", fromHash);
-    fromHash();
-    document.body.dataset.ready = "1";
-  }
-  var packed = document.getElementById("plies");
-  var bytes = Uint8Array.from(atob(packed.textContent), function (c) { return c.charCodeAt(0); });
-  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  new Response(stream).text().then(function (text) { start(JSON.parse(text)); });
-})();
-"""
+    data = render.show_data(view, ply, seen)
+    out = []
+    status = f"ply {ply}"
+    if data["to_move"] is not None:
+        status += f" \u00b7 {escape(data['to_move'])} to move"
+    out.append(f'<p class="to">{status}</p>')
+    turns = data["last_turns"]
+    note = data.get("note", {})
+    for n, turn in enumerate(turns):
+        last = n == len(turns) - 1
+        text = _joined(turn, note.get("nags", [])) if last else turn
+        out.append(f'<p class="{"last" if last else "earlier"}"><b>'
+                   f'{"last" if last else "earlier"}</b> {escape(text)}</p>')
+    if said is not None:
+        if said.text:
+            out.append(f'<p class="said">{escape(said.text)}</p>')
+        facts = [(word, value) for word, value in (
+            ("evaluation", said.evaluation), ("depth", said.depth), ("clock", said.clock),
+            ("move time", said.elapsed)) if value is not None]
+        if facts:
+            out.append('<p class="facts">' + " \u00b7 ".join(
+                f"{word} <b>{escape(value)}</b>" for word, value in facts) + "</p>")
+    for part in words:
+        if isinstance(part, Panel):
+            out.append(table_html(part))
+        elif isinstance(part, Note):
+            out += [f'<p class="gline">{escape(line)}</p>' for line in part.lines]
+    return "".join(out)
+
+
+def table_html(panel: Panel) -> str:
+    """A diagram's small table (a score sheet, counts) as an HTML table."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in panel.headers)
+    rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                   for row in panel.rows)
+    caption = f"<caption>{escape(panel.title)}</caption>" if panel.title else ""
+    return (f'<table class="panel">{caption}<thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table>")
+
+
+def legend_html(legend: tuple[tuple[str, str], ...], palette: dict[str, tuple[str, str]]) -> str:
+    """Which side or seat each style stands for, each with a swatch of its colour."""
+    items = []
+    for style, meaning in legend:
+        fill = palette.get(style, palette["neutral"])[0]
+        items.append(f'<span class="key"><i style="background:{fill}"></i>'
+                     f"{escape(meaning)}</span>")
+    return f'<p class="legend">{"".join(items)}</p>' if items else ""
+
+
+def position_text(view: Session, ply: int, seen: Any) -> str:
+    """The position to copy: the game's one-line encoding (FEN for chess) where the game has
+    one and nothing is hidden from the page's reader, else the position as ``show`` writes it
+    for that reader."""
+    from gametool.core.errors import GameError
+
+    game = view.game
+    state = view.states[ply]
+    if seen.whole or type(game).hidden in ("", "none"):
+        try:
+            return game.encode_position(state)
+        except GameError:
+            pass
+    return game.render(state, seen.seat, view.names).rstrip("\n")
