@@ -47,12 +47,13 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any
 
 from gametool.core import storage
 from gametool.core.chance import new_seed, seed_hash, weak_seed_reason
@@ -60,7 +61,7 @@ from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
 from gametool.core.hints import typed_action, with_hint
 from gametool.records import Session, load_one
-from gametool.referee import clock, leave
+from gametool.referee import clock, leave, sidefiles
 from gametool.referee import daily_mail as digests
 from gametool.referee.mail import MailDropped, MailRejected
 from gametool.referee.mail import directives as mail_commands
@@ -70,6 +71,7 @@ from gametool.referee.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.referee.mail.message import addresses as checked_addresses
 from gametool.referee.mail.outgoing import OUTBOX_NAME, Outgoing, Unkept
 from gametool.referee.season import INVITED_TAG, Season, invited, is_invited
+from gametool.referee.sidefiles import Sides
 from gametool.views import render
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
@@ -98,12 +100,17 @@ DRAWN_REFUSAL = ("this mail completed the draw, so the reason is not given (it c
                  "was drawn): read your view, then send your actions again in a new mail")
 
 
-class Receipt(NamedTuple):
-    """What became of one incoming mail."""
+@dataclass(frozen=True)
+class Receipt:
+    """What became of one incoming mail (unpacked as applied, messages, reason)."""
 
     applied: bool
     messages: list[Outgoing]
     reason: str | None = None  # why it was not applied (rejected, or dropped when no messages)
+    sides: list | None = None  # the side files a mail that names no game changes (journaled)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.applied, self.messages, self.reason))
 
 
 class Referee(Season):
@@ -263,6 +270,7 @@ class Referee(Season):
         path = self.master(match)
         seat: list[str] = []
         holder: list[tuple[list[Outgoing], str | None]] = []
+        later: list[list] = []  # with no journal: the side files, once the record is kept
 
         def change(text: str) -> str:
             session = load_one(text, str(path))
@@ -276,18 +284,24 @@ class Referee(Season):
             letter.check()
             lines = own_lines(letter.text())
             self._authenticate(match, name, lines)
-            new, replies, refused = self._apply(match, session, name, lines)
+            sides = Sides()
+            new, replies, refused = self._apply(match, session, name, lines, sides)
             if refused is not None:
                 replies.append(self._actions_refused(name, match, refused, letter.message_id()))
                 refused = f"contribution recorded, actions not applied: {refused}"
+            changed = sides.as_json()
             if on_commit is not None:
+                extra: dict = {"sides": changed} if changed else {}
+                if refused is not None:
+                    extra["reason"] = refused
                 try:
-                    if refused is None:
-                        on_commit(path, text, new, replies)
-                    else:
-                        on_commit(path, text, new, replies, reason=refused)
+                    on_commit(path, text, new, replies, **extra)
+                except Unkept:
+                    raise
                 except GameError as exc:
                     raise _Unkept(exc) from None
+            elif changed:
+                later.append(changed)
             holder.append((replies, refused))
             return new
 
@@ -307,12 +321,14 @@ class Referee(Season):
                 return Receipt(False, [], f"dropped: {reason}")
             return Receipt(False, [self._rejection(seat[0], match, reason,
                                                    letter.message_id())], reason)
+        for changed in later:
+            sidefiles.apply(self.game_dir, changed)
         replies, refused = holder[0]
         if refused is not None:
             return Receipt(False, replies, refused)
         return Receipt(True, replies)
 
-    def _apply(self, match: str, session: Session, name: str, lines: list[str]
+    def _apply(self, match: str, session: Session, name: str, lines: list[str], sides: Sides
                ) -> tuple[str, list[Outgoing], str | None]:
         """Apply an authenticated seat's mail to ``session``: its contribution to the seed
         first, then its commands or actions. Returns the new text, the replies, and why the
@@ -325,9 +341,10 @@ class Referee(Season):
         name what was drawn.
         """
         if is_invited(session, name):  # accepting an invitation: read as a whole
-            season = self._season_mail(match, session, name, lines)
+            season = self._season_mail(match, session, name, lines, sides=sides)
             assert season is not None
             return season[0].text(), season[1], None
+        seen = session.ply  # the position the sender saw
         joined = self._join(session, session.seat_index(name), lines)
         completed = joined and session.seed is not None
         if joined:
@@ -335,17 +352,22 @@ class Referee(Season):
         kept = session.text()
         refused: str | None = None
         try:
-            season = self._season_mail(match, session, name, lines, joined=joined)
+            season = self._season_mail(match, session, name, lines, joined=joined,
+                                       sides=sides, seen=seen)
             if season is not None:  # commands
                 return season[0].text(), season[1], None
             if not joined or has_guard(lines):
                 self._play(session, name, lines)
                 self._moved(session)
+                self._respond(session, sides)  # the opponent's answer prepared in advance
+        except Unkept:
+            raise
         except GameError as exc:
             if not joined:
                 raise
             refused = DRAWN_REFUSAL if completed else _short(str(exc))
             session = load_one(kept, session.file)
+            sides.writes.clear()
         replies = (self.messages(match, session) if not session.is_waiting_for_seed()
                    else [self._joined(match, session, name)])
         return session.text(), replies, refused
@@ -387,20 +409,25 @@ class Referee(Season):
         named = {m.group(1).lower() for m in MATCH_TAG.finditer(text)}
         if MATCH_TAG.search("\n".join(own_lines(text))) is not None or len(named) == 1:
             return None  # the text names a game, not one of this referee's
+        sides = Sides()
         try:
-            answered = self._account_mail(own_lines(text), sender)
+            answered = self._account_mail(own_lines(text), sender, sides)
             if answered is None:
                 return None
             replies, wanted = answered
             if wanted is not None:
-                replies = self._start_by_mail(sender, wanted, replies, on_commit)
+                replies = self._start_by_mail(sender, wanted, replies, on_commit, sides)
         except Unkept:
             raise
         except GameError as exc:
             reason = _short(str(exc))
             return Receipt(False, [self._rejection(sender, None, reason, letter.message_id())],
                            reason)
-        return Receipt(True, replies)
+        if on_commit is None or wanted is not None:  # no journal, or journaled with the game
+            if on_commit is None:
+                sidefiles.apply(self.game_dir, sides.as_json())
+            return Receipt(True, replies)
+        return Receipt(True, replies, sides=sides.as_json())
 
     def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
         """Record the seat's contribution to the joint seed if the mail holds one; refuse a

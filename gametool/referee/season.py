@@ -49,6 +49,7 @@ from gametool.referee.mail.body import PLY_LINE, _ply_number, find_instructions,
 from gametool.referee.mail.journal import SEND_LOCK, Journal, digest, finish, settle
 from gametool.referee.mail.keys import Keyring
 from gametool.referee.mail.outgoing import Outgoing, Unkept
+from gametool.referee.sidefiles import Sides
 from gametool.referee.tournaments import tournament
 from gametool.views import render
 
@@ -197,10 +198,22 @@ class Season:
         Clock(session.record).restart(self.now())
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
-        if conditional.respond(session):  # the answer the seat to move prepared ('#if')
-            Clock(session.record).restart(self.now())
         if session.outcome() is not None:
             Clock(session.record).mark_ended(self.now())
+
+    def _respond(self, session: Session, sides: Sides) -> list[tuple[str, str]]:
+        """Once a mail is wholly checked: the answers prepared in advance ('#if') that its
+        change calls for, played in turn (an answer can call for the other seat's); each a new
+        turn on the clock, and any offer lapses. Returns (seat, action) for each played."""
+        played: list[tuple[str, str]] = []
+        for _ in range(4):
+            before = session.ply
+            got = conditional.respond(session, sides)
+            if not got:
+                break
+            played.append((session.names[session.steps[before].seat], got[0]))
+            self._moved(session)
+        return played
 
     def _deadline_text(self, session: Session) -> str | None:
         """The line that tells the seat to move when its time runs out: the same moment
@@ -426,11 +439,19 @@ class Season:
     # -- commands in a game's mail -------------------------------------------------------------
 
     def _season_mail(self, match: str, session: Session, name: str, lines: list[str],
-                     joined: bool = False) -> tuple[Session, list[Outgoing]] | None:
+                     joined: bool = False, sides: Sides | None = None, seen: int | None = None
+                     ) -> tuple[Session, list[Outgoing]] | None:
         """Answer a game's mail that holds a command or accepts an invitation (the key is
         checked already, and the seat's contribution to the seed, if the mail holds one,
         recorded: ``joined``). None: the mail holds neither, for the referee's usual
-        reading."""
+        reading.
+
+        One transaction: every line is checked first, against the position the sender saw
+        (``seen``, the ply index the mail began at) and what the mail itself did; the side
+        files it changes (leave, digest, prepared moves) are kept in ``sides``, written only
+        with the mail; an answer the opponent prepared is played only once nothing in the
+        mail can be refused any more, so that no refusal depends on it."""
+        sides = sides if sides is not None else Sides()
         said, rest = commands.split(lines)
         pending = invited(session)
         changes = [c for c in said if c.word in commands.CHANGING]
@@ -447,6 +468,9 @@ class Season:
         if any(c.word == "new" for c in said):
             raise MailRejected("'#new' starts a game: send it with no game in the subject "
                                "(write just 'gametool'), with your own key from the referee")
+        prepared = [c.argument for c in said if c.word == "if"]
+        if prepared:  # what needs no position, before anything is played
+            conditional.check_lines(session, prepared)
         notes: list[str] = []
         notes_private: list[Outgoing] = []  # '#leave': to the sender and the others once
         moved = joined
@@ -464,13 +488,35 @@ class Season:
             moved = moved or changed
         for command in (c for c in said if c.word == "leave"):
             told = leave.grant(self.game_dir, name, int(command.argument), self.now(),
-                               getattr(self, "leave_days", leave.DEFAULT_DAYS))
+                               getattr(self, "leave_days", leave.DEFAULT_DAYS), sides)
             notes_private.extend(_outgoing(*message) for message in told)
         for command in (c for c in said if c.word == "say"):  # notes to the other seats
             notes_private.extend(self._say(match, session, name, command.argument))
-        prepared = [c.argument for c in said if c.word == "if"]
-        private, kept = (conditional.prepare(session, name, prepared) if prepared
+        private, kept = (conditional.prepare(session, name, prepared, seen) if prepared
                          else (None, {}))
+        asked = [c for c in said if c.word in commands.ANSWERING]
+        for command in asked:
+            if command.word == "show" and command.argument \
+                    and int(command.argument) > session.ply:
+                raise MailRejected(f"'#show {int(command.argument)}': the game is at ply "
+                                   f"{session.ply}")
+        # Every line is checked: now what the mail calls for, in order.
+        played = self._respond(session, sides) if moved else []
+        if kept:
+            conditional.keep(session, kept, sides)
+            mine = self._respond(session, sides)
+            if mine:
+                private = (f"Your conditional move was played at once: {played[-1][0]}'s "
+                           f"answer was prepared too, and yours to it is {mine[0][1]}.")
+            elif played:
+                private = (f"Your conditional moves are dropped: {played[-1][0]}'s answer was "
+                           "prepared too, and none of your lines is for it.")
+            played += mine
+        for who, action in played:
+            notes.append(f"Prepared in advance: {who} answers with {action}"
+                         + (" (a draw offer or a request to take back lapses with it)."
+                            if changes else "."))
+        moved = moved or bool(played)
         replies: list[Outgoing] = []
         if joined and session.is_waiting_for_seed() and not changes:
             replies = [self._joined(match, session, name)]
@@ -487,16 +533,13 @@ class Season:
         if private is not None:  # for the sender only: the opponent never sees it
             replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your #if",
                                      private + "\n"))
-        asked = [c for c in said if c.word in commands.ANSWERING]
         if asked:
             answers = [self._answer(match, session, name, c) for c in asked]
             words = ", ".join(f"#{c.word}" for c in asked)
             replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your {words}",
                                      "\n\n".join(answers) + "\n"))
-        if kept:  # once nothing else in the mail can be refused
-            conditional.keep(session, kept)
         for command in (c for c in said if c.word == "digest"):  # the sender's, every game
-            digests.set_mode(self.game_dir, name, command.argument)
+            digests.set_mode(self.game_dir, name, command.argument, sides)
             notes_private.append(digests.told(command.argument, name))
         return session, replies + notes_private
 
@@ -629,10 +672,7 @@ class Season:
                 command: commands.Command) -> str:
         word = command.word
         if word == "show":
-            if command.argument and int(command.argument) > session.ply:
-                raise MailRejected(f"'#show {int(command.argument)}': the game is at ply "
-                                   f"{session.ply}")
-            ply = int(command.argument) if command.argument else None
+            ply = min(int(command.argument), session.ply) if command.argument else None
             return render.show_text(session, ply=ply, as_seat=name).rstrip()
         if word == "moves":
             seat = session.to_move()
@@ -787,7 +827,7 @@ class Season:
             raise
         return out
 
-    def _account_mail(self, lines: list[str], sender: str
+    def _account_mail(self, lines: list[str], sender: str, sides: Sides
                       ) -> tuple[list[Outgoing], Any] | None:
         """A mail that names no game: '#new', '#games', '#standings', '#help' under the
         player's own key. None when it holds no command. Returns the replies and, for '#new',
@@ -810,7 +850,7 @@ class Season:
             if command.word == "leave":  # for every game of the player
                 replies += [_outgoing(*message) for message in leave.grant(
                     self.game_dir, sender, int(command.argument), self.now(),
-                    getattr(self, "leave_days", leave.DEFAULT_DAYS))]
+                    getattr(self, "leave_days", leave.DEFAULT_DAYS), sides)]
                 continue
             if command.word == "digest":
                 continue  # set last, once nothing else in the mail can be refused
@@ -838,12 +878,12 @@ class Season:
         if digest and start is not None:  # the game's own checks come later
             raise MailRejected("'#digest' and '#new' in one mail: send them in two mails")
         for command in digest:
-            digests.set_mode(self.game_dir, sender, command.argument)
+            digests.set_mode(self.game_dir, sender, command.argument, sides)
             replies.append(digests.told(command.argument, sender))
         return replies, start
 
     def _start_by_mail(self, sender: str, wanted: commands.NewGame, before: list[Outgoing],
-                       on_commit: Any = None) -> list[Outgoing]:
+                       on_commit: Any = None, sides: Sides | None = None) -> list[Outgoing]:
         """Start the game '#new' asks for; return ``before`` and the opening messages, the
         others' as invitations. ``on_commit`` sees them all before the record is written."""
         from gametool.referee.mail import MailDropped
@@ -874,7 +914,10 @@ class Season:
                             "invitation lapses.")
                 done.append(self._with_note(message, note))
             if on_commit is not None:
-                on_commit(path, old, new, before + done)
+                if sides is not None and sides.writes:
+                    on_commit(path, old, new, before + done, sides=sides.as_json())
+                else:
+                    on_commit(path, old, new, before + done)
 
         try:
             self.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,

@@ -35,6 +35,7 @@ import shlex
 import smtplib
 import ssl
 import subprocess
+import time
 from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
@@ -72,20 +73,34 @@ class Outcome:
     held: bool = False  # refused, and no reply written (one refusal an hour to a seat)
 
 
+MARKER_DAYS = 7
+"""How long the marker of a mail done is kept: a mail server retries a piped mail for days
+when the run that applied it was killed before its exit status told it so."""
+
+
 def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> list[str]:
-    """Finish the entries of messages that will not come again (a piped message whose run was
-    killed, or could not keep its outcome) and of a tick cut short: the outcome is brought
-    into place and its replies written; then the entry is forgotten. Entries of messages still
+    """Finish the entries of messages that are not being read now (a piped message whose run
+    was killed, or could not keep its outcome) and of a tick cut short: the outcome is brought
+    into place and its replies written; the entry becomes the marker of a mail done, so that
+    the mail server's retry of the same mail is answered by nothing new (never "not applied").
+    Markers older than :data:`MARKER_DAYS` are forgotten. Entries of messages still
     ``waiting`` to be read are left to ``apply_once``. An entry that cannot be finished now
     stays (its game's mail waits for it); the lines returned say why."""
     errors = []
+    horizon = time.time() - MARKER_DAYS * 86400
     for key in journal.keys():
         if len(key) != 64 or key in waiting:
             continue
         entry = journal.read(key)
+        if entry is not None and is_done(entry):
+            if journal.age(key) < horizon:
+                journal.remove(key)
+            continue
         try:
-            if entry is not None and not is_done(entry) and finish(ref.game_dir, entry):
+            if entry is not None and finish(ref.game_dir, entry):
                 ref.write_files([(a, b) for a, b in entry["files"]])
+                journal.mark_done(key, entry)
+                continue
         except Unkept as exc:
             errors.append(str(exc))
             continue
@@ -124,11 +139,11 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
         journal.remove(key)  # the record was never replaced: apply the message afresh
 
     def on_commit(path: Path, old: str, new: str, replies: list[Outgoing],
-                  reason: str | None = None) -> None:
+                  reason: str | None = None, sides: list | None = None) -> None:
         journal.write(key, {"record": str(path), "before": digest(old.encode()),
                             "after": digest(new.encode()), "text": new,
                             "applied": reason is None, "reason": reason,
-                            "files": ref.render_files(replies)})
+                            "files": ref.render_files(replies), "sides": sides or []})
 
     receipt: Receipt = ref.receive(raw, size, on_commit, _unkept_records(journal, key))
     held = ref.held
@@ -136,8 +151,10 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
     if entry is None:  # nothing was committed: a rejection, a mail dropped unanswered, or a
         # request answered that changes no record ('#games' with no game named)
         entry = {"record": None, "applied": receipt.applied, "reason": receipt.reason,
-                 "files": ref.render_files(ref.bounded(receipt.messages))}
+                 "files": ref.render_files(ref.bounded(receipt.messages)),
+                 "sides": receipt.sides or []}
         journal.write(key, entry)
+        finish(ref.game_dir, entry)  # the side files such a mail changes ('#leave', '#digest')
     elif not finish(ref.game_dir, entry):  # never so under the locks, but the word is kept
         raise Unkept(f"{entry['record']}: the record does not hold the outcome of the mail")
     ref.write_files([(a, b) for a, b in entry["files"]])

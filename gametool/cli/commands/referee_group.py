@@ -18,6 +18,13 @@ from gametool.core.errors import GameError
 from gametool.records import parse_options
 
 
+class TryAgain(Rejected):
+    """The referee could not keep the outcome of a mail (a full disk, a damaged side file):
+    exit status 75 (EX_TEMPFAIL), so that a mail server that pipes the mail tries again."""
+
+    exit_code = 75
+
+
 @click.group()
 @click.pass_context
 def referee(ctx: click.Context) -> None:
@@ -230,6 +237,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
           --outbox ~/referee/outbox --smtp mail.example.org:587
     """
     from gametool.referee import transport as mailtransport
+    from gametool.referee.mail.outgoing import Unkept
     from gametool.referee.referee import Referee
 
     if sum(x is not None for x in (message, maildir, mbox)) > 1:
@@ -252,8 +260,12 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     journal = mailtransport.Journal(ref.outbox)
     with referee_failures(outbox), journal.locked():
         mailtransport.finish_orphans(ref, journal, {mailtransport.digest(raw)})
-        outcome = mailtransport.apply_once(ref, journal, raw, size)
-        journal.remove(mailtransport.digest(raw))
+        try:
+            outcome = mailtransport.apply_once(ref, journal, raw, size)
+        except Unkept as exc:  # the referee's own failure: the mail server tries again later
+            raise TryAgain(str(exc)) from None
+        # The marker of the mail stays a while: a retry of it by the mail server (this run
+        # killed before it could say it was done) is answered by nothing new, once.
     run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if not outcome.applied:

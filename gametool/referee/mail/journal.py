@@ -3,8 +3,9 @@ finishes it once.
 
 Every change the referee makes to a master record (a mail applied, a clock's reminder or
 forfeit, a lapse) is first written here as an entry: the record's path, the SHA-256 of its text
-before and after, the new text itself, and every message that tells of the outcome, as finished
-``.eml`` files. Then the record is replaced, and only then are the messages written to the
+before and after, the new text itself, the side files the change writes (prepared moves, leave,
+digest settings: ``sides``, each path with its new text, or null when it goes) and every message
+that tells of the outcome, as finished ``.eml`` files. Then the record is replaced, and only then are the messages written to the
 outbox; the entry goes last. A run that finds an entry (the last one was killed, or could not
 replace the record) finishes it before anything else:
 
@@ -34,6 +35,7 @@ from pathlib import Path
 
 from gametool.core import storage
 from gametool.core.errors import GameError
+from gametool.referee import sidefiles
 from gametool.referee.mail.outgoing import OUTBOX_NAME, Unkept
 
 Files = list[tuple[str, str]]
@@ -95,6 +97,13 @@ class Journal:
             pass
         except OSError as exc:
             raise GameError(f"{self._path(key)}: cannot remove: {_reason(exc)}") from None
+
+    def age(self, key: str) -> float:
+        """When the entry was last written (seconds since the epoch; 0 when it is gone)."""
+        try:
+            return self._path(key).stat().st_mtime
+        except OSError:
+            return 0.0
 
     def keys(self) -> list[str]:
         if not self.folder.is_dir():
@@ -171,7 +180,8 @@ def well_formed(entry: object) -> bool:
             and isinstance(moves, list)
             and all(isinstance(item, list) and len(item) == 2
                     and all(isinstance(part, str) for part in item) for item in moves)
-            and (entry.get("reason") is None or isinstance(entry.get("reason"), str)))
+            and (entry.get("reason") is None or isinstance(entry.get("reason"), str))
+            and sidefiles.well_formed(entry.get("sides", [])))
 
 
 def is_done(entry: dict) -> bool:
@@ -195,7 +205,9 @@ def finish(game_dir: Path, entry: dict) -> bool:
     Unkept. Only what this referee writes is believed: a record of its own game folder whose
     text is the one named before or after."""
     record = entry.get("record")
+    sides = entry.get("sides", [])
     if record is None:
+        sidefiles.apply(game_dir, sides)
         return True
     path = Path(record)
     if path.suffix != ".gtn" or path.parent.resolve() != game_dir.resolve():
@@ -205,10 +217,12 @@ def finish(game_dir: Path, entry: dict) -> bool:
         return _finish_moves(game_dir, entry, path, moves)
     now = _file_digest(path)
     if now == entry.get("after"):
+        sidefiles.apply(game_dir, sides)  # (again, the same, after a run cut short)
         return True
     text = entry.get("text")
     if now != entry.get("before") or text is None or digest(text.encode()) != entry.get("after"):
         return False
+    sidefiles.apply(game_dir, sides)
 
     def forward(old: str) -> str:
         return text if digest(old.encode()) == entry.get("before") else old
