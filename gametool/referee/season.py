@@ -272,7 +272,10 @@ class Season:
                     self._tick_game(path, journal, moment, report)
                 except GameError as exc:  # one game's trouble stops no other game's clock
                     report.errors.append(str(exc))
-            sent, written, errors = digests.send(self, journal, moment)
+            try:
+                sent, written, errors = digests.send(self, journal, moment)
+            except GameError as exc:  # the digest file does not read: no digest is sent
+                sent, written, errors = 0, 0, [str(exc)]
             report.digests += sent
             report.messages += written
             report.errors.extend(errors)

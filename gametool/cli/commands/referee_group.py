@@ -250,11 +250,14 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
                       else mailtransport.read_mbox(ref, mbox or "", max_bytes))
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
-        run_tournaments(ref)
+        stuck = run_tournaments(ref)
         send_outbox(outbox, sendmail, smtp)
         if report.errors:  # mails left for the next run: the referee's own failure
+            for line in stuck:
+                click.echo(f"gametool: {line}", err=True)
             raise Rejected(report.errors[0] + (f" (and {len(report.errors) - 1} more)"
                                                if len(report.errors) > 1 else ""))
+        tournament_failed(stuck)
         return
     raw, size = _read_mail(message or "-", max_bytes)
     journal = mailtransport.Journal(ref.outbox)
@@ -266,8 +269,9 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
             raise TryAgain(str(exc)) from None
         # The marker of the mail stays a while: a retry of it by the mail server (this run
         # killed before it could say it was done) is answered by nothing new, once.
-    run_tournaments(ref)
+    stuck = run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
+    tournament_failed(stuck, retry=True)
     if not outcome.applied:
         if outcome.reason and not outcome.reason.startswith("dropped"):
             raise Rejected(f"mail rejected: {outcome.reason}")
@@ -357,12 +361,13 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
                f"left {len(report.left)}, lapsed {len(report.lapsed)}, "
                f"digests {report.digests}; "
                f"{report.messages} message{'s' * (report.messages != 1)} written")
-    run_tournaments(ref)
+    stuck = run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if report.errors:
-        for reason in report.errors[:-1]:
+        for reason in [*stuck, *report.errors[:-1]]:
             click.echo(f"gametool: {reason}", err=True)
         raise Rejected(report.errors[-1])
+    tournament_failed(stuck)
 
 
 @referee.command("allow")
@@ -563,16 +568,26 @@ def referee_tournament_standings(tournament_id: str, game_dir: str, as_json: boo
             click.echo(tournament.as_text(game_dir, made), nl=False)
 
 
-def run_tournaments(ref: Any) -> None:
-    """After the inbox or the clock: withdraw, pair the next rounds, finish tournaments."""
+def run_tournaments(ref: Any) -> list[str]:
+    """After the inbox or the clock: withdraw, pair the next rounds, finish tournaments. A
+    tournament whose step could not be kept is returned as one line (``tournament_failed``
+    makes it the exit status once the other work, sending included, is done)."""
     from gametool.referee.tournaments import director
 
     with referee_failures(ref.game_dir):
         report = director.advance(ref)
     for line in report.lines:
         click.echo(line)
-    for line in report.errors:
+    return report.errors
+
+
+def tournament_failed(errors: list[str], retry: bool = False) -> None:
+    """One line per tournament whose step was not kept, and a non-zero exit (75 with
+    ``retry``: a mail server that pipes the mail tries again, and the step is finished)."""
+    for line in errors[1:]:
         click.echo(f"gametool: {line}", err=True)
+    if errors:
+        raise (TryAgain if retry else Rejected)(errors[0])
 
 
 COMMANDS = [referee]

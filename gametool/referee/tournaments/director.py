@@ -182,9 +182,10 @@ def advance(ref: Referee) -> Report:
         key = ENTRY + digest(path.name.encode())[:32]
         out: list[Outgoing] = []
         files: list[tuple[str, str]] = []
+        step = Report()  # told once the tournament file holds the step
 
         def change(text: str, path: Path = path, out: list[Outgoing] = out, key: str = key,
-                   files: list[tuple[str, str]] = files) -> str:
+                   files: list[tuple[str, str]] = files, report: Report = step) -> str:
             text = _recover(ref, journal, key, text, str(path))
             made = Tournament.from_text(text, str(path))
             if made.finished:
@@ -216,6 +217,11 @@ def advance(ref: Referee) -> Report:
         except GameError as exc:
             report.errors.append(f"tournament {path.stem}: {exc}")
             continue
+        except (RecursionError, OverflowError, UnicodeDecodeError) as exc:
+            report.errors.append(f"tournament {path.stem}: {path}: not a tournament file the "
+                                 f"referee wrote ({type(exc).__name__})")
+            continue
+        report.lines += step.lines
         report.messages += len(out)
     return report
 
