@@ -160,6 +160,13 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     send_outbox(outbox, sendmail, smtp)
 
 
+def _directives() -> str:
+    """The referee's table of mail commands, as '#help' lists it."""
+    from gametool.referee.mail import directives
+
+    return directives.listing()
+
+
 def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
     """At most ``limit + 1`` bytes of the mail, and its whole size (the rest is read and
     dropped)."""
@@ -211,23 +218,12 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     once read, is kept). A mail with no single readable sender, or from anyone who holds no
     seat in the game it names, is dropped unanswered with one line on stderr.
 
-    Besides actions, a player may mail these commands, one per line, below the key line:
-    '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
-    back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
-    past a chance action that told anything), each with the '#ply N' guard; '#show' (one's
-    view; '#show N' after ply N, as the seat saw it then), '#moves' (one's legal actions),
-    '#games' (one's games and whose turn it is), '#standings' (with the sender's tournaments)
-    and '#help', which answer the sender only; '#leave DAYS' (the sender's clock paused in
-    every game, out of --leave-days a year; every other seat is told once); '#say TEXT' (a note
-    mailed to the other seats at once, kept in the record as a comment that only the sender's
-    exported record shows, or every seat's with '#say all: TEXT'); '#if ACTION then
-    ACTION' (in a game of two seats without hidden information, the answer to the opponent's
-    next action, played at once when it matches, the other lines dropped; never across
-    chance); '#digest daily' (one mail a day, sent by 'tick', listing every game waiting for
-    the sender's move instead of a mail at each move; see 'referee allow') and '#digest off'.
-    With no game in the subject and
-    the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
-    [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
+    Besides actions, a player may mail the commands below, one per line under the key line
+    ('#draw', '#accept', '#decline' and '#undo' with the '#ply N' guard; the others answer
+    the sender alone, from its own view). A refused mail changes nothing: no leave is spent, no
+    setting changed, and nobody's prepared answer is played or dropped. '#leave' takes from
+    --leave-days a year; with no game in the subject and the player's own key (see 'referee
+    allow'), '#new' starts a game.
 
     \b
     Examples:
@@ -276,6 +272,12 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
         if outcome.reason and not outcome.reason.startswith("dropped"):
             raise Rejected(f"mail rejected: {outcome.reason}")
         raise Rejected(f"mail {outcome.reason}")
+
+
+referee_inbox.help = (referee_inbox.help or "").replace(
+    "    \b\n    Examples:", "    \b\n" + "\n".join(
+        f"    {line}" if line else "" for line in _directives().splitlines())
+    + "\n\n    \b\n    Examples:", 1)
 
 
 @referee.command("send")
