@@ -40,7 +40,7 @@ from gametool.core import storage
 from gametool.core.engine import CHANCE, Outcome
 from gametool.core.errors import GameError
 from gametool.records import Session, load_one, notes
-from gametool.referee import clock, conditional, leave, standings
+from gametool.referee import clock, conditional, forfeit, leave, standings
 from gametool.referee import daily_mail as digests
 from gametool.referee.clock import Clock
 from gametool.referee.mail import MailRejected
@@ -416,16 +416,11 @@ class Season:
                         f"('{leave}', as the rules let a seat leave); the others play on.")
                 return [self._with_note(m, note, "a seat ran out of time")
                         for m in self.messages(match, session)]
-        ranks = ["2" if seat in late else "1" for seat in session.names]
-        reason = f"time forfeit: {', '.join(late)} did not move within {_days(days)}"
-        result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
-        session.end_off_board(result, reason)
-        session.record.set(DRAW_TAG, None)
-        session.record.set(UNDO_TAG, None)
-        Clock(session.record).mark_ended(moment)
+        why = forfeit.lateness(session, self.game_dir, late[0], moment)
+        reason = f"time forfeit: {', '.join(late)} {why}"
+        forfeit.end_by_forfeit(session, late, reason, moment)
         report.forfeited.append(f"{match} {', '.join(late)}")
-        note = (f"The game ends by time forfeit: {', '.join(late)} did not move within "
-                f"{_days(days)}.")
+        note = f"The game ends by time forfeit: {', '.join(late)} {why}."
         if len(session.names) - len(late) >= 2:
             note += (f" {', '.join(late)} {'loses' if len(late) == 1 else 'lose'} against every "
                      "other seat; nothing is decided among the others, and the standings count "

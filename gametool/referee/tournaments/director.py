@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gametool.core import storage
-from gametool.core.engine import Outcome
 from gametool.core.errors import GameError
 from gametool.records import load_one
-from gametool.referee.clock import Clock
+from gametool.referee.forfeit import end_by_forfeit
 from gametool.referee.mail.journal import Journal, digest
 from gametool.referee.mail.message import addresses as checked_addresses
 from gametool.referee.referee import MATCH_ID, Outgoing, Referee
@@ -302,12 +301,7 @@ def _forfeit(ref: Referee, match: str, gone: list[str]) -> list[Outgoing] | None
             if reason in text:  # ended so by a run cut short before the tournament was saved
                 finals.extend(ref.messages(match, session))
             return text
-        ranks = ["2" if seat in gone else "1" for seat in session.names]
-        result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
-        session.end_off_board(result, reason)
-        for tag in ("DrawOffer", "UndoRequest"):
-            session.record.set(tag, None)
-        Clock(session.record).mark_ended(ref.now())
+        end_by_forfeit(session, gone, reason, ref.now())
         finals.extend(ref.messages(match, session))
         return session.text()
 
