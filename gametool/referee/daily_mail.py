@@ -28,8 +28,7 @@ from typing import Any
 from gametool.core import storage
 from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
-from gametool.records import load_one
-from gametool.referee import sidefiles
+from gametool.referee import roster, sidefiles
 from gametool.referee.mail import MailRejected
 from gametool.referee.mail.outgoing import Outgoing
 from gametool.referee.sidefiles import Sides
@@ -162,11 +161,7 @@ def waiting_games(ref: Any, player: str) -> list[tuple[str, Outgoing]]:
     """Every game that waits for ``player``'s move: its match id and the mail that seat would
     get now (its view, its legal actions and its deadline)."""
     out = []
-    for path in sorted(Path(ref.game_dir).glob("*.gtn")):
-        try:
-            session = load_one(storage.read(str(path)), str(path))
-        except GameError:
-            continue
+    for path, session in roster.games(ref.game_dir, player):
         if session.outcome() is not None or session.is_waiting_for_seed():
             continue
         seat = session.to_move()

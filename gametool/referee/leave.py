@@ -25,7 +25,7 @@ from gametool.core import storage
 from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
 from gametool.records import Session
-from gametool.referee import clock, sidefiles
+from gametool.referee import clock, roster, sidefiles
 from gametool.referee.clock import Clock
 from gametool.referee.mail import MailRejected
 from gametool.referee.sidefiles import Sides
@@ -214,17 +214,11 @@ def grant(game_dir: str | Path, player: str, days: int, moment: datetime,
           ) -> list[tuple[str, str, str]]:
     """Take the leave and say so: to the player, and once to every player it has a running
     game with (which games). Returns (to, subject, text) for each message."""
-    from gametool.records import load_one
 
     start, end, left = take(game_dir, player, days, moment, allowance, sides)
     others: dict[str, list[str]] = {}
-    for path in sorted(Path(game_dir).glob("*.gtn")):
-        try:
-            session = load_one(storage.read(str(path)), str(path))
-        except GameError:
-            continue
-        names = [n.lower() for n in session.names]
-        if player.lower() not in names or session.outcome() is not None:
+    for path, session in roster.games(game_dir, player):
+        if session.outcome() is not None:
             continue
         for name in session.names:
             if name.lower() != player.lower():

@@ -40,7 +40,7 @@ from gametool.core import storage
 from gametool.core.engine import CHANCE, Outcome
 from gametool.core.errors import GameError
 from gametool.records import Session, load_one, notes
-from gametool.referee import clock, conditional, forfeit, leave, standings
+from gametool.referee import clock, conditional, forfeit, leave, roster, standings
 from gametool.referee import daily_mail as digests
 from gametool.referee.clock import Clock
 from gametool.referee.mail import MailRejected
@@ -695,13 +695,7 @@ class Season:
         from tabulate import tabulate
 
         rows = []
-        for path in sorted(self.game_dir.glob("*.gtn")):
-            try:
-                session = load_one(storage.read(str(path)), str(path))
-            except GameError:
-                continue
-            if name.lower() not in (n.lower() for n in session.names):
-                continue
+        for path, session in roster.games(self.game_dir, name):
             outcome = session.outcome()
             pending = invited(session)
             if outcome is not None:
