@@ -1,22 +1,22 @@
 """The referee's season: a clock per game, the commands players mail, games started by mail.
 
-This is a part of :class:`gametool.referee.referee.Referee` (a base class of it), kept apart from the
-reading of mail and its security.
+A part the referee (:class:`gametool.referee.referee.Referee`) holds, kept apart from the
+reading of mail and its security; what it needs of the referee is :class:`RefereeCore`.
 
-The clock (``gametool.referee.clock``): every game refereed by mail gives each seat ``MoveDays`` days
-per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
-gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game of
-three or more seats whose rules let a seat leave, makes the late seat leave so that the others
-play on. A game that has not begun (an invitation not accepted, a contribution to the seed
-missing) lapses instead: nobody played, nobody is rated. Each change ``tick`` makes is journaled
-as ``inbox``'s are (``gametool.referee.mail.journal``, under the same lock): its mails are written only
-once the record holds it, and a tick killed anywhere, or that could not keep a change, is
-finished once by the next run.
+The clock (``gametool.referee.clock``): every game refereed by mail gives each seat ``MoveDays``
+days per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
+gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game
+of three or more seats whose rules let a seat leave, makes the late seat leave so that the
+others play on. A game that has not begun (an invitation not accepted, a contribution to the
+seed missing) lapses instead: nobody played, nobody is rated. Each change ``tick`` makes is
+journaled as ``inbox``'s are (``gametool.referee.mail.journal``, under the same lock): its mails
+are written only once the record holds it, and a tick killed anywhere, or that could not keep a
+change, is finished once by the next run.
 
-Commands (``gametool.referee.mail.directives``): a draw is offered and accepted by every seat; a turn is
-taken back when every other seat accepts, never past a chance action that told anybody anything
-(no peeking); an offer or a request lapses with the next move and is kept until then in the
-record's ``DrawOffer`` and ``UndoRequest`` tags (``PLY; SEAT; SEAT...``: the ply it was made
+Commands (``gametool.referee.mail.directives``): a draw is offered and accepted by every seat; a
+turn is taken back when every other seat accepts, never past a chance action that told anybody
+anything (no peeking); an offer or a request lapses with the next move and is kept until then in
+the record's ``DrawOffer`` and ``UndoRequest`` tags (``PLY; SEAT; SEAT...``: the ply it was made
 at, then the seats that agree). ``#show``, ``#moves``, ``#games``, ``#standings`` and ``#help``
 answer the sender only, from its own view.
 
@@ -34,7 +34,7 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from gametool.core import storage
 from gametool.core.engine import CHANCE, Outcome
@@ -147,35 +147,49 @@ class TickReport:
         self.messages += messages
 
 
-class Season:
-    """Clock, commands and games by mail, for :class:`~gametool.referee.referee.Referee`."""
+class RefereeCore(Protocol):
+    """What the season needs of the referee that holds it: its folders and clock, the views
+    it mails, the contributions to the seed, the outbox, and new games."""
 
     game_dir: Path
     outbox: Path
-    clock_now: str | None = None
+    clock_now: str | None
 
-    # Provided by Referee.
     def messages(self, match: str, session: Session, opening: bool = False,
-                 keys: dict[str, str] | None = None, rekeyed: bool = False) -> list[Outgoing]:
-        raise NotImplementedError
+                 keys: dict[str, str] | None = None, rekeyed: bool = False
+                 ) -> list[Outgoing]: ...
 
-    def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
-        raise NotImplementedError
+    def record_join(self, session: Session, seat: int, lines: list[str]) -> bool: ...
 
-    def _joined(self, match: str, session: Session, name: str) -> Outgoing:
-        raise NotImplementedError
+    def join_reply(self, match: str, session: Session, name: str) -> Outgoing: ...
 
-    def write(self, messages: list[Outgoing]) -> list[Path]:
-        raise NotImplementedError
+    def write(self, messages: list[Outgoing]) -> list[Path]: ...
 
-    def write_files(self, files: list[tuple[str, str]]) -> list[Path]:
-        raise NotImplementedError
+    def write_files(self, files: list[tuple[str, str]]) -> list[Path]: ...
 
-    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
-        raise NotImplementedError
+    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]: ...
 
-    def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]:
-        raise NotImplementedError
+    def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]: ...
+
+
+class Season:
+    """Clock, commands and games by mail, for the referee that holds it
+    (:class:`~gametool.referee.referee.Referee`)."""
+
+    def __init__(self, ref: RefereeCore) -> None:
+        self.ref = ref
+
+    @property
+    def game_dir(self) -> Path:
+        return self.ref.game_dir
+
+    @property
+    def outbox(self) -> Path:
+        return self.ref.outbox
+
+    @property
+    def clock_now(self) -> str | None:
+        return self.ref.clock_now
 
     def _sending(self, deliver: bool = True) -> contextlib.AbstractContextManager[None]:
         """The send lock while messages that carry keys are written (none sent meanwhile)."""
@@ -254,13 +268,13 @@ class Season:
         journal = Journal(self.outbox)
         with journal.locked():
             finished: list[dict] = []
-            stuck = settle(self.game_dir, journal, self.write_files, finished)
+            stuck = settle(self.game_dir, journal, self.ref.write_files, finished)
             report.errors.extend(stuck.values())
             for entry in finished:  # the work of a run cut short, counted now that it is done
                 report.add(TickReport.from_json(entry.get("report")), len(entry["files"]))
             held = {Path(record).name for record in stuck}
             try:  # a digest a run cut short, before today's are looked at
-                finished_digests = digests.finish_pending(self, journal)
+                finished_digests = digests.finish_pending(self.ref, journal)
                 report.digests += finished_digests
                 report.messages += finished_digests
             except GameError as exc:
@@ -273,7 +287,7 @@ class Season:
                 except GameError as exc:  # one game's trouble stops no other game's clock
                     report.errors.append(str(exc))
             try:
-                sent, written, errors = digests.send(self, journal, moment)
+                sent, written, errors = digests.send(self.ref, journal, moment)
             except GameError as exc:  # the digest file does not read: no digest is sent
                 sent, written, errors = 0, 0, [str(exc)]
             report.digests += sent
@@ -304,7 +318,7 @@ class Season:
             entry: dict[str, Any] = {
                 "tick": True, "record": str(path), "before": digest(text.encode()),
                 "after": digest(new.encode()), "text": new, "applied": True, "reason": None,
-                "files": self.render_files(out), "report": draft.as_json()}
+                "files": self.ref.render_files(out), "report": draft.as_json()}
             if lapse:
                 entry["moves"] = [[str(self.game_dir / f"{match}{ext}"),
                                    str(self.game_dir / LAPSED / f"{match}{ext}")]
@@ -329,7 +343,7 @@ class Season:
             journal.remove(key)
             raise Unkept(f"{path}: changed by hand meanwhile; its clock runs again next time")
         files = [(a, b) for a, b in entry["files"]]
-        self.write_files(files)
+        self.ref.write_files(files)
         journal.remove(key)
         report.add(draft, len(files))
 
@@ -391,7 +405,7 @@ class Season:
                     f"{clock.write_time(deadline)} (UTC), or you lose game {match} by time "
                     "forfeit." + leave.bank_text(session, late[0]))
             return [self._with_note(m, note, "reminder, your move")
-                    for m in self.messages(match, session) if m.to in late]
+                    for m in self.ref.messages(match, session) if m.to in late]
         return []
 
     def _forfeit(self, match: str, session: Session, late: list[str], moment: datetime,
@@ -410,12 +424,12 @@ class Season:
                     note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
                             f"('{leave}', as the rules let a seat leave); that ends the game.")
                     return [self._with_note(m, note, "time forfeit")
-                            for m in self.messages(match, session)]
+                            for m in self.ref.messages(match, session)]
                 report.left.append(f"{match} {late[0]}")
                 note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
                         f"('{leave}', as the rules let a seat leave); the others play on.")
                 return [self._with_note(m, note, "a seat ran out of time")
-                        for m in self.messages(match, session)]
+                        for m in self.ref.messages(match, session)]
         why = forfeit.lateness(session, self.game_dir, late[0], moment)
         reason = f"time forfeit: {', '.join(late)} {why}"
         forfeit.end_by_forfeit(session, late, reason, moment)
@@ -425,7 +439,7 @@ class Season:
             note += (f" {', '.join(late)} {'loses' if len(late) == 1 else 'lose'} against every "
                      "other seat; nothing is decided among the others, and the standings count "
                      "no result between them.")
-        return [self._with_note(m, note, "time forfeit") for m in self.messages(match, session)]
+        return [self._with_note(m, note, "time forfeit") for m in self.ref.messages(match, session)]
 
     @staticmethod
     def _with_note(message: Outgoing, note: str, what: str | None = None) -> Outgoing:
@@ -486,7 +500,7 @@ class Season:
             moved = moved or changed
         for command in (c for c in said if c.word == "leave"):
             told = leave.grant(self.game_dir, name, int(command.argument), self.now(),
-                               getattr(self, "leave_days", leave.DEFAULT_DAYS), sides)
+                               getattr(self.ref, "leave_days", leave.DEFAULT_DAYS), sides)
             notes_private.extend(_outgoing(*message) for message in told)
         for command in (c for c in said if c.word == "say"):  # notes to the other seats
             notes_private.extend(self._say(match, session, name, command.argument))
@@ -517,10 +531,10 @@ class Season:
         moved = moved or bool(played)
         replies: list[Outgoing] = []
         if joined and session.is_waiting_for_seed() and not changes:
-            replies = [self._joined(match, session, name)]
+            replies = [self.ref.join_reply(match, session, name)]
         elif moved:  # a move, a turn taken back, a draw agreed: every seat's new view
             replies = [self._with_note(m, "\n".join(notes)) if notes else m
-                       for m in self.messages(match, session)]
+                       for m in self.ref.messages(match, session)]
         elif notes:
             pending = _offer(session, DRAW_TAG) or _offer(session, UNDO_TAG)
             prompt = (f"\n\nAnswer with your key line, '#ply {session.ply + 1}' and the word, "
@@ -728,7 +742,7 @@ class Season:
             if not value:
                 raise MailRejected("this game's seed is drawn jointly: accept with the line "
                                    "'gametool join' prints ('#join' and 32 random hex digits)")
-            self._join(session, session.seat_index(name), rest)
+            self.ref.record_join(session, session.seat_index(name), rest)
         elif value:
             raise MailRejected("this game's seed is not drawn jointly: write '#join' alone to "
                                "accept")
@@ -743,7 +757,7 @@ class Season:
                                        f"{', '.join(waiting)} "
                                        f"{'has' if len(waiting) == 1 else 'have'} answered too.\n")]
         return session, [self._with_note(m, "Every seat has accepted: the game begins.")
-                         for m in self.messages(match, session)]
+                         for m in self.ref.messages(match, session)]
 
     def players_path(self) -> Path:
         return self.game_dir / PLAYERS_FILE
@@ -800,7 +814,7 @@ class Season:
                 out.append(message)
             if deliver:
                 for message in out:
-                    written.extend(self.write([message]))
+                    written.extend(self.ref.write([message]))
             return ring.text()
 
         try:
@@ -842,7 +856,7 @@ class Season:
             if command.word == "leave":  # for every game of the player
                 replies += [_outgoing(*message) for message in leave.grant(
                     self.game_dir, sender, int(command.argument), self.now(),
-                    getattr(self, "leave_days", leave.DEFAULT_DAYS), sides)]
+                    getattr(self.ref, "leave_days", leave.DEFAULT_DAYS), sides)]
                 continue
             if command.word == "digest":
                 continue  # set last, once nothing else in the mail can be refused
@@ -912,7 +926,7 @@ class Season:
                     on_commit(path, old, new, before + done)
 
         try:
-            self.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
+            self.ref.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
                      invited=others, on_create=invitations)
         except (MailRejected, Unkept):
             raise

@@ -3,18 +3,18 @@
 Reading. A message is known by the SHA-256 of its bytes. Under the master record's lock, before
 the record is replaced, the outcome of the message (the record's text before and after, and
 every reply as a finished .eml file) is written to a journal entry,
-``OUTBOX/.journal/DIGEST.json`` (``gametool.referee.mail.journal``). Then the record is replaced, the
-replies are written to the outbox (only then: a reply never tells of an outcome the record does
-not hold), the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with the flag
-``S``; mbox: removed once the whole run is done, the messages done meanwhile listed in
-``OUTBOX/.journal/mbox-done.list``, one line appended each; each message is read no further
-than ``--max-bytes``) and the entry is deleted. A referee killed anywhere, or that could not
-replace the record, finds the entry at its next run and finishes it: the record's new text if
-it still holds the old one, then the replies. A message is so applied once, and its replies
-written once, whatever the moment of the crash. One run at a time holds the journal's lock
-(``tick`` too). An entry is only believed when it has the shape written here: every reply it
-holds is a plain ``.eml`` name (never a path out of the outbox), and its record a master record
-of the game folder.
+``OUTBOX/.journal/DIGEST.json`` (``gametool.referee.mail.journal``). Then the record is
+replaced, the replies are written to the outbox (only then: a reply never tells of an outcome
+the record does not hold), the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with
+the flag ``S``; mbox: removed once the whole run is done, the messages done meanwhile listed in
+``OUTBOX/.journal/mbox-done.list``, one line appended each; each message is read no further than
+``--max-bytes``) and the entry is deleted. A referee killed anywhere, or that could not replace
+the record, finds the entry at its next run and finishes it: the record's new text if it still
+holds the old one, then the replies. A message is so applied once, and its replies written once,
+whatever the moment of the crash. One run at a time holds the journal's lock (``tick`` too). An
+entry is only believed when it has the shape written here: every reply it holds is a plain
+``.eml`` name (never a path out of the outbox), and its record a master record of the game
+folder.
 
 Sending. One run at a time (``OUTBOX/.journal/send.lock``): each .eml file of the outbox,
 oldest first, goes to ``sendmail`` or an SMTP server and is then moved to ``OUTBOX/sent/``; a
@@ -122,7 +122,8 @@ def _unkept_records(journal: Journal, key: str) -> set[str]:
 
 def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = None) -> Outcome:
     """Apply one message exactly once, writing its replies to the outbox (see
-    ``gametool.referee.mail.journal``); the caller files the message and then calls ``journal.remove``.
+    ``gametool.referee.mail.journal``); the caller files the message and then calls
+    ``journal.remove``.
 
     The replies are written only once the record holds the outcome they tell of. When it
     cannot be kept (Unkept: a folder that refuses a file, a full disk), nothing is written

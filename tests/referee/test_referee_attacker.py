@@ -11,6 +11,7 @@ and after one good one."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import shutil
@@ -113,7 +114,8 @@ CHESS_BAD = ["#show 999", "#if pass then pass", "#if e4", "#if Nf3 then Nc6\n#if
              "#new chess vs cy@example.com"]
 
 
-def _tawula_secrets() -> tuple[str, str]:
+@functools.cache
+def tawula_secrets() -> tuple[str, str]:
     """Two secrets whose opening rolls agree (the sender sees the same game) and whose roll
     after the mover's first legal move does not."""
     seen: dict[tuple[str, int | None], str] = {}
@@ -131,12 +133,9 @@ def _tawula_secrets() -> tuple[str, str]:
     raise AssertionError("no two secrets with the same opening rolls")
 
 
-TAWULA_SECRETS = _tawula_secrets()
-
-
 def tawula(root: Path, variant: int) -> tuple[Table, str]:
     """The seat to move after the opening rolls writes; the variants are two secrets."""
-    table = Table(root, "tawula", TAWULA_SECRETS[variant % 2])
+    table = Table(root, "tawula", tawula_secrets()[variant % 2])
     session = table.session()
     return table, session.names[session.to_move()]
 
@@ -308,3 +307,17 @@ def test_leave_in_a_refused_mail_is_not_spent(tmp_path: Path) -> None:
         assert not (table.root / "games" / "leave.json").exists()
     assert table.mail(ben, "#leave 3")[0]
     assert "ben@example.net" in (table.root / "games" / "leave.json").read_text()
+
+
+def test_a_reply_whose_own_text_names_two_games_is_refused_as_ambiguous(tmp_path: Path) -> None:
+    ref = Referee(tmp_path / "games", tmp_path / "outbox", now=NOW)
+    (one, first), (two, _second) = (ref.new("chess", [ANN, BEN]) for _ in range(2))
+    key = KEY.search(next(m.body for m in first if m.to == ANN)).group(1)  # type: ignore
+    before = tree_hash(tmp_path / "games")
+    mail = EmailMessage()
+    mail["From"], mail["To"], mail["Subject"] = ANN, "referee@localhost", "Re: my games"
+    mail.set_content(f"[gametool {one}]\n[gametool {two}]\n#key {key}\n#ply 1\ne4\n")
+    applied, out, reason = ref.receive(bytes(mail))
+    assert not applied and "names several games" in (reason or "")
+    assert [m.to for m in out] == [ANN]
+    assert tree_hash(tmp_path / "games") == before

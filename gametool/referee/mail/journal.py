@@ -5,20 +5,21 @@ Every change the referee makes to a master record (a mail applied, a clock's rem
 forfeit, a lapse) is first written here as an entry: the record's path, the SHA-256 of its text
 before and after, the new text itself, the side files the change writes (prepared moves, leave,
 digest settings: ``sides``, each path with its new text, or null when it goes) and every message
-that tells of the outcome, as finished ``.eml`` files. Then the record is replaced, and only then are the messages written to the
-outbox; the entry goes last. A run that finds an entry (the last one was killed, or could not
-replace the record) finishes it before anything else:
+that tells of the outcome, as finished ``.eml`` files. Then the record is replaced, and only
+then are the messages written to the outbox; the entry goes last. A run that finds an entry (the
+last one was killed, or could not replace the record) finishes it before anything else:
 
-- the record holds the text after: the messages are written (the same files again, none that
-  was sent already);
-- the record still holds the text before: the new text is written, then the messages (the same
-  outcome, with the same deal, whatever else has arrived since);
+- the record holds the text after: the side files are written (the same texts again), then the
+  messages (the same files again, none that was sent already);
+- the record still holds the text before: the side files and the new text are written, then the
+  messages (the same outcome, with the same deal, whatever else has arrived since);
 - anything else (an entry altered, a record edited by hand): the entry is forgotten, and its
   mail, if it comes again, is applied afresh.
 
 An entry of a mail whose work is finished becomes a small marker (done, with its result), so
-that the mail, read again by a later run, is filed rather than applied a second time; the run
-that no longer sees the mail waiting forgets the marker. One run at a time holds the journal's
+that the mail, read again by a later run, is filed rather than applied a second time (and a
+piped mail's retry by the mail server is answered by nothing new); markers are forgotten once
+the mail is filed, or after some days. One run at a time holds the journal's
 lock: ``inbox``, ``tick`` and the commands that change keys. Sending has a lock of its own.
 """
 

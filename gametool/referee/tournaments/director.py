@@ -134,7 +134,7 @@ def _start_games(ref: Referee, made: Tournament, tables: list[tuple[int, list[pa
                 note = (f"Tournament {made.id} ({made.format}, {len(made.players)} players), "
                         f"round {number} of {made.rounds}: this game is {' - '.join(table)}. "
                         "Ask for the standings with '#standings'.")
-                messages += [ref._with_note(m, note) for m in opening]
+                messages += [ref.season._with_note(m, note) for m in opening]
             if made.format == "swiss":
                 messages += [_bye(made, number, name) for name in played.byes]
     except GameError:

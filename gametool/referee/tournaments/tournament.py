@@ -19,7 +19,8 @@ opponent, divided by the other seats, times that opponent's points), Buchholz fo
 points of every opponent met, each divided by the other seats of that game; a bye adds none).
 Players are ordered by points, then the tie-break, then their place in the list given.
 
-This module reads; :mod:`gametool.referee.tournaments.director` starts games, pairs rounds and withdraws players.
+This module reads; :mod:`gametool.referee.tournaments.director` starts games, pairs rounds and
+withdraws players.
 """
 
 from __future__ import annotations
