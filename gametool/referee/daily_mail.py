@@ -28,9 +28,10 @@ from typing import Any
 from gametool.core import storage
 from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
-from gametool.records import load_one
+from gametool.referee import roster, sidefiles
 from gametool.referee.mail import MailRejected
 from gametool.referee.mail.outgoing import Outgoing
+from gametool.referee.sidefiles import Sides
 
 FILE = "digest.json"
 MODES = ("daily", "off")
@@ -41,18 +42,26 @@ def _path(game_dir: str | Path) -> Path:
     return Path(game_dir) / FILE
 
 
-def _read(game_dir: str | Path) -> dict[str, dict[str, str]]:
-    """The players' settings (an unreadable file is as good as none: mail at every move)."""
+def _read(game_dir: str | Path, sides: Sides | None = None) -> dict[str, dict[str, str]]:
+    """The players' settings (empty: no file); :class:`Damaged` when the file is not one the
+    referee wrote (digests never stop, nor turn into a mail a move, silently)."""
     path = _path(game_dir)
-    if not path.is_file():
+    text = sidefiles.read(path, sides)
+    if text is None:
         return {}
-    try:
-        data = json.loads(storage.read(str(path)))["players"]
-    except (GameError, ValueError, KeyError, TypeError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): v for k, v in data.items() if isinstance(v, dict)}
+    data = sidefiles.parse_json(text, path, "digest file")
+    what = "not a digest file the referee wrote"
+    players = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(players, dict):
+        raise sidefiles.damaged(path, f"{what} (no table of players)")
+    for name, value in players.items():
+        if not isinstance(value, dict) or not set(value) <= {"digest", "sent"} or not all(
+                isinstance(item, str) and len(item) <= 20 for item in value.values()):
+            raise sidefiles.damaged(path, f"{what} ({name[:60]!r}: not a digest setting)")
+        if value.get("digest", "daily") != "daily":
+            raise sidefiles.damaged(path, f"{what} ({name[:60]!r}: the digest "
+                                    f"{value['digest'][:20]!r})")
+    return players
 
 
 def daily_players(game_dir: str | Path) -> set[str]:
@@ -64,8 +73,24 @@ def mode_of(game_dir: str | Path, player: str) -> str:
     return "daily" if player.lower() in daily_players(game_dir) else "off"
 
 
-def _change(game_dir: str | Path, player: str, edit: Any) -> None:
+def _change(game_dir: str | Path, player: str, edit: Any, sides: Sides | None = None) -> None:
+    """Change one player's setting; with ``sides`` (a mail under way) the new text is kept
+    there, to be written with the mail."""
     path = _path(game_dir)
+
+    def change(_text: str = "") -> str:
+        players = dict(_read(game_dir, sides))
+        value = dict(players.get(player.lower(), {}))
+        edit(value)
+        if value.get("digest") == "daily" or value.get("sent"):
+            players[player.lower()] = value
+        else:
+            players.pop(player.lower(), None)
+        return json.dumps({"players": players}, indent=2, sort_keys=True) + "\n"
+
+    if sides is not None:
+        sides.write(path, change())
+        return
     storage.private_folder(Path(game_dir))
     if not path.exists():
         try:
@@ -74,32 +99,14 @@ def _change(game_dir: str | Path, player: str, edit: Any) -> None:
         except GameError:
             if not path.exists():
                 raise
-
-    def change(text: str) -> str:
-        try:
-            data = json.loads(text)
-            players = data["players"]
-            if not isinstance(players, dict):
-                raise TypeError
-        except (ValueError, KeyError, TypeError):
-            raise GameError(f"{path}: not a digest file the referee wrote") from None
-        value = players.get(player.lower())
-        value = dict(value) if isinstance(value, dict) else {}
-        edit(value)
-        if value.get("digest") == "daily" or value.get("sent"):
-            players[player.lower()] = value
-        else:
-            players.pop(player.lower(), None)
-        return json.dumps(data, indent=2, sort_keys=True) + "\n"
-
     storage.update(str(path), change, storage.PRIVATE_FILE)
 
 
-def set_mode(game_dir: str | Path, player: str, mode: str) -> str:
+def set_mode(game_dir: str | Path, player: str, mode: str, sides: Sides | None = None) -> str:
     """Set ``player``'s digest to ``mode`` (daily or off); return the mode it had."""
     if mode not in MODES:
         raise MailRejected(f"'#digest {mode[:20]}': write '#digest daily' or '#digest off'")
-    before = mode_of(game_dir, player)
+    before = "daily" if _read(game_dir, sides).get(player.lower(), {}).get("digest") else "off"
 
     def edit(value: dict[str, str]) -> None:
         if mode == "daily":
@@ -107,7 +114,7 @@ def set_mode(game_dir: str | Path, player: str, mode: str) -> str:
         else:
             value.pop("digest", None)
 
-    _change(game_dir, player, edit)
+    _change(game_dir, player, edit, sides)
     return before
 
 
@@ -154,11 +161,7 @@ def waiting_games(ref: Any, player: str) -> list[tuple[str, Outgoing]]:
     """Every game that waits for ``player``'s move: its match id and the mail that seat would
     get now (its view, its legal actions and its deadline)."""
     out = []
-    for path in sorted(Path(ref.game_dir).glob("*.gtn")):
-        try:
-            session = load_one(storage.read(str(path)), str(path))
-        except GameError:
-            continue
+    for path, session in roster.games(ref.game_dir, player):
         if session.outcome() is not None or session.is_waiting_for_seed():
             continue
         seat = session.to_move()

@@ -25,9 +25,10 @@ from gametool.core import storage
 from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
 from gametool.records import Session
-from gametool.referee import clock
+from gametool.referee import clock, roster, sidefiles
 from gametool.referee.clock import Clock
 from gametool.referee.mail import MailRejected
+from gametool.referee.sidefiles import Sides
 
 FILE = "leave.json"
 DEFAULT_DAYS = 30
@@ -41,39 +42,61 @@ def _path(game_dir: str | Path) -> Path:
     return Path(game_dir) / FILE
 
 
+def _load(path: Path, sides: Sides | None = None) -> dict[str, list[list]]:
+    """Every player's leave as kept in ``path`` (empty: no file); :class:`Damaged` when the
+    file is not one the referee wrote (a seat's leave must never stop counting silently)."""
+    text = sidefiles.read(path, sides)
+    if text is None:
+        return {}
+    data = sidefiles.parse_json(text, path, "leave file")
+    what = "not a leave file the referee wrote"
+    if not isinstance(data, dict) or not isinstance(data.get("players"), dict):
+        raise sidefiles.damaged(path, f"{what} (no table of players)")
+    players: dict[str, list[list]] = {}
+    for player, taken in data["players"].items():
+        if not isinstance(taken, list) or len(taken) > 10_000:
+            raise sidefiles.damaged(path, f"{what} ({player[:60]!r}: not a list of periods)")
+        for item in taken:
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+                    and isinstance(item[1], int) and not isinstance(item[1], bool)
+                    and 1 <= item[1] <= 365):
+                raise sidefiles.damaged(path, f"{what} ({player[:60]!r}: a period that is not "
+                                        "a start and 1 to 365 days)")
+            try:
+                clock.parse_time(item[0])
+            except GameError:
+                raise sidefiles.damaged(path, f"{what} ({player[:60]!r}: the start "
+                                        f"{item[0][:30]!r} is not a time)") from None
+        players[player] = taken
+    return players
+
+
 def periods(game_dir: str | Path, player: str) -> list[tuple[datetime, datetime]]:
-    """The player's leave periods (start, end)."""
-    path = _path(game_dir)
-    if not path.is_file():
-        return []
+    """The player's leave periods (start, end); :class:`Damaged` when the leave file cannot
+    be read (no deadline is computed without the leave it must count)."""
+    taken = _load(_path(game_dir)).get(player.lower(), [])
     try:
-        data = json.loads(storage.read(str(path)))
-        taken = data["players"].get(player.lower(), [])
-        return [(clock.parse_time(start), clock.parse_time(start) + timedelta(days=int(days)))
+        return [(clock.parse_time(start), clock.parse_time(start) + timedelta(days=days))
                 for start, days in taken]
-    except (GameError, ValueError, KeyError, TypeError, AttributeError):
-        return []
+    except OverflowError:
+        raise sidefiles.damaged(_path(game_dir), "a leave that ends past the year 9999"
+                                ) from None
 
 
 def take(game_dir: str | Path, player: str, days: int, moment: datetime,
-         allowance: int = DEFAULT_DAYS) -> tuple[datetime, datetime, int]:
+         allowance: int = DEFAULT_DAYS, sides: Sides | None = None
+         ) -> tuple[datetime, datetime, int]:
     """Take ``days`` days of leave for ``player`` from ``moment`` (or the end of the leave
     already running); return the period and the days left this year. Refused over the
-    allowance."""
+    allowance. With ``sides`` (a mail under way) the file's new text is kept there, to be
+    written with the mail; without, it is written now."""
     if not 1 <= days <= 365:
         raise MailRejected(f"'#leave {days}': give a whole number of days from 1 to 365")
     path = _path(game_dir)
-    storage.private_folder(Path(game_dir))
-    if not path.exists():
-        storage.create(str(path), json.dumps({"players": {}}), mode=storage.PRIVATE_FILE)
     holder: list[tuple[datetime, datetime, int]] = []
 
-    def change(text: str) -> str:
-        try:
-            data = json.loads(text)
-            taken = data["players"].setdefault(player.lower(), [])
-        except (ValueError, KeyError, TypeError, AttributeError):
-            raise GameError(f"{path}: not a leave file the referee wrote") from None
+    def change(players: dict[str, list[list]]) -> str:
+        taken = players.setdefault(player.lower(), [])
         start = moment
         for begun, length in taken:
             end = clock.parse_time(begun) + timedelta(days=int(length))
@@ -85,9 +108,15 @@ def take(game_dir: str | Path, player: str, days: int, moment: datetime,
                                f"leave left in {start.year} (of {allowance})")
         taken.append([clock.write_time(start), days])
         holder.append((start, start + timedelta(days=days), allowance - used - days))
-        return json.dumps(data, indent=2, sort_keys=True) + "\n"
+        return json.dumps({"players": players}, indent=2, sort_keys=True) + "\n"
 
-    storage.update(str(path), change, storage.PRIVATE_FILE)
+    if sides is not None:
+        sides.write(path, change(_load(path, sides)))
+        return holder[0]
+    storage.private_folder(Path(game_dir))
+    if not path.exists():
+        storage.create(str(path), json.dumps({"players": {}}), mode=storage.PRIVATE_FILE)
+    storage.update(str(path), lambda text: change(_load(path)), storage.PRIVATE_FILE)
     return holder[0]
 
 
@@ -181,20 +210,15 @@ def bank_text(session: Session, name: str) -> str:
 
 
 def grant(game_dir: str | Path, player: str, days: int, moment: datetime,
-          allowance: int = DEFAULT_DAYS) -> list[tuple[str, str, str]]:
+          allowance: int = DEFAULT_DAYS, sides: Sides | None = None
+          ) -> list[tuple[str, str, str]]:
     """Take the leave and say so: to the player, and once to every player it has a running
     game with (which games). Returns (to, subject, text) for each message."""
-    from gametool.records import load_one
 
-    start, end, left = take(game_dir, player, days, moment, allowance)
+    start, end, left = take(game_dir, player, days, moment, allowance, sides)
     others: dict[str, list[str]] = {}
-    for path in sorted(Path(game_dir).glob("*.gtn")):
-        try:
-            session = load_one(storage.read(str(path)), str(path))
-        except GameError:
-            continue
-        names = [n.lower() for n in session.names]
-        if player.lower() not in names or session.outcome() is not None:
+    for path, session in roster.games(game_dir, player):
+        if session.outcome() is not None:
             continue
         for name in session.names:
             if name.lower() != player.lower():

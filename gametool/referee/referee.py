@@ -5,14 +5,15 @@ addresses; its match id (``colors-1a2b3c4d``) travels in the subject as ``[gamet
 Beside it, ``MATCH.keys`` holds a salted hash of each seat's secret key; the key itself is sent
 once, in that seat's opening mail (or by ``rekey``). A player's mail must come from the seat's
 registered address (one ``From`` header, one address) and carry, in the player's own text,
-``#key KEY``, then the guard ``#ply N``, then one action per line (``gametool.referee.mail.body``). The
-referee applies the actions as that seat with ``expect_ply=N`` under the record's lock, then
-writes one message per seat into the outbox: that seat's view, and its legal actions when it is
-to move. A rejected mail changes nothing and gets one reply, to the seat's registered address,
-saying what was wrong. A mail with no single readable sender, or whose sender holds no seat in
-the game it names (or that names no known game), is dropped unanswered with its reason: no
-backscatter to a forged sender, and nothing that tells which games exist. When the game ends
-every seat receives the master record, seed included, to check against the SeedHash it was sent.
+``#key KEY``, then the guard ``#ply N``, then one action per line
+(``gametool.referee.mail.body``). The referee applies the actions as that seat with
+``expect_ply=N`` under the record's lock, then writes one message per seat into the outbox: that
+seat's view, and its legal actions when it is to move. A rejected mail changes nothing and gets
+one reply, to the seat's registered address, saying what was wrong. A mail with no single
+readable sender, or whose sender holds no seat in the game it names (or that names no known
+game), is dropped unanswered with its reason: no backscatter to a forged sender, and nothing
+that tells which games exist. When the game ends every seat receives the master record, seed
+included, to check against the SeedHash it was sent.
 
 In a game with chance nobody chooses the seed. The record's ``Seed`` is the referee's secret,
 committed to by the ``SeedHash`` in every opening message; each seat's first mail carries
@@ -27,17 +28,18 @@ Secrets at rest: the game folder and the outbox are mode 0700, and every file wr
 (records, key files, outbox messages, the journal) mode 0600, whatever the umask.
 
 The referee's word: a reply tells only what the record on disk holds. ``receive`` hands the new
-text and the replies to ``on_commit`` (the journal, ``gametool.referee.mail.journal``) before the record
-is replaced; a record that cannot be replaced is ``Unkept`` (the referee's failure, never a
-reply), and the journal lets the next run finish the change with the same deal. A seat gets at
-most one refusal an hour (``bounded``): a flood of forged mail draws one reply, not thousands.
+text and the replies to ``on_commit`` (the journal, ``gametool.referee.mail.journal``) before
+the record is replaced; a record that cannot be replaced is ``Unkept`` (the referee's failure,
+never a reply), and the journal lets the next run finish the change with the same deal. A seat
+gets at most one refusal an hour (``bounded``): a flood of forged mail draws one reply, not
+thousands.
 
-Reading mail (``gametool.referee.mail``) is apart from how it arrives and leaves: ``receive`` takes the
-raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
+Reading mail (``gametool.referee.mail``) is apart from how it arrives and leaves: ``receive``
+takes the raw bytes and returns the messages to send; ``write`` puts them in the outbox folder.
 
-The season (``gametool.referee.season``, a base class): a clock per game that ``tick`` runs, the
-commands players mail besides actions (draw offers, take-backs, status), and games started by
-mail by the players the referee allows.
+The season (``gametool.referee.season``, a part the referee holds): a clock per game that
+``tick`` runs, the commands players mail besides actions (draw offers, take-backs, status), and
+games started by mail by the players the referee allows.
 """
 
 from __future__ import annotations
@@ -47,12 +49,13 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any
 
 from gametool.core import storage
 from gametool.core.chance import new_seed, seed_hash, weak_seed_reason
@@ -60,7 +63,7 @@ from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError
 from gametool.core.hints import typed_action, with_hint
 from gametool.records import Session, load_one
-from gametool.referee import clock, leave
+from gametool.referee import clock, leave, sidefiles
 from gametool.referee import daily_mail as digests
 from gametool.referee.mail import MailDropped, MailRejected
 from gametool.referee.mail import directives as mail_commands
@@ -69,7 +72,8 @@ from gametool.referee.mail.keys import Keyring
 from gametool.referee.mail.message import DEFAULT_MAX_BYTES, Letter, one_address
 from gametool.referee.mail.message import addresses as checked_addresses
 from gametool.referee.mail.outgoing import OUTBOX_NAME, Outgoing, Unkept
-from gametool.referee.season import INVITED_TAG, Season, invited, is_invited
+from gametool.referee.season import INVITED_TAG, Season, TickReport, invited, is_invited
+from gametool.referee.sidefiles import Sides
 from gametool.views import render
 
 MATCH_TAG = re.compile(r"\[gametool\s+([^\]\s]*)\s*\]", re.IGNORECASE)
@@ -98,15 +102,20 @@ DRAWN_REFUSAL = ("this mail completed the draw, so the reason is not given (it c
                  "was drawn): read your view, then send your actions again in a new mail")
 
 
-class Receipt(NamedTuple):
-    """What became of one incoming mail."""
+@dataclass(frozen=True)
+class Receipt:
+    """What became of one incoming mail (unpacked as applied, messages, reason)."""
 
     applied: bool
     messages: list[Outgoing]
     reason: str | None = None  # why it was not applied (rejected, or dropped when no messages)
+    sides: list | None = None  # the side files a mail that names no game changes (journaled)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.applied, self.messages, self.reason))
 
 
-class Referee(Season):
+class Referee:
     """The referee's folders: the master records with their key files, and the outbox."""
 
     def __init__(self, game_dir: str | Path, outbox: str | Path,
@@ -118,6 +127,28 @@ class Referee(Season):
         self.address = address
         self.max_bytes = max_bytes
         self.held = 0  # refusals not sent in this run (at most one an hour to a seat)
+        self.leave_days = leave.DEFAULT_DAYS  # the allowance '#leave' takes from
+        self.season = Season(self)  # the clock, the mail commands, games started by mail
+
+    # -- the season's part, as the commands call it ------------------------------------------
+
+    def now(self) -> datetime:
+        return clock.now(self.clock_now)
+
+    def tick(self) -> TickReport:
+        """Remind, forfeit, let invitations lapse, send the digests (``Season.tick``)."""
+        return self.season.tick()
+
+    def allow(self, addresses: list[str], deliver: bool = False,
+              digest: str | None = None) -> list[Outgoing]:
+        """Let these players start games by mail (``Season.allow``)."""
+        return self.season.allow(addresses, deliver, digest)
+
+    def is_allowed(self, sender: str) -> bool:
+        return self.season.is_allowed(sender)
+
+    def players_path(self) -> Path:
+        return self.season.players_path()
 
     def master(self, match: str) -> Path:
         return self.game_dir / f"{match}.gtn"
@@ -154,7 +185,7 @@ class Referee(Season):
         session = Session.start(game_id, names, options, seed or new_seed(), joint=joint,
                                 date=self.now().strftime("%Y.%m.%d"))
         _playable_by_mail(session)
-        self._start_clock(session, days)
+        self.season._start_clock(session, days)
         if bank:  # a reserve of days past the deadline for every seat
             leave.start_bank(session, bank)
         if invited:
@@ -223,7 +254,7 @@ class Referee(Season):
             holder.append(message)
             return text
 
-        with self._sending(deliver):
+        with self.season._sending(deliver):
             storage.update(str(path), change)
         return holder
 
@@ -263,6 +294,7 @@ class Referee(Season):
         path = self.master(match)
         seat: list[str] = []
         holder: list[tuple[list[Outgoing], str | None]] = []
+        later: list[list] = []  # with no journal: the side files, once the record is kept
 
         def change(text: str) -> str:
             session = load_one(text, str(path))
@@ -276,18 +308,24 @@ class Referee(Season):
             letter.check()
             lines = own_lines(letter.text())
             self._authenticate(match, name, lines)
-            new, replies, refused = self._apply(match, session, name, lines)
+            sides = Sides()
+            new, replies, refused = self._apply(match, session, name, lines, sides)
             if refused is not None:
                 replies.append(self._actions_refused(name, match, refused, letter.message_id()))
                 refused = f"contribution recorded, actions not applied: {refused}"
+            changed = sides.as_json()
             if on_commit is not None:
+                extra: dict = {"sides": changed} if changed else {}
+                if refused is not None:
+                    extra["reason"] = refused
                 try:
-                    if refused is None:
-                        on_commit(path, text, new, replies)
-                    else:
-                        on_commit(path, text, new, replies, reason=refused)
+                    on_commit(path, text, new, replies, **extra)
+                except Unkept:
+                    raise
                 except GameError as exc:
                     raise _Unkept(exc) from None
+            elif changed:
+                later.append(changed)
             holder.append((replies, refused))
             return new
 
@@ -307,12 +345,14 @@ class Referee(Season):
                 return Receipt(False, [], f"dropped: {reason}")
             return Receipt(False, [self._rejection(seat[0], match, reason,
                                                    letter.message_id())], reason)
+        for changed in later:
+            sidefiles.apply(self.game_dir, changed)
         replies, refused = holder[0]
         if refused is not None:
             return Receipt(False, replies, refused)
         return Receipt(True, replies)
 
-    def _apply(self, match: str, session: Session, name: str, lines: list[str]
+    def _apply(self, match: str, session: Session, name: str, lines: list[str], sides: Sides
                ) -> tuple[str, list[Outgoing], str | None]:
         """Apply an authenticated seat's mail to ``session``: its contribution to the seed
         first, then its commands or actions. Returns the new text, the replies, and why the
@@ -325,29 +365,35 @@ class Referee(Season):
         name what was drawn.
         """
         if is_invited(session, name):  # accepting an invitation: read as a whole
-            season = self._season_mail(match, session, name, lines)
+            season = self.season._season_mail(match, session, name, lines, sides=sides)
             assert season is not None
             return season[0].text(), season[1], None
-        joined = self._join(session, session.seat_index(name), lines)
+        seen = session.ply  # the position the sender saw
+        joined = self.record_join(session, session.seat_index(name), lines)
         completed = joined and session.seed is not None
         if joined:
-            self._moved(session)
+            self.season._moved(session)
         kept = session.text()
         refused: str | None = None
         try:
-            season = self._season_mail(match, session, name, lines, joined=joined)
+            season = self.season._season_mail(match, session, name, lines, joined=joined,
+                                       sides=sides, seen=seen)
             if season is not None:  # commands
                 return season[0].text(), season[1], None
             if not joined or has_guard(lines):
                 self._play(session, name, lines)
-                self._moved(session)
+                self.season._moved(session)
+                self.season._respond(session, sides)  # the opponent's answer prepared in advance
+        except Unkept:
+            raise
         except GameError as exc:
             if not joined:
                 raise
             refused = DRAWN_REFUSAL if completed else _short(str(exc))
             session = load_one(kept, session.file)
+            sides.writes.clear()
         replies = (self.messages(match, session) if not session.is_waiting_for_seed()
-                   else [self._joined(match, session, name)])
+                   else [self.join_reply(match, session, name)])
         return session.text(), replies, refused
 
     @staticmethod
@@ -376,7 +422,7 @@ class Referee(Season):
         """A mail that names no game of this referee but holds commands ('#new', '#games',
         ...) under a player's own key (see 'referee allow'). None, so that nothing is
         answered, unless the sender is an allowed player and the subject names no game."""
-        if not self.is_allowed(sender):
+        if not self.season.is_allowed(sender):
             return None
         try:
             if MATCH_TAG.search(letter.subject()) is not None:
@@ -387,22 +433,27 @@ class Referee(Season):
         named = {m.group(1).lower() for m in MATCH_TAG.finditer(text)}
         if MATCH_TAG.search("\n".join(own_lines(text))) is not None or len(named) == 1:
             return None  # the text names a game, not one of this referee's
+        sides = Sides()
         try:
-            answered = self._account_mail(own_lines(text), sender)
+            answered = self.season._account_mail(own_lines(text), sender, sides)
             if answered is None:
                 return None
             replies, wanted = answered
             if wanted is not None:
-                replies = self._start_by_mail(sender, wanted, replies, on_commit)
+                replies = self.season._start_by_mail(sender, wanted, replies, on_commit, sides)
         except Unkept:
             raise
         except GameError as exc:
             reason = _short(str(exc))
             return Receipt(False, [self._rejection(sender, None, reason, letter.message_id())],
                            reason)
-        return Receipt(True, replies)
+        if on_commit is None or wanted is not None:  # no journal, or journaled with the game
+            if on_commit is None:
+                sidefiles.apply(self.game_dir, sides.as_json())
+            return Receipt(True, replies)
+        return Receipt(True, replies, sides=sides.as_json())
 
-    def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
+    def record_join(self, session: Session, seat: int, lines: list[str]) -> bool:
         """Record the seat's contribution to the joint seed if the mail holds one; refuse a
         seat's first mail without one. Returns whether a contribution was recorded."""
         value = find_join(lines)
@@ -422,7 +473,7 @@ class Referee(Season):
         session.contribute(session.names[seat], value)
         return True
 
-    def _joined(self, match: str, session: Session, name: str) -> Outgoing:
+    def join_reply(self, match: str, session: Session, name: str) -> Outgoing:
         waiting = ", ".join(session.waiting_for())
         return Outgoing(name, f"[gametool {match}] {session.game.name}, contribution received",
                         f"Game {match}: your contribution to the seed is recorded.\n\n"
@@ -483,7 +534,10 @@ class Referee(Season):
             found = MATCH_TAG.search(letter.subject())
             if found is None:  # the player's own text first (a reply to a digest names one)
                 text = letter.text()
-                found = MATCH_TAG.search("\n".join(own_lines(text)))
+                own = "\n".join(own_lines(text))
+                if len({m.group(1).lower() for m in MATCH_TAG.finditer(own)}) > 1:
+                    return None  # two games in one's own text: ambiguous, never a guess
+                found = MATCH_TAG.search(own)
                 if found is None:  # a quoted mail that names one game, never several
                     named = {m.group(1).lower() for m in MATCH_TAG.finditer(text)}
                     found = MATCH_TAG.search(text) if len(named) == 1 else None
@@ -504,8 +558,11 @@ class Referee(Season):
             text = letter.text()
         except MailRejected:
             return None
-        named = list(dict.fromkeys(m.group(1).lower() for m in MATCH_TAG.finditer(text)))
-        if len(named) < 2:
+        own = list(dict.fromkeys(m.group(1).lower()
+                                 for m in MATCH_TAG.finditer("\n".join(own_lines(text)))))
+        named = own if len(own) > 1 else list(dict.fromkeys(
+            m.group(1).lower() for m in MATCH_TAG.finditer(text)))
+        if len(named) < 2 or len(own) == 1:
             return None
         for match in named[:50]:
             if not MATCH_ID.fullmatch(match) or not self.master(match).is_file():
@@ -515,10 +572,12 @@ class Referee(Season):
             except GameError:
                 continue
             if name is not None:
-                reason = ("your own text names no game, and the mail you answer names several: "
-                          "write the tag of the game you answer ('gametool' and its id in "
-                          "square brackets, as the digest shows it) on a line of its own above "
-                          "your key line")
+                where = ("your own text names several games" if own
+                         else "your own text names no game, and the mail you answer names "
+                              "several")
+                reason = (f"{where}: write the tag of the one game you answer ('gametool' and "
+                          "its id in square brackets, as the digest shows it) on a line of its "
+                          "own above your key line")
                 return Receipt(False, [self._rejection(name, None, reason, letter.message_id())],
                                reason)
         return None
@@ -603,7 +662,7 @@ class Referee(Season):
                 legal = [game.format_action(state, a) for a in game.legal_actions(state)]
                 parts.append(_prompt(session.ply + 1) + "\n\nLegal actions:\n"
                              + "\n".join(legal))
-                deadline = self._deadline_text(session)
+                deadline = self.season._deadline_text(session)
                 if deadline is not None:
                     parts.append(deadline)
             if over:

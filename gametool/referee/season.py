@@ -1,22 +1,22 @@
 """The referee's season: a clock per game, the commands players mail, games started by mail.
 
-This is a part of :class:`gametool.referee.referee.Referee` (a base class of it), kept apart from the
-reading of mail and its security.
+A part the referee (:class:`gametool.referee.referee.Referee`) holds, kept apart from the
+reading of mail and its security; what it needs of the referee is :class:`RefereeCore`.
 
-The clock (``gametool.referee.clock``): every game refereed by mail gives each seat ``MoveDays`` days
-per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
-gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game of
-three or more seats whose rules let a seat leave, makes the late seat leave so that the others
-play on. A game that has not begun (an invitation not accepted, a contribution to the seed
-missing) lapses instead: nobody played, nobody is rated. Each change ``tick`` makes is journaled
-as ``inbox``'s are (``gametool.referee.mail.journal``, under the same lock): its mails are written only
-once the record holds it, and a tick killed anywhere, or that could not keep a change, is
-finished once by the next run.
+The clock (``gametool.referee.clock``): every game refereed by mail gives each seat ``MoveDays``
+days per move. ``tick`` (run from cron) mails the seat to move a reminder once half its time is
+gone and, when the time is up, ends the game by time forfeit (an ``end:`` line), or, in a game
+of three or more seats whose rules let a seat leave, makes the late seat leave so that the
+others play on. A game that has not begun (an invitation not accepted, a contribution to the
+seed missing) lapses instead: nobody played, nobody is rated. Each change ``tick`` makes is
+journaled as ``inbox``'s are (``gametool.referee.mail.journal``, under the same lock): its mails
+are written only once the record holds it, and a tick killed anywhere, or that could not keep a
+change, is finished once by the next run.
 
-Commands (``gametool.referee.mail.directives``): a draw is offered and accepted by every seat; a turn is
-taken back when every other seat accepts, never past a chance action that told anybody anything
-(no peeking); an offer or a request lapses with the next move and is kept until then in the
-record's ``DrawOffer`` and ``UndoRequest`` tags (``PLY; SEAT; SEAT...``: the ply it was made
+Commands (``gametool.referee.mail.directives``): a draw is offered and accepted by every seat; a
+turn is taken back when every other seat accepts, never past a chance action that told anybody
+anything (no peeking); an offer or a request lapses with the next move and is kept until then in
+the record's ``DrawOffer`` and ``UndoRequest`` tags (``PLY; SEAT; SEAT...``: the ply it was made
 at, then the seats that agree). ``#show``, ``#moves``, ``#games``, ``#standings`` and ``#help``
 answer the sender only, from its own view.
 
@@ -34,13 +34,13 @@ import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from gametool.core import storage
 from gametool.core.engine import CHANCE, Outcome
 from gametool.core.errors import GameError
 from gametool.records import Session, load_one, notes
-from gametool.referee import clock, conditional, leave, standings
+from gametool.referee import clock, conditional, forfeit, leave, roster, standings
 from gametool.referee import daily_mail as digests
 from gametool.referee.clock import Clock
 from gametool.referee.mail import MailRejected
@@ -49,6 +49,7 @@ from gametool.referee.mail.body import PLY_LINE, _ply_number, find_instructions,
 from gametool.referee.mail.journal import SEND_LOCK, Journal, digest, finish, settle
 from gametool.referee.mail.keys import Keyring
 from gametool.referee.mail.outgoing import Outgoing, Unkept
+from gametool.referee.sidefiles import Sides
 from gametool.referee.tournaments import tournament
 from gametool.views import render
 
@@ -146,35 +147,49 @@ class TickReport:
         self.messages += messages
 
 
-class Season:
-    """Clock, commands and games by mail, for :class:`~gametool.referee.referee.Referee`."""
+class RefereeCore(Protocol):
+    """What the season needs of the referee that holds it: its folders and clock, the views
+    it mails, the contributions to the seed, the outbox, and new games."""
 
     game_dir: Path
     outbox: Path
-    clock_now: str | None = None
+    clock_now: str | None
 
-    # Provided by Referee.
     def messages(self, match: str, session: Session, opening: bool = False,
-                 keys: dict[str, str] | None = None, rekeyed: bool = False) -> list[Outgoing]:
-        raise NotImplementedError
+                 keys: dict[str, str] | None = None, rekeyed: bool = False
+                 ) -> list[Outgoing]: ...
 
-    def _join(self, session: Session, seat: int, lines: list[str]) -> bool:
-        raise NotImplementedError
+    def record_join(self, session: Session, seat: int, lines: list[str]) -> bool: ...
 
-    def _joined(self, match: str, session: Session, name: str) -> Outgoing:
-        raise NotImplementedError
+    def join_reply(self, match: str, session: Session, name: str) -> Outgoing: ...
 
-    def write(self, messages: list[Outgoing]) -> list[Path]:
-        raise NotImplementedError
+    def write(self, messages: list[Outgoing]) -> list[Path]: ...
 
-    def write_files(self, files: list[tuple[str, str]]) -> list[Path]:
-        raise NotImplementedError
+    def write_files(self, files: list[tuple[str, str]]) -> list[Path]: ...
 
-    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]:
-        raise NotImplementedError
+    def render_files(self, messages: list[Outgoing]) -> list[tuple[str, str]]: ...
 
-    def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]:
-        raise NotImplementedError
+    def new(self, *args: Any, **kwargs: Any) -> tuple[str, list[Outgoing]]: ...
+
+
+class Season:
+    """Clock, commands and games by mail, for the referee that holds it
+    (:class:`~gametool.referee.referee.Referee`)."""
+
+    def __init__(self, ref: RefereeCore) -> None:
+        self.ref = ref
+
+    @property
+    def game_dir(self) -> Path:
+        return self.ref.game_dir
+
+    @property
+    def outbox(self) -> Path:
+        return self.ref.outbox
+
+    @property
+    def clock_now(self) -> str | None:
+        return self.ref.clock_now
 
     def _sending(self, deliver: bool = True) -> contextlib.AbstractContextManager[None]:
         """The send lock while messages that carry keys are written (none sent meanwhile)."""
@@ -197,10 +212,22 @@ class Season:
         Clock(session.record).restart(self.now())
         session.record.set(DRAW_TAG, None)
         session.record.set(UNDO_TAG, None)
-        if conditional.respond(session):  # the answer the seat to move prepared ('#if')
-            Clock(session.record).restart(self.now())
         if session.outcome() is not None:
             Clock(session.record).mark_ended(self.now())
+
+    def _respond(self, session: Session, sides: Sides) -> list[tuple[str, str]]:
+        """Once a mail is wholly checked: the answers prepared in advance ('#if') that its
+        change calls for, played in turn (an answer can call for the other seat's); each a new
+        turn on the clock, and any offer lapses. Returns (seat, action) for each played."""
+        played: list[tuple[str, str]] = []
+        for _ in range(4):
+            before = session.ply
+            got = conditional.respond(session, sides)
+            if not got:
+                break
+            played.append((session.names[session.steps[before].seat], got[0]))
+            self._moved(session)
+        return played
 
     def _deadline_text(self, session: Session) -> str | None:
         """The line that tells the seat to move when its time runs out: the same moment
@@ -241,13 +268,13 @@ class Season:
         journal = Journal(self.outbox)
         with journal.locked():
             finished: list[dict] = []
-            stuck = settle(self.game_dir, journal, self.write_files, finished)
+            stuck = settle(self.game_dir, journal, self.ref.write_files, finished)
             report.errors.extend(stuck.values())
             for entry in finished:  # the work of a run cut short, counted now that it is done
                 report.add(TickReport.from_json(entry.get("report")), len(entry["files"]))
             held = {Path(record).name for record in stuck}
             try:  # a digest a run cut short, before today's are looked at
-                finished_digests = digests.finish_pending(self, journal)
+                finished_digests = digests.finish_pending(self.ref, journal)
                 report.digests += finished_digests
                 report.messages += finished_digests
             except GameError as exc:
@@ -259,7 +286,10 @@ class Season:
                     self._tick_game(path, journal, moment, report)
                 except GameError as exc:  # one game's trouble stops no other game's clock
                     report.errors.append(str(exc))
-            sent, written, errors = digests.send(self, journal, moment)
+            try:
+                sent, written, errors = digests.send(self.ref, journal, moment)
+            except GameError as exc:  # the digest file does not read: no digest is sent
+                sent, written, errors = 0, 0, [str(exc)]
             report.digests += sent
             report.messages += written
             report.errors.extend(errors)
@@ -288,7 +318,7 @@ class Season:
             entry: dict[str, Any] = {
                 "tick": True, "record": str(path), "before": digest(text.encode()),
                 "after": digest(new.encode()), "text": new, "applied": True, "reason": None,
-                "files": self.render_files(out), "report": draft.as_json()}
+                "files": self.ref.render_files(out), "report": draft.as_json()}
             if lapse:
                 entry["moves"] = [[str(self.game_dir / f"{match}{ext}"),
                                    str(self.game_dir / LAPSED / f"{match}{ext}")]
@@ -313,7 +343,7 @@ class Season:
             journal.remove(key)
             raise Unkept(f"{path}: changed by hand meanwhile; its clock runs again next time")
         files = [(a, b) for a, b in entry["files"]]
-        self.write_files(files)
+        self.ref.write_files(files)
         journal.remove(key)
         report.add(draft, len(files))
 
@@ -375,7 +405,7 @@ class Season:
                     f"{clock.write_time(deadline)} (UTC), or you lose game {match} by time "
                     "forfeit." + leave.bank_text(session, late[0]))
             return [self._with_note(m, note, "reminder, your move")
-                    for m in self.messages(match, session) if m.to in late]
+                    for m in self.ref.messages(match, session) if m.to in late]
         return []
 
     def _forfeit(self, match: str, session: Session, late: list[str], moment: datetime,
@@ -394,27 +424,22 @@ class Season:
                     note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
                             f"('{leave}', as the rules let a seat leave); that ends the game.")
                     return [self._with_note(m, note, "time forfeit")
-                            for m in self.messages(match, session)]
+                            for m in self.ref.messages(match, session)]
                 report.left.append(f"{match} {late[0]}")
                 note = (f"{late[0]} did not move within {_days(days)} and leaves the game "
                         f"('{leave}', as the rules let a seat leave); the others play on.")
                 return [self._with_note(m, note, "a seat ran out of time")
-                        for m in self.messages(match, session)]
-        ranks = ["2" if seat in late else "1" for seat in session.names]
-        reason = f"time forfeit: {', '.join(late)} did not move within {_days(days)}"
-        result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
-        session.end_off_board(result, reason)
-        session.record.set(DRAW_TAG, None)
-        session.record.set(UNDO_TAG, None)
-        Clock(session.record).mark_ended(moment)
+                        for m in self.ref.messages(match, session)]
+        why = forfeit.lateness(session, self.game_dir, late[0], moment)
+        reason = f"time forfeit: {', '.join(late)} {why}"
+        forfeit.end_by_forfeit(session, late, reason, moment)
         report.forfeited.append(f"{match} {', '.join(late)}")
-        note = (f"The game ends by time forfeit: {', '.join(late)} did not move within "
-                f"{_days(days)}.")
+        note = f"The game ends by time forfeit: {', '.join(late)} {why}."
         if len(session.names) - len(late) >= 2:
             note += (f" {', '.join(late)} {'loses' if len(late) == 1 else 'lose'} against every "
                      "other seat; nothing is decided among the others, and the standings count "
                      "no result between them.")
-        return [self._with_note(m, note, "time forfeit") for m in self.messages(match, session)]
+        return [self._with_note(m, note, "time forfeit") for m in self.ref.messages(match, session)]
 
     @staticmethod
     def _with_note(message: Outgoing, note: str, what: str | None = None) -> Outgoing:
@@ -426,11 +451,19 @@ class Season:
     # -- commands in a game's mail -------------------------------------------------------------
 
     def _season_mail(self, match: str, session: Session, name: str, lines: list[str],
-                     joined: bool = False) -> tuple[Session, list[Outgoing]] | None:
+                     joined: bool = False, sides: Sides | None = None, seen: int | None = None
+                     ) -> tuple[Session, list[Outgoing]] | None:
         """Answer a game's mail that holds a command or accepts an invitation (the key is
         checked already, and the seat's contribution to the seed, if the mail holds one,
         recorded: ``joined``). None: the mail holds neither, for the referee's usual
-        reading."""
+        reading.
+
+        One transaction: every line is checked first, against the position the sender saw
+        (``seen``, the ply index the mail began at) and what the mail itself did; the side
+        files it changes (leave, digest, prepared moves) are kept in ``sides``, written only
+        with the mail; an answer the opponent prepared is played only once nothing in the
+        mail can be refused any more, so that no refusal depends on it."""
+        sides = sides if sides is not None else Sides()
         said, rest = commands.split(lines)
         pending = invited(session)
         changes = [c for c in said if c.word in commands.CHANGING]
@@ -447,6 +480,9 @@ class Season:
         if any(c.word == "new" for c in said):
             raise MailRejected("'#new' starts a game: send it with no game in the subject "
                                "(write just 'gametool'), with your own key from the referee")
+        prepared = [c.argument for c in said if c.word == "if"]
+        if prepared:  # what needs no position, before anything is played
+            conditional.check_lines(session, prepared)
         notes: list[str] = []
         notes_private: list[Outgoing] = []  # '#leave': to the sender and the others once
         moved = joined
@@ -464,19 +500,41 @@ class Season:
             moved = moved or changed
         for command in (c for c in said if c.word == "leave"):
             told = leave.grant(self.game_dir, name, int(command.argument), self.now(),
-                               getattr(self, "leave_days", leave.DEFAULT_DAYS))
+                               getattr(self.ref, "leave_days", leave.DEFAULT_DAYS), sides)
             notes_private.extend(_outgoing(*message) for message in told)
         for command in (c for c in said if c.word == "say"):  # notes to the other seats
             notes_private.extend(self._say(match, session, name, command.argument))
-        prepared = [c.argument for c in said if c.word == "if"]
-        private, kept = (conditional.prepare(session, name, prepared) if prepared
+        private, kept = (conditional.prepare(session, name, prepared, seen) if prepared
                          else (None, {}))
+        asked = [c for c in said if c.word in commands.ANSWERING]
+        for command in asked:
+            if command.word == "show" and command.argument \
+                    and int(command.argument) > session.ply:
+                raise MailRejected(f"'#show {int(command.argument)}': the game is at ply "
+                                   f"{session.ply}")
+        # Every line is checked: now what the mail calls for, in order.
+        played = self._respond(session, sides) if moved else []
+        if kept:
+            conditional.keep(session, kept, sides)
+            mine = self._respond(session, sides)
+            if mine:
+                private = (f"Your conditional move was played at once: {played[-1][0]}'s "
+                           f"answer was prepared too, and yours to it is {mine[0][1]}.")
+            elif played:
+                private = (f"Your conditional moves are dropped: {played[-1][0]}'s answer was "
+                           "prepared too, and none of your lines is for it.")
+            played += mine
+        for who, action in played:
+            notes.append(f"Prepared in advance: {who} answers with {action}"
+                         + (" (a draw offer or a request to take back lapses with it)."
+                            if changes else "."))
+        moved = moved or bool(played)
         replies: list[Outgoing] = []
         if joined and session.is_waiting_for_seed() and not changes:
-            replies = [self._joined(match, session, name)]
+            replies = [self.ref.join_reply(match, session, name)]
         elif moved:  # a move, a turn taken back, a draw agreed: every seat's new view
             replies = [self._with_note(m, "\n".join(notes)) if notes else m
-                       for m in self.messages(match, session)]
+                       for m in self.ref.messages(match, session)]
         elif notes:
             pending = _offer(session, DRAW_TAG) or _offer(session, UNDO_TAG)
             prompt = (f"\n\nAnswer with your key line, '#ply {session.ply + 1}' and the word, "
@@ -487,16 +545,13 @@ class Season:
         if private is not None:  # for the sender only: the opponent never sees it
             replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your #if",
                                      private + "\n"))
-        asked = [c for c in said if c.word in commands.ANSWERING]
         if asked:
             answers = [self._answer(match, session, name, c) for c in asked]
             words = ", ".join(f"#{c.word}" for c in asked)
             replies.append(_outgoing(name, f"[gametool {match}] {session.game.name}: your {words}",
                                      "\n\n".join(answers) + "\n"))
-        if kept:  # once nothing else in the mail can be refused
-            conditional.keep(session, kept)
         for command in (c for c in said if c.word == "digest"):  # the sender's, every game
-            digests.set_mode(self.game_dir, name, command.argument)
+            digests.set_mode(self.game_dir, name, command.argument, sides)
             notes_private.append(digests.told(command.argument, name))
         return session, replies + notes_private
 
@@ -629,10 +684,7 @@ class Season:
                 command: commands.Command) -> str:
         word = command.word
         if word == "show":
-            if command.argument and int(command.argument) > session.ply:
-                raise MailRejected(f"'#show {int(command.argument)}': the game is at ply "
-                                   f"{session.ply}")
-            ply = int(command.argument) if command.argument else None
+            ply = min(int(command.argument), session.ply) if command.argument else None
             return render.show_text(session, ply=ply, as_seat=name).rstrip()
         if word == "moves":
             seat = session.to_move()
@@ -657,13 +709,7 @@ class Season:
         from tabulate import tabulate
 
         rows = []
-        for path in sorted(self.game_dir.glob("*.gtn")):
-            try:
-                session = load_one(storage.read(str(path)), str(path))
-            except GameError:
-                continue
-            if name.lower() not in (n.lower() for n in session.names):
-                continue
+        for path, session in roster.games(self.game_dir, name):
             outcome = session.outcome()
             pending = invited(session)
             if outcome is not None:
@@ -696,7 +742,7 @@ class Season:
             if not value:
                 raise MailRejected("this game's seed is drawn jointly: accept with the line "
                                    "'gametool join' prints ('#join' and 32 random hex digits)")
-            self._join(session, session.seat_index(name), rest)
+            self.ref.record_join(session, session.seat_index(name), rest)
         elif value:
             raise MailRejected("this game's seed is not drawn jointly: write '#join' alone to "
                                "accept")
@@ -711,7 +757,7 @@ class Season:
                                        f"{', '.join(waiting)} "
                                        f"{'has' if len(waiting) == 1 else 'have'} answered too.\n")]
         return session, [self._with_note(m, "Every seat has accepted: the game begins.")
-                         for m in self.messages(match, session)]
+                         for m in self.ref.messages(match, session)]
 
     def players_path(self) -> Path:
         return self.game_dir / PLAYERS_FILE
@@ -768,7 +814,7 @@ class Season:
                 out.append(message)
             if deliver:
                 for message in out:
-                    written.extend(self.write([message]))
+                    written.extend(self.ref.write([message]))
             return ring.text()
 
         try:
@@ -787,7 +833,7 @@ class Season:
             raise
         return out
 
-    def _account_mail(self, lines: list[str], sender: str
+    def _account_mail(self, lines: list[str], sender: str, sides: Sides
                       ) -> tuple[list[Outgoing], Any] | None:
         """A mail that names no game: '#new', '#games', '#standings', '#help' under the
         player's own key. None when it holds no command. Returns the replies and, for '#new',
@@ -810,7 +856,7 @@ class Season:
             if command.word == "leave":  # for every game of the player
                 replies += [_outgoing(*message) for message in leave.grant(
                     self.game_dir, sender, int(command.argument), self.now(),
-                    getattr(self, "leave_days", leave.DEFAULT_DAYS))]
+                    getattr(self.ref, "leave_days", leave.DEFAULT_DAYS), sides)]
                 continue
             if command.word == "digest":
                 continue  # set last, once nothing else in the mail can be refused
@@ -838,12 +884,12 @@ class Season:
         if digest and start is not None:  # the game's own checks come later
             raise MailRejected("'#digest' and '#new' in one mail: send them in two mails")
         for command in digest:
-            digests.set_mode(self.game_dir, sender, command.argument)
+            digests.set_mode(self.game_dir, sender, command.argument, sides)
             replies.append(digests.told(command.argument, sender))
         return replies, start
 
     def _start_by_mail(self, sender: str, wanted: commands.NewGame, before: list[Outgoing],
-                       on_commit: Any = None) -> list[Outgoing]:
+                       on_commit: Any = None, sides: Sides | None = None) -> list[Outgoing]:
         """Start the game '#new' asks for; return ``before`` and the opening messages, the
         others' as invitations. ``on_commit`` sees them all before the record is written."""
         from gametool.referee.mail import MailDropped
@@ -874,10 +920,13 @@ class Season:
                             "invitation lapses.")
                 done.append(self._with_note(message, note))
             if on_commit is not None:
-                on_commit(path, old, new, before + done)
+                if sides is not None and sides.writes:
+                    on_commit(path, old, new, before + done, sides=sides.as_json())
+                else:
+                    on_commit(path, old, new, before + done)
 
         try:
-            self.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
+            self.ref.new(wanted.game, [sender, *others], wanted.options, days=wanted.days,
                      invited=others, on_create=invitations)
         except (MailRejected, Unkept):
             raise

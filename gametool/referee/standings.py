@@ -17,10 +17,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from gametool.core import storage
 from gametool.core.engine import Outcome
-from gametool.core.errors import GameError
-from gametool.records import Session, load_one
+from gametool.records import Session
+from gametool.referee import roster
 
 K = 20
 START = 1500
@@ -65,13 +64,7 @@ def _forfeit(outcome: Outcome) -> bool:
 
 
 def _sessions(game_dir: Path) -> list[tuple[str, Session]]:
-    out = []
-    for path in sorted(game_dir.glob("*.gtn")):
-        try:
-            out.append((path.stem, load_one(storage.read(str(path)), str(path))))
-        except GameError:
-            continue  # a record that does not read counts for nobody
-    return out
+    return [(path.stem, session) for path, session in roster.games(game_dir)]
 
 
 def _order(match: str, session: Session) -> tuple[str, str]:

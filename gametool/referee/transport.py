@@ -3,18 +3,18 @@
 Reading. A message is known by the SHA-256 of its bytes. Under the master record's lock, before
 the record is replaced, the outcome of the message (the record's text before and after, and
 every reply as a finished .eml file) is written to a journal entry,
-``OUTBOX/.journal/DIGEST.json`` (``gametool.referee.mail.journal``). Then the record is replaced, the
-replies are written to the outbox (only then: a reply never tells of an outcome the record does
-not hold), the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with the flag
-``S``; mbox: removed once the whole run is done, the messages done meanwhile listed in
-``OUTBOX/.journal/mbox-done.list``, one line appended each; each message is read no further
-than ``--max-bytes``) and the entry is deleted. A referee killed anywhere, or that could not
-replace the record, finds the entry at its next run and finishes it: the record's new text if
-it still holds the old one, then the replies. A message is so applied once, and its replies
-written once, whatever the moment of the crash. One run at a time holds the journal's lock
-(``tick`` too). An entry is only believed when it has the shape written here: every reply it
-holds is a plain ``.eml`` name (never a path out of the outbox), and its record a master record
-of the game folder.
+``OUTBOX/.journal/DIGEST.json`` (``gametool.referee.mail.journal``). Then the record is
+replaced, the replies are written to the outbox (only then: a reply never tells of an outcome
+the record does not hold), the message is filed (Maildir: renamed from ``new/`` to ``cur/`` with
+the flag ``S``; mbox: removed once the whole run is done, the messages done meanwhile listed in
+``OUTBOX/.journal/mbox-done.list``, one line appended each; each message is read no further than
+``--max-bytes``) and the entry is deleted. A referee killed anywhere, or that could not replace
+the record, finds the entry at its next run and finishes it: the record's new text if it still
+holds the old one, then the replies. A message is so applied once, and its replies written once,
+whatever the moment of the crash. One run at a time holds the journal's lock (``tick`` too). An
+entry is only believed when it has the shape written here: every reply it holds is a plain
+``.eml`` name (never a path out of the outbox), and its record a master record of the game
+folder.
 
 Sending. One run at a time (``OUTBOX/.journal/send.lock``): each .eml file of the outbox,
 oldest first, goes to ``sendmail`` or an SMTP server and is then moved to ``OUTBOX/sent/``; a
@@ -35,6 +35,7 @@ import shlex
 import smtplib
 import ssl
 import subprocess
+import time
 from dataclasses import dataclass, field
 from email import policy
 from email.parser import BytesParser
@@ -72,20 +73,34 @@ class Outcome:
     held: bool = False  # refused, and no reply written (one refusal an hour to a seat)
 
 
+MARKER_DAYS = 7
+"""How long the marker of a mail done is kept: a mail server retries a piped mail for days
+when the run that applied it was killed before its exit status told it so."""
+
+
 def finish_orphans(ref: Referee, journal: Journal, waiting: set[str]) -> list[str]:
-    """Finish the entries of messages that will not come again (a piped message whose run was
-    killed, or could not keep its outcome) and of a tick cut short: the outcome is brought
-    into place and its replies written; then the entry is forgotten. Entries of messages still
+    """Finish the entries of messages that are not being read now (a piped message whose run
+    was killed, or could not keep its outcome) and of a tick cut short: the outcome is brought
+    into place and its replies written; the entry becomes the marker of a mail done, so that
+    the mail server's retry of the same mail is answered by nothing new (never "not applied").
+    Markers older than :data:`MARKER_DAYS` are forgotten. Entries of messages still
     ``waiting`` to be read are left to ``apply_once``. An entry that cannot be finished now
     stays (its game's mail waits for it); the lines returned say why."""
     errors = []
+    horizon = time.time() - MARKER_DAYS * 86400
     for key in journal.keys():
         if len(key) != 64 or key in waiting:
             continue
         entry = journal.read(key)
+        if entry is not None and is_done(entry):
+            if journal.age(key) < horizon:
+                journal.remove(key)
+            continue
         try:
-            if entry is not None and not is_done(entry) and finish(ref.game_dir, entry):
+            if entry is not None and finish(ref.game_dir, entry):
                 ref.write_files([(a, b) for a, b in entry["files"]])
+                journal.mark_done(key, entry)
+                continue
         except Unkept as exc:
             errors.append(str(exc))
             continue
@@ -107,7 +122,8 @@ def _unkept_records(journal: Journal, key: str) -> set[str]:
 
 def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = None) -> Outcome:
     """Apply one message exactly once, writing its replies to the outbox (see
-    ``gametool.referee.mail.journal``); the caller files the message and then calls ``journal.remove``.
+    ``gametool.referee.mail.journal``); the caller files the message and then calls
+    ``journal.remove``.
 
     The replies are written only once the record holds the outcome they tell of. When it
     cannot be kept (Unkept: a folder that refuses a file, a full disk), nothing is written
@@ -124,11 +140,11 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
         journal.remove(key)  # the record was never replaced: apply the message afresh
 
     def on_commit(path: Path, old: str, new: str, replies: list[Outgoing],
-                  reason: str | None = None) -> None:
+                  reason: str | None = None, sides: list | None = None) -> None:
         journal.write(key, {"record": str(path), "before": digest(old.encode()),
                             "after": digest(new.encode()), "text": new,
                             "applied": reason is None, "reason": reason,
-                            "files": ref.render_files(replies)})
+                            "files": ref.render_files(replies), "sides": sides or []})
 
     receipt: Receipt = ref.receive(raw, size, on_commit, _unkept_records(journal, key))
     held = ref.held
@@ -136,8 +152,10 @@ def apply_once(ref: Referee, journal: Journal, raw: bytes, size: int | None = No
     if entry is None:  # nothing was committed: a rejection, a mail dropped unanswered, or a
         # request answered that changes no record ('#games' with no game named)
         entry = {"record": None, "applied": receipt.applied, "reason": receipt.reason,
-                 "files": ref.render_files(ref.bounded(receipt.messages))}
+                 "files": ref.render_files(ref.bounded(receipt.messages)),
+                 "sides": receipt.sides or []}
         journal.write(key, entry)
+        finish(ref.game_dir, entry)  # the side files such a mail changes ('#leave', '#digest')
     elif not finish(ref.game_dir, entry):  # never so under the locks, but the word is kept
         raise Unkept(f"{entry['record']}: the record does not hold the outcome of the mail")
     ref.write_files([(a, b) for a, b in entry["files"]])

@@ -95,7 +95,9 @@ def test_leave_saves_a_player_from_a_time_forfeit(tmp_path: Path) -> None:
     assert "time forfeit: cy@example.com" in desk.record(g2)
     desk.time = T0 + timedelta(days=9, hours=1)
     assert "forfeited 1" in desk.tick()
-    assert "time forfeit: ann@example.org did not move within 4 days" in desk.record(g1)
+    # The forfeit line counts the leave: four days a move, and the five of leave besides.
+    assert ("time forfeit: ann@example.org did not move within 4 days a move, 5 days of leave "
+            "not counted") in desk.record(g1)
     assert desk.run("validate", str(desk.games / f"{g1}.gtn")).returncode == 0
 
 

@@ -1,6 +1,7 @@
 """Tournaments: what cannot be made, what is undone when a game cannot start, and a swiss of a
 game that hides information; the players' helpers for the journeys by mail (the journey itself,
-a round robin and a swiss through a real SMTP server, is tests/referee/test_tournament_journey.py)."""
+a round robin and a swiss through a real SMTP server, is
+tests/referee/test_tournament_journey.py)."""
 
 from __future__ import annotations
 

@@ -18,6 +18,13 @@ from gametool.core.errors import GameError
 from gametool.records import parse_options
 
 
+class TryAgain(Rejected):
+    """The referee could not keep the outcome of a mail (a full disk, a damaged side file):
+    exit status 75 (EX_TEMPFAIL), so that a mail server that pipes the mail tries again."""
+
+    exit_code = 75
+
+
 @click.group()
 @click.pass_context
 def referee(ctx: click.Context) -> None:
@@ -153,6 +160,13 @@ def referee_new(game: str, players: str, options: tuple[str, ...], seed: str | N
     send_outbox(outbox, sendmail, smtp)
 
 
+def _directives() -> str:
+    """The referee's table of mail commands, as '#help' lists it."""
+    from gametool.referee.mail import directives
+
+    return directives.listing()
+
+
 def _read_mail(message: str, limit: int) -> tuple[bytes, int]:
     """At most ``limit + 1`` bytes of the mail, and its whole size (the rest is read and
     dropped)."""
@@ -204,23 +218,12 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
     once read, is kept). A mail with no single readable sender, or from anyone who holds no
     seat in the game it names, is dropped unanswered with one line on stderr.
 
-    Besides actions, a player may mail these directives, one per line, below the key line:
-    '#draw' (offer a draw), '#accept' and '#decline' (answer an offer, or a request to take
-    back), '#undo' (ask to take back one's last turn; every other seat must accept, and never
-    past a chance action that told anything), each with the '#ply N' guard; '#show' (one's
-    view; '#show N' after ply N, as the seat saw it then), '#moves' (one's legal actions),
-    '#games' (one's games and whose turn it is), '#standings' (with the sender's tournaments)
-    and '#help', which answer the sender only; '#leave DAYS' (the sender's clock paused in
-    every game, out of --leave-days a year; every other seat is told once); '#say TEXT' (a note
-    mailed to the other seats at once, kept in the record as a comment that only the sender's
-    exported record shows, or every seat's with '#say all: TEXT'); '#if ACTION then
-    ACTION' (in a game of two seats without hidden information, the answer to the opponent's
-    next action, played at once when it matches, the other lines dropped; never across
-    chance); '#digest daily' (one mail a day, sent by 'tick', listing every game waiting for
-    the sender's move instead of a mail at each move; see 'referee allow') and '#digest off'.
-    With no game in the subject and
-    the player's own key (see 'referee allow'), '#new GAME vs ADDRESS[,ADDRESS...]
-    [option=value...] [days=N]' starts a game: the others are invited and accept with '#join'.
+    Besides actions, a player may mail the directives below, one per line under the key line
+    ('#draw', '#accept', '#decline' and '#undo' with the '#ply N' guard; the others answer
+    the sender alone, from its own view). A refused mail changes nothing: no leave is spent, no
+    setting changed, and nobody's prepared answer is played or dropped. '#leave' takes from
+    --leave-days a year; with no game in the subject and the player's own key (see 'referee
+    allow'), '#new' starts a game.
 
     \b
     Examples:
@@ -230,6 +233,7 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
           --outbox ~/referee/outbox --smtp mail.example.org:587
     """
     from gametool.referee import transport as mailtransport
+    from gametool.referee.mail.outgoing import Unkept
     from gametool.referee.referee import Referee
 
     if sum(x is not None for x in (message, maildir, mbox)) > 1:
@@ -242,24 +246,38 @@ def referee_inbox(message: str | None, maildir: str | None, mbox: str | None, ga
                       else mailtransport.read_mbox(ref, mbox or "", max_bytes))
         for reason in report.rejected:
             click.echo(f"gametool: mail not applied: {reason}", err=True)
-        run_tournaments(ref)
+        stuck = run_tournaments(ref)
         send_outbox(outbox, sendmail, smtp)
         if report.errors:  # mails left for the next run: the referee's own failure
+            for line in stuck:
+                click.echo(f"gametool: {line}", err=True)
             raise Rejected(report.errors[0] + (f" (and {len(report.errors) - 1} more)"
                                                if len(report.errors) > 1 else ""))
+        tournament_failed(stuck)
         return
     raw, size = _read_mail(message or "-", max_bytes)
     journal = mailtransport.Journal(ref.outbox)
     with referee_failures(outbox), journal.locked():
         mailtransport.finish_orphans(ref, journal, {mailtransport.digest(raw)})
-        outcome = mailtransport.apply_once(ref, journal, raw, size)
-        journal.remove(mailtransport.digest(raw))
-    run_tournaments(ref)
+        try:
+            outcome = mailtransport.apply_once(ref, journal, raw, size)
+        except Unkept as exc:  # the referee's own failure: the mail server tries again later
+            raise TryAgain(str(exc)) from None
+        # The marker of the mail stays a while: a retry of it by the mail server (this run
+        # killed before it could say it was done) is answered by nothing new, once.
+    stuck = run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
+    tournament_failed(stuck, retry=True)
     if not outcome.applied:
         if outcome.reason and not outcome.reason.startswith("dropped"):
             raise Rejected(f"mail rejected: {outcome.reason}")
         raise Rejected(f"mail {outcome.reason}")
+
+
+referee_inbox.help = (referee_inbox.help or "").replace(
+    "    \b\n    Examples:", "    \b\n" + "\n".join(
+        f"    {line}" if line else "" for line in _directives().splitlines())
+    + "\n\n    \b\n    Examples:", 1)
 
 
 @referee.command("send")
@@ -345,12 +363,13 @@ def referee_tick(game_dir: str, outbox: str, address: str, now: str | None,
                f"left {len(report.left)}, lapsed {len(report.lapsed)}, "
                f"digests {report.digests}; "
                f"{report.messages} message{'s' * (report.messages != 1)} written")
-    run_tournaments(ref)
+    stuck = run_tournaments(ref)
     send_outbox(outbox, sendmail, smtp)
     if report.errors:
-        for reason in report.errors[:-1]:
+        for reason in [*stuck, *report.errors[:-1]]:
             click.echo(f"gametool: {reason}", err=True)
         raise Rejected(report.errors[-1])
+    tournament_failed(stuck)
 
 
 @referee.command("allow")
@@ -551,16 +570,26 @@ def referee_tournament_standings(tournament_id: str, game_dir: str, as_json: boo
             click.echo(tournament.as_text(game_dir, made), nl=False)
 
 
-def run_tournaments(ref: Any) -> None:
-    """After the inbox or the clock: withdraw, pair the next rounds, finish tournaments."""
+def run_tournaments(ref: Any) -> list[str]:
+    """After the inbox or the clock: withdraw, pair the next rounds, finish tournaments. A
+    tournament whose step could not be kept is returned as one line (``tournament_failed``
+    makes it the exit status once the other work, sending included, is done)."""
     from gametool.referee.tournaments import director
 
     with referee_failures(ref.game_dir):
         report = director.advance(ref)
     for line in report.lines:
         click.echo(line)
-    for line in report.errors:
+    return report.errors
+
+
+def tournament_failed(errors: list[str], retry: bool = False) -> None:
+    """One line per tournament whose step was not kept, and a non-zero exit (75 with
+    ``retry``: a mail server that pipes the mail tries again, and the step is finished)."""
+    for line in errors[1:]:
         click.echo(f"gametool: {line}", err=True)
+    if errors:
+        raise (TryAgain if retry else Rejected)(errors[0])
 
 
 COMMANDS = [referee]

@@ -3,21 +3,23 @@ finishes it once.
 
 Every change the referee makes to a master record (a mail applied, a clock's reminder or
 forfeit, a lapse) is first written here as an entry: the record's path, the SHA-256 of its text
-before and after, the new text itself, and every message that tells of the outcome, as finished
-``.eml`` files. Then the record is replaced, and only then are the messages written to the
-outbox; the entry goes last. A run that finds an entry (the last one was killed, or could not
-replace the record) finishes it before anything else:
+before and after, the new text itself, the side files the change writes (prepared moves, leave,
+digest settings: ``sides``, each path with its new text, or null when it goes) and every message
+that tells of the outcome, as finished ``.eml`` files. Then the record is replaced, and only
+then are the messages written to the outbox; the entry goes last. A run that finds an entry (the
+last one was killed, or could not replace the record) finishes it before anything else:
 
-- the record holds the text after: the messages are written (the same files again, none that
-  was sent already);
-- the record still holds the text before: the new text is written, then the messages (the same
-  outcome, with the same deal, whatever else has arrived since);
+- the record holds the text after: the side files are written (the same texts again), then the
+  messages (the same files again, none that was sent already);
+- the record still holds the text before: the side files and the new text are written, then the
+  messages (the same outcome, with the same deal, whatever else has arrived since);
 - anything else (an entry altered, a record edited by hand): the entry is forgotten, and its
   mail, if it comes again, is applied afresh.
 
 An entry of a mail whose work is finished becomes a small marker (done, with its result), so
-that the mail, read again by a later run, is filed rather than applied a second time; the run
-that no longer sees the mail waiting forgets the marker. One run at a time holds the journal's
+that the mail, read again by a later run, is filed rather than applied a second time (and a
+piped mail's retry by the mail server is answered by nothing new); markers are forgotten once
+the mail is filed, or after some days. One run at a time holds the journal's
 lock: ``inbox``, ``tick`` and the commands that change keys. Sending has a lock of its own.
 """
 
@@ -34,6 +36,7 @@ from pathlib import Path
 
 from gametool.core import storage
 from gametool.core.errors import GameError
+from gametool.referee import sidefiles
 from gametool.referee.mail.outgoing import OUTBOX_NAME, Unkept
 
 Files = list[tuple[str, str]]
@@ -95,6 +98,13 @@ class Journal:
             pass
         except OSError as exc:
             raise GameError(f"{self._path(key)}: cannot remove: {_reason(exc)}") from None
+
+    def age(self, key: str) -> float:
+        """When the entry was last written (seconds since the epoch; 0 when it is gone)."""
+        try:
+            return self._path(key).stat().st_mtime
+        except OSError:
+            return 0.0
 
     def keys(self) -> list[str]:
         if not self.folder.is_dir():
@@ -171,7 +181,8 @@ def well_formed(entry: object) -> bool:
             and isinstance(moves, list)
             and all(isinstance(item, list) and len(item) == 2
                     and all(isinstance(part, str) for part in item) for item in moves)
-            and (entry.get("reason") is None or isinstance(entry.get("reason"), str)))
+            and (entry.get("reason") is None or isinstance(entry.get("reason"), str))
+            and sidefiles.well_formed(entry.get("sides", [])))
 
 
 def is_done(entry: dict) -> bool:
@@ -195,7 +206,9 @@ def finish(game_dir: Path, entry: dict) -> bool:
     Unkept. Only what this referee writes is believed: a record of its own game folder whose
     text is the one named before or after."""
     record = entry.get("record")
+    sides = entry.get("sides", [])
     if record is None:
+        sidefiles.apply(game_dir, sides)
         return True
     path = Path(record)
     if path.suffix != ".gtn" or path.parent.resolve() != game_dir.resolve():
@@ -205,10 +218,12 @@ def finish(game_dir: Path, entry: dict) -> bool:
         return _finish_moves(game_dir, entry, path, moves)
     now = _file_digest(path)
     if now == entry.get("after"):
+        sidefiles.apply(game_dir, sides)  # (again, the same, after a run cut short)
         return True
     text = entry.get("text")
     if now != entry.get("before") or text is None or digest(text.encode()) != entry.get("after"):
         return False
+    sidefiles.apply(game_dir, sides)
 
     def forward(old: str) -> str:
         return text if digest(old.encode()) == entry.get("before") else old

@@ -1,6 +1,7 @@
 """What the referee sends, and the failure that keeps it from sending anything.
 
-Shared by the reading of mail (``gametool.referee.referee``) and the season (``gametool.referee.season``).
+Shared by the reading of mail (``gametool.referee.referee``) and the season
+(``gametool.referee.season``).
 """
 
 from __future__ import annotations

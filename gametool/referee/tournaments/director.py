@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gametool.core import storage
-from gametool.core.engine import Outcome
 from gametool.core.errors import GameError
 from gametool.records import load_one
-from gametool.referee.clock import Clock
+from gametool.referee.forfeit import end_by_forfeit
 from gametool.referee.mail.journal import Journal, digest
 from gametool.referee.mail.message import addresses as checked_addresses
 from gametool.referee.referee import MATCH_ID, Outgoing, Referee
@@ -135,7 +134,7 @@ def _start_games(ref: Referee, made: Tournament, tables: list[tuple[int, list[pa
                 note = (f"Tournament {made.id} ({made.format}, {len(made.players)} players), "
                         f"round {number} of {made.rounds}: this game is {' - '.join(table)}. "
                         "Ask for the standings with '#standings'.")
-                messages += [ref._with_note(m, note) for m in opening]
+                messages += [ref.season._with_note(m, note) for m in opening]
             if made.format == "swiss":
                 messages += [_bye(made, number, name) for name in played.byes]
     except GameError:
@@ -182,9 +181,10 @@ def advance(ref: Referee) -> Report:
         key = ENTRY + digest(path.name.encode())[:32]
         out: list[Outgoing] = []
         files: list[tuple[str, str]] = []
+        step = Report()  # told once the tournament file holds the step
 
         def change(text: str, path: Path = path, out: list[Outgoing] = out, key: str = key,
-                   files: list[tuple[str, str]] = files) -> str:
+                   files: list[tuple[str, str]] = files, report: Report = step) -> str:
             text = _recover(ref, journal, key, text, str(path))
             made = Tournament.from_text(text, str(path))
             if made.finished:
@@ -216,6 +216,11 @@ def advance(ref: Referee) -> Report:
         except GameError as exc:
             report.errors.append(f"tournament {path.stem}: {exc}")
             continue
+        except (RecursionError, OverflowError, UnicodeDecodeError) as exc:
+            report.errors.append(f"tournament {path.stem}: {path}: not a tournament file the "
+                                 f"referee wrote ({type(exc).__name__})")
+            continue
+        report.lines += step.lines
         report.messages += len(out)
     return report
 
@@ -296,12 +301,7 @@ def _forfeit(ref: Referee, match: str, gone: list[str]) -> list[Outgoing] | None
             if reason in text:  # ended so by a run cut short before the tournament was saved
                 finals.extend(ref.messages(match, session))
             return text
-        ranks = ["2" if seat in gone else "1" for seat in session.names]
-        result = Outcome.from_tag("-".join(ranks), len(ranks), reason).result_tag()
-        session.end_off_board(result, reason)
-        for tag in ("DrawOffer", "UndoRequest"):
-            session.record.set(tag, None)
-        Clock(session.record).mark_ended(ref.now())
+        end_by_forfeit(session, gone, reason, ref.now())
         finals.extend(ref.messages(match, session))
         return session.text()
 

@@ -19,7 +19,8 @@ opponent, divided by the other seats, times that opponent's points), Buchholz fo
 points of every opponent met, each divided by the other seats of that game; a bye adds none).
 Players are ordered by points, then the tie-break, then their place in the list given.
 
-This module reads; :mod:`gametool.referee.tournaments.director` starts games, pairs rounds and withdraws players.
+This module reads; :mod:`gametool.referee.tournaments.director` starts games, pairs rounds and
+withdraws players.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 from gametool.core import storage
 from gametool.core.errors import GameError
 from gametool.records import Session, load_one
+from gametool.referee import sidefiles
 
 FOLDER = "tournaments"
 FORMATS = ("round-robin", "swiss")
@@ -80,20 +82,40 @@ class Tournament:
 
     @classmethod
     def from_text(cls, text: str, where: str) -> Tournament:
+        data = sidefiles.parse_json(text, where, "tournament file")
         try:
-            data = json.loads(text)
+            if not isinstance(data, dict) or not isinstance(data.get("played"), list):
+                raise TypeError(where)
             played = [Played(int(r["number"]), [Game(str(g["match"]), [str(s) for s in g["seats"]])
                                                 for g in r["games"]],
                              [str(b) for b in r["byes"]]) for r in data.pop("played")]
             made = cls(**data, played=played)
-            if made.format not in FORMATS or not TOURNAMENT_ID.fullmatch(made.id):
+            if made.format not in FORMATS or not TOURNAMENT_ID.fullmatch(str(made.id)) \
+                    or not _shaped(made):
                 raise ValueError(where)
-        except (ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError):
             raise GameError(f"{where}: not a tournament file the referee wrote") from None
         return made
 
     def games(self) -> list[tuple[int, Game]]:
         return [(r.number, g) for r in self.played for g in r.games]
+
+
+def _shaped(made: Tournament) -> bool:
+    """Whether every field has the type the referee writes (a file is state, read strictly)."""
+    def whole(value: object, low: int, high: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+    return (isinstance(made.game, str) and isinstance(made.players, list)
+            and all(isinstance(p, str) for p in made.players) and whole(made.rounds, 0, 1000)
+            and whole(made.seats, 2, 8) and isinstance(made.double, bool)
+            and (made.days is None or whole(made.days, 1, 365))
+            and (made.bank is None or whole(made.bank, 1, 365))
+            and isinstance(made.options, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in made.options.items())
+            and isinstance(made.withdrawn, list)
+            and all(isinstance(w, str) for w in made.withdrawn)
+            and isinstance(made.finished, bool))
 
 
 def folder(game_dir: str | Path) -> Path:
@@ -108,18 +130,21 @@ def load(game_dir: str | Path, tid: str) -> Tournament:
     if not TOURNAMENT_ID.fullmatch(tid) or not path_of(game_dir, tid).is_file():
         raise GameError(f"no tournament {tid[:80]!r} in {game_dir}")
     path = path_of(game_dir, tid)
-    return Tournament.from_text(storage.read(str(path)), str(path))
+    return Tournament.from_text(_text(path), str(path))
+
+
+def _text(path: Path) -> str:
+    text = sidefiles.read_text(path)
+    if text is None:
+        raise GameError(f"{path}: no such tournament file")
+    return text
 
 
 def every(game_dir: str | Path) -> list[Tournament]:
-    """Every tournament of the game folder that reads (one that does not is skipped)."""
-    found = []
-    for path in sorted(folder(game_dir).glob("*.json")):
-        try:
-            found.append(Tournament.from_text(storage.read(str(path)), str(path)))
-        except GameError:
-            continue
-    return found
+    """Every tournament of the game folder; one that does not read is a failure naming its
+    file (never skipped silently: a player's standings would leave it out)."""
+    return [Tournament.from_text(_text(path), str(path))
+            for path in sorted(folder(game_dir).glob("*.json"))]
 
 
 # -- results ------------------------------------------------------------------------------------
