@@ -302,7 +302,14 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
             squares.append(sq(square.file, square.rank - 1))
         frm, to = squares
         action = frm * 81 + to
-        self._explain(state, frm, to, parsed[1].lower(), text.strip())
+        sep = parsed[1].lower()
+        cells = state.cells
+        # A move the figure has, spelt as D10 says (an 'x' exactly for a capture), is legal:
+        # the checks of _explain mirror the generator, and name the rule for any other move.
+        if (cells[frm] == state.seat + 1 and (cells[to] != EMPTY) == (sep == "x")
+                and action in self.figure_moves(state, frm)):
+            return action
+        self._explain(state, frm, to, sep, text.strip())
         # The checks above mirror the generator; this is a safeguard (the moves of the one
         # figure that moves, not of every figure).
         if action not in self.figure_moves(state, frm):
