@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from gametool.core.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.values import FILES, Square
 
 if TYPE_CHECKING:
@@ -273,6 +274,25 @@ def _fast_tokens(match: re.Match[str]) -> list[Any]:
     if g[4] is not None:
         out += [g[4].lower(), Square(ord(g[5].lower()) - 97, int(g[6]))]
     return out
+
+
+def _fast_read(text: str) -> list[Any] | None:
+    """The tokens of a move of the usual shape, or of a word (pass, resign), as the grammar
+    reads them; None for anything else."""
+    fast = _FAST_MOVE.fullmatch(text)
+    if fast is not None:
+        return _fast_tokens(fast)
+    word = text.strip().lower()
+    return [word] if word in ("pass", RESIGN) else None
+
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: {exc.message}; expected e.g. "
+                           "b2-d4/d6, d4-d5xd7 or pass")
+
+
+_read = FastReader(_fast_read, _grammar, refuse=_refused)
+"""The tokens of an action: two or four (squares and the stone's sign), or a word."""
 
 
 class Desdemona(Game[DesdemonaState, Any]):
@@ -538,22 +558,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: no blanks inside an action; expected e.g. "
                 "b2-d4/d6, d4-d5xd7 or pass")
-        fast = _FAST_MOVE.fullmatch(text)
-        word = text.strip().lower()
-        try:
-            if fast is not None:
-                parsed = _fast_tokens(fast)
-            elif word in ("pass", RESIGN):
-                parsed = [word]
-            else:
-                from notation.tokens import parse_whole
-
-                parsed = parse_whole(_grammar(), text)
-        except NotationError as exc:
-            raise MalformedAction(
-                f"malformed action {text.strip()!r}: {exc.message}; expected e.g. b2-d4/d6, "
-                "d4-d5xd7 or pass") from None
-        tokens = list(parsed)
+        tokens = list(_read(text))
         if len(tokens) == 1:  # a word: pass or resign
             if str(tokens[0]).lower() == RESIGN:
                 return RESIGN

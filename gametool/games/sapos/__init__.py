@@ -36,6 +36,7 @@ from gametool.games.sapos.board import (
     yields,
 )
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.values import Square
 
 if TYPE_CHECKING:
@@ -62,11 +63,6 @@ def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
     return pp.Group(square + pp.OneOrMore(sep + after) + pp.Optional(spawn)).set_name(
         "sequence")
 
-
-def _parse(text: str) -> list[Any]:
-    from notation import tokens
-
-    return tokens.parse_whole(_grammar(), text)
 
 _FAST_SEQUENCE = re.compile(r"[a-h][1-8](?:[-x][a-h][1-8])+(?:\+[a-h][1-8])?")
 _FAST_PART = re.compile(r"([-x+]?)([a-h])([1-8])")
@@ -105,10 +101,20 @@ def _fast_action(text: str) -> Action | None:
     return (path, hops, (ord(spawn[1]) - 49) * N + ord(spawn[0]) - 97 if plus else -1)
 
 
+def _fast_group(text: str) -> list[Any] | None:
+    """The grammar's group of one sequence as the tool writes it, or None."""
+    fast = _fast_sequence(text)
+    return None if fast is None else [fast]
+
+
+_read = FastReader(_fast_group, _grammar)
+"""One sequence as the grammar's group of tokens."""
+
+
 def _is_sequence(text: str) -> bool:
     """Whether ``text`` reads as one sequence (to explain a turn split by a blank)."""
     try:
-        _parse(text)
+        _read.grammar_reads(text)
     except NotationError:
         return False
     return True
@@ -356,9 +362,8 @@ starts a comment in a record."""
         if action is None:
             action = _fast_action(text)
         if action is None:
-            fast = _fast_sequence(text)
             try:
-                parsed = [fast] if fast is not None else _parse(text)
+                parsed = _read(text)
             except NotationError as exc:
                 words = text.split()
                 if first_turn and len(words) == 2 and all(_is_sequence(w) for w in words):
