@@ -2,7 +2,7 @@
 older build in the same run.
 
     python bench/validate.py [--old COMMIT] [--plies 10000] [--rounds 3] [--games chess,sapos]
-                             [--no-instructions] [--instruction-plies 2500]
+                             [--no-instructions] [--instruction-plies 1000]
 
 For each game a corpus of random self-play games (fixed seeds, at least ``--plies`` plies, made
 by this build and written as one file) is validated by ``python -m gametool validate FILE`` in a
@@ -26,6 +26,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -104,10 +105,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", help="Comma-separated game ids (default: every game).")
     parser.add_argument("--no-instructions", action="store_true")
-    parser.add_argument("--instruction-plies", type=int, default=2_500)
+    parser.add_argument("--instruction-plies", type=int, default=1_000)
     args = parser.parse_args()
     ids = args.games.split(",") if args.games else games.playable_ids()
     counting = not args.no_instructions and shutil.which("valgrind") is not None
+    # A run ended by a signal still removes its worktree (the finally below).
+    signal.signal(signal.SIGTERM, lambda *_args: sys.exit(1))
     work = Path(tempfile.mkdtemp(prefix="gametool-validate-bench-"))
     old = old_tree(args.old, work)
     new = ROOT
