@@ -757,10 +757,9 @@ class Session:
             self.chance_acted = True
 
     def _chance_step(self, state: Any, text: str) -> Any:
-        """The state after chance's action ``text`` in ``state``, the last of ``states``, when
-        :meth:`_apply_text` would take it without a word (chance to move, the text one of its
-        actions, the one the seed gives where there is one); None otherwise, and the general
-        way then says what is wrong. A check of a record reads its chance lines so."""
+        """The state after chance's ``text`` in ``state`` (the last of ``states``) when
+        :meth:`_apply_text` would take it without a word (the seed's action where there is a
+        seed); None otherwise, and the general way says what is wrong."""
         game = self.game
         if game.to_move(state) != CHANCE:
             return None
