@@ -585,3 +585,52 @@ def test_an_action_appended_to_a_run_is_written_as_its_turn_line() -> None:
     assert written.ply == kept.ply == 2 and written.state == kept.state and not written.steps
     assert written.text(as_built=True) == kept.text(as_built=True) == kept.text()
     assert written.text(as_built=True).endswith("\n1. ann: e4\n2. bob: Nf6\n")
+
+
+def test_a_chance_line_read_by_the_checks_own_loop_gives_the_general_readings_verdict(
+        monkeypatch: object) -> None:
+    """Session._chance_step (a chance line in the seed's order, read by the check's loop)
+    against the general reading of every line: the same verdicts, errors and plies, on random
+    games of every game with chance, whole and with lines changed (another roll, deal or
+    report; a chance line swapped with the next; a chance line cut short)."""
+    import random
+
+    from gametool import games
+    from gametool.players.auto import random_game
+    from gametool.records import Session, check_text
+
+    def verdicts(text: str, all_errors: bool) -> list[tuple[int, int, list[str]]]:
+        return [(c.index, c.plies, [str(e) for e in c.errors])
+                for c in check_text(text, "t.gtn", all_errors)]
+
+    rng = random.Random(9)
+    compared = 0
+    for gid in games.playable_ids():
+        if not games.playable_class(gid).chance:
+            continue
+        texts = []
+        for index in range(1):
+            text = random_game(gid, f"chance-lines-{index}", max_plies=80).text()
+            lines = text.split("\n")
+            chance = [i for i, line in enumerate(lines) if ". chance: " in line]
+            texts.append(text)
+            for _ in range(5):
+                changed = list(lines)
+                i, j = rng.choice(chance), rng.choice(chance)
+                how = rng.randrange(3)
+                if how == 0:
+                    changed[i] = changed[i].split(": ", 1)[0] + ": " + lines[j].split(": ", 1)[1]
+                elif how == 1 and i + 1 < len(changed):
+                    changed[i], changed[i + 1] = changed[i + 1], changed[i]
+                else:
+                    changed[i] = changed[i][:-2]
+                texts.append("\n".join(changed))
+        for text in texts:
+            for all_errors in (False, True):
+                fast = verdicts(text, all_errors)
+                with monkeypatch.context() as patch:  # type: ignore[attr-defined]
+                    patch.setattr(Session, "_chance_step", lambda *_args: None)
+                    general = verdicts(text, all_errors)
+                assert fast == general, (gid, text)
+                compared += 1
+    assert compared > 40

@@ -24,6 +24,7 @@ from gametool.core.engine import CHANCE, REFEREE, RESIGN, Game, Option, Outcome,
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from notation import values as tokens
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 if TYPE_CHECKING:
     from gametool.core.diagram import Diagram
@@ -198,6 +199,14 @@ def _fast_words(text: str) -> list[Any] | None:
     if g("side"):
         return ["toss", g("side").lower()]
     return [RESIGN]
+
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: {exc.message}")
+
+
+_read = FastReader(_fast_words, lambda: _grammar(), refuse=_refused)
+"""The tokens of an action other than a whole pile's shuffle."""
 
 
 @cache
@@ -449,15 +458,7 @@ class Belemmer(Game[BelemmerState, Action]):
         if fast is not None:  # a whole pile, as the tool writes it: read without the grammar
             cards = [tokens.Card(c[1].upper(), c[2].upper()) for c in _CARD.finditer(fast[2])]
             return self._parse_shuffle(state, text, fast[1].lower(), cards)
-        parsed = _fast_words(text)
-        if parsed is None:
-            from notation.tokens import parse_whole
-
-            try:
-                parsed = parse_whole(_grammar(), text)
-            except NotationError as exc:
-                raise MalformedAction(f"malformed action {text.strip()!r}: {exc.message}"
-                                      ) from None
+        parsed = _read(text)
         # Positional: the square and card tokens are tuples, which results names would split.
         words = list(parsed)
         kind = words[0].lower() if isinstance(words[0], str) else "move"

@@ -17,6 +17,7 @@ from gametool.core.engine import RESIGN, Game, Option, Outcome, expect_word, sea
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.core.tables import tabulate
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 if TYPE_CHECKING:
     from gametool.core.diagram import Diagram
@@ -40,6 +41,23 @@ def _place():  # noqa: ANN202 (a pyparsing element, loaded on first need)
     colour.set_parse_action(lambda t: t[0].upper())
     return (square() + pp.Literal("=").set_name("'='").leave_whitespace().suppress()
             + colour).set_name("placement")
+
+
+def _fast_place(text: str) -> tuple[Square, str] | None:
+    """``square=colour`` as the tool writes it, as the grammar reads it; None otherwise."""
+    fast = _FAST_PLACE.fullmatch(text.strip())
+    if fast is None:
+        return None
+    return Square(ord(fast[1].lower()) - 97, int(fast[2])), fast[3].upper()
+
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: expected square=colour such as "
+                           f"d4=R ({exc.message})")
+
+
+_read = FastReader(_fast_place, _place, lambda tokens, _text: tuple(tokens), _refused)
+"""The square and the colour letter of a placement."""
 
 
 def value(count: int) -> int:
@@ -263,18 +281,7 @@ square, '=', upper-case colour."""
         if len(text.split()) > 1:
             raise MalformedAction(f"malformed action {text.strip()!r}: no blanks inside; "
                                   "expected square=colour such as d4=R")
-        fast = _FAST_PLACE.fullmatch(text.strip())
-        if fast is not None:
-            where = Square(ord(fast[1].lower()) - 97, int(fast[2]))
-            return self._placement(state, text, where, fast[3].upper())
-        from notation.tokens import parse_whole
-
-        try:
-            where, letter = parse_whole(_place(), text)
-        except NotationError as exc:
-            raise MalformedAction(
-                f"malformed action {text.strip()!r}: expected square=colour such as d4=R "
-                f"({exc.message})") from None
+        where, letter = _read(text)
         return self._placement(state, text, where, letter)
 
     def _placement(self, state: ColorsState, text: str, where: Square, letter: str) -> int:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from gametool.core.engine import RESIGN, Game, Option, Outcome, seat_text
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.values import FILES, Square
 
 if TYPE_CHECKING:
@@ -275,6 +276,25 @@ def _fast_tokens(match: re.Match[str]) -> list[Any]:
     return out
 
 
+def _fast_read(text: str) -> list[Any] | None:
+    """The tokens of a move of the usual shape, or of a word (pass, resign), as the grammar
+    reads them; None for anything else."""
+    fast = _FAST_MOVE.fullmatch(text)
+    if fast is not None:
+        return _fast_tokens(fast)
+    word = text.strip().lower()
+    return [word] if word in ("pass", RESIGN) else None
+
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: {exc.message}; expected e.g. "
+                           "b2-d4/d6, d4-d5xd7 or pass")
+
+
+_read = FastReader(_fast_read, _grammar, refuse=_refused)
+"""The tokens of an action: two or four (squares and the stone's sign), or a word."""
+
+
 class Desdemona(Game[DesdemonaState, Any]):
     id = "desdemona"
     name = "Desdemona"
@@ -433,6 +453,45 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
 
     _actions = legal_actions
 
+    def is_legal_move(self, state: DesdemonaState, action: int) -> bool:
+        """Whether the move ``action`` is among :meth:`legal_actions`, worked out from the
+        generator's tables for its pawn and target alone (not every action of the pawn)."""
+        cells, pawns, me, passes, ply, resigned = state
+        s, t, _u, kind = decode(action)
+        if ply == 0 and not self.first_stone or passes >= 2 or resigned is not None:
+            return action in self._actions(state, s)
+        if s not in pawns[me] or kind not in (QUIET, CAPTURE):
+            return False
+        tab = self.tables
+        occupied = int(cells.translate(OCCUPIED), 2)
+        for targets_by_run, mask in tab._pawn[s] or tab.pawn(s):
+            records, along = targets_by_run[occupied & mask]
+            for record in records:
+                if (record[-1] >> 7) & 127 != t:
+                    continue
+                if kind == QUIET:  # D1, D5: as legal_actions lists the quiet stones
+                    if self.captures_only:
+                        neighbours = tab.neighbours
+                        if all(occupied & neighbours[p] == neighbours[p]
+                               for p in pawns[1 - me]):
+                            return False
+                    ra, ma, aa, rb, mb, ab, rc, mc, ac, _near, _star, _cbase = record
+                    return (action in along or action in aa[ra[occupied & ma]]
+                            or action in ab[rb[occupied & mb]]
+                            or action in ac[rc[occupied & mc]])
+                near, star, cbase = record[-3:]  # D2, D3: as legal_actions lists captures
+                foes = (int(cells.translate(FOE_STONES[me]), 2) if STONE[1 - me] in cells
+                        else 0)
+                hits = foes & near
+                if hits:
+                    stone_at = tab.stone_at
+                    for ray, gaps in star[hits]:
+                        end = gaps[ray & foes]
+                        if end and not occupied & end and cbase | stone_at[end] == action:
+                            return True
+                return False
+        return False
+
     def apply(self, state: DesdemonaState, action: Any) -> DesdemonaState:
         cells, pawns, me, passes, ply, resigned = state
         if action.__class__ is not int:
@@ -499,22 +558,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
             raise MalformedAction(
                 f"malformed action {text.strip()!r}: no blanks inside an action; expected e.g. "
                 "b2-d4/d6, d4-d5xd7 or pass")
-        fast = _FAST_MOVE.fullmatch(text)
-        word = text.strip().lower()
-        try:
-            if fast is not None:
-                parsed = _fast_tokens(fast)
-            elif word in ("pass", RESIGN):
-                parsed = [word]
-            else:
-                from notation.tokens import parse_whole
-
-                parsed = parse_whole(_grammar(), text)
-        except NotationError as exc:
-            raise MalformedAction(
-                f"malformed action {text.strip()!r}: {exc.message}; expected e.g. b2-d4/d6, "
-                "d4-d5xd7 or pass") from None
-        tokens = list(parsed)
+        tokens = list(_read(text))
         if len(tokens) == 1:  # a word: pass or resign
             if str(tokens[0]).lower() == RESIGN:
                 return RESIGN
@@ -529,7 +573,7 @@ Squares are file letter then rank (a1 bottom left, Black's side); any case is re
         if action == PASS:
             legal = action in self._legal_set(state)
         else:
-            legal = action in self._actions(state, decode(action)[0])
+            legal = self.is_legal_move(state, action)
         if legal:
             return action
         raise IllegalAction(f"{text.strip()!r}: {self.why_illegal(state, action)}")

@@ -29,6 +29,7 @@ from gametool.core.engine import (
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.core.tables import tabulate
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 if TYPE_CHECKING:
     from gametool.core.diagram import Diagram
@@ -144,15 +145,26 @@ def _fast_action(text: str) -> Tokens | None:
     return "score", None, (), category
 
 
-def _grammar_action(text: str) -> Tokens:
-    """The tokens of an action read by the full grammar; NotationError if it is not one."""
-    from notation.tokens import parse_whole
-
-    parsed = parse_whole(_grammars()[0], text)
+def _from_tokens(parsed: Any, _text: str) -> Tokens:
+    """An action read by the grammar, as ``_fast_action`` gives it."""
     kind = parsed["kind"]
     if kind == "score":
         return kind, None, (), parsed["category"]
     return kind, parsed.get("count"), tuple(parsed["cards"]), None
+
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: expected deal 6: CARDS, trade "
+                           f"CARDS, draw N: CARDS or score CATEGORY ({exc.message})")
+
+
+_read = FastReader(_fast_action, lambda: _grammars()[0], _from_tokens, _refused)
+"""The tokens of an action: (kind, count, card words, category)."""
+
+
+def _grammar_action(text: str) -> Tokens:
+    """The tokens of an action read by the full grammar; NotationError if it is not one."""
+    return _from_tokens(_read.grammar_reads(text), text)
 
 
 @lru_cache(maxsize=512)
@@ -335,15 +347,7 @@ upper case in run order."""
             if seat == CHANCE:
                 raise IllegalAction(f"'resign': chance is to {self._chance_verb(state)}")
             return RESIGN
-        parsed = _fast_action(text)
-        if parsed is None:
-            try:
-                parsed = _grammar_action(text)
-            except NotationError as exc:
-                raise MalformedAction(
-                    f"malformed action {text.strip()!r}: expected deal 6: CARDS, trade CARDS, "
-                    f"draw N: CARDS or score CATEGORY ({exc.message})") from None
-        kind, count, words, category = parsed
+        kind, count, words, category = _read(text)
         if category is not None:
             return self._parse_score(state, text, category.lower())
         cards = self._card_ids(text, words)

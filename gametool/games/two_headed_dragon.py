@@ -28,6 +28,7 @@ from gametool.core.engine import (
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from gametool.core.tables import tabulate
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 if TYPE_CHECKING:
     from gametool.core.diagram import Diagram
@@ -174,17 +175,13 @@ def _tile(group: Any) -> Tile:
     return (min(half.left, half.right), max(half.left, half.right))
 
 
-def _read(text: str) -> tuple[str, Any]:
-    fast = _fast(text)
-    if fast is not None:
-        return fast
-    from notation.tokens import parse_whole
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(
+        f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})")
 
-    try:
-        parsed = parse_whole(_action(), text)
-    except NotationError as exc:
-        raise MalformedAction(
-            f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None
+
+def _from_tokens(parsed: Any, _text: str) -> tuple[str, Any]:
+    """An action read by the grammar, as ``_fast`` gives it."""
     word = parsed[0].lower()
     if word == "deal":
         return word, (parsed["seat"], [_tile(t) for t in parsed["tiles"]])
@@ -194,6 +191,10 @@ def _read(text: str) -> tuple[str, Any]:
         return word, None
     tile = _tile(parsed["tile"])
     return word, (tile, parsed["pip"]) if word == "lead" else tile
+
+
+_read = FastReader(_fast, _action, _from_tokens, _refused)
+"""An action's word and its parts; MalformedAction quoting the input."""
 
 
 SUMMARY = """\

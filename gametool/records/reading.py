@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gametool.core import collector
+from gametool.core.engine import CHANCE
 from gametool.core.errors import GameError, RecordError, Where
+from gametool.records.header import CHANCE_NAME
 from gametool.records.resync import RESYNC_WINDOW
 from gametool.records.session import Session
 from notation import record as gtn
@@ -151,7 +153,7 @@ _BARE_TAG = lazy(
     r'\[([A-Za-z][A-Za-z0-9_]{0,200}) "([^"\\\n\r\v\f\x1c-\x1e\x85\u2028\u2029]{0,4000})"\]\r?\n?')
 """A tag pair as the tool writes one with no escape in its value (read as the reader would)."""
 _BLANK = frozenset(("", "\n", "\r\n"))
-_NO_FAST: tuple[Any, ...] = ([], {}, 0, None, {})
+_NO_FAST: tuple[Any, ...] = ([], {}, 0, None, {}, None)
 _SEAT_NAME = lazy(_SEAT)
 """A seat's name, as the turn patterns read one."""
 _TOKEN = lazy(f"({_WORD})" + r"\r?\n?")
@@ -249,12 +251,13 @@ class _Stream:
                 or self.reader.open):
             return None
         game = session.game
-        return session.states, session._seats, game.max_plies, game.read_step, _following(session)
+        return (session.states, session._seats, game.max_plies, game.read_step,
+                _following(session), session._chance_step)
 
     def _read(self) -> None:
         bare, plain = _BARE_TURN.fullmatch, _PLAIN_TURN.fullmatch
         fast: tuple[Any, ...] | None = None
-        states, seats, max_plies, step, following = _NO_FAST
+        states, seats, max_plies, step, following, chance = _NO_FAST
         expect, expect_seat = _NO_NEXT
         tokens, token, limit = _TOKENS, _TOKEN.fullmatch, _TOKENS_LIMIT
         lineno = self.lineno
@@ -277,7 +280,7 @@ class _Stream:
                         self._take(item)
                         fast = self._fast()
                         if fast:
-                            states, seats, max_plies, step, following = fast
+                            states, seats, max_plies, step, following, chance = fast
                             expect, expect_seat = _NO_NEXT
                     continue
             if fast is None and self.session is None and not self.done and raw not in _BLANK:
@@ -287,7 +290,7 @@ class _Stream:
                     self.reader.in_movetext = True
                     fast = self._fast()
                     if fast:
-                        states, seats, max_plies, step, following = fast
+                        states, seats, max_plies, step, following, chance = fast
                         expect, expect_seat = _NO_NEXT
             if fast:
                 ply = len(states)
@@ -324,10 +327,13 @@ class _Stream:
                         seat_text, text, note = match.groups()
                         if not note or _one_line(note, raw, len(prefix)):
                             seat = seats.get(seat_text)
+                            if seat is None and seat_text == CHANCE_NAME:
+                                seat = CHANCE
                 if seat is not None:
                     # Whatever goes wrong is read again the general way, which says what (see
                     # Game.read_step).
-                    after = step(states[-1], seat, text)
+                    after = (step(states[-1], seat, text) if seat != CHANCE
+                             else chance(states[-1], text))
                     if after is not None:
                         states.append(after)
                         lineno += 1
@@ -344,7 +350,7 @@ class _Stream:
             lineno = self.lineno
             fast = self._fast()
             if fast:
-                states, seats, max_plies, step, following = fast
+                states, seats, max_plies, step, following, chance = fast
                 expect, expect_seat = _NO_NEXT
         self.lineno = lineno
 

@@ -756,6 +756,26 @@ class Session:
         if seat == CHANCE:
             self.chance_acted = True
 
+    def _chance_step(self, state: Any, text: str) -> Any:
+        """The state after chance's ``text`` in ``state`` (the last of ``states``) when
+        :meth:`_apply_text` would take it without a word (the seed's action where there is a
+        seed); None otherwise, and the general way says what is wrong."""
+        game = self.game
+        if game.to_move(state) != CHANCE:
+            return None
+        try:
+            action = game.parse_action(state, text)
+        except Exception:  # noqa: BLE001 - read again the general way, which says what
+            return None
+        seed = self.seed
+        if seed is None:
+            if self.secret is not None:
+                return None
+        elif game.sample_chance(state, SeedRng(seed, len(self.states))) != action:
+            return None
+        self.chance_acted = True
+        return game.apply(state, action)
+
     def _apply_seen(self, text: str, seat: int, line: int | None,
                     column: int | None) -> None:
         """Apply an action of a player's file: the game guesses what the seat cannot see, and
@@ -961,7 +981,7 @@ class Session:
         self.record.set("Result", outcome.result_tag() if outcome else "*")
         self.record.set("Termination", outcome.termination if outcome else None)
 
-    # -- writing (see gametool.records.writing) ---------------------------------------------------------
+    # -- writing (see gametool.records.writing) ------------------------------------------
 
     def canonical_record(self, shared: bool = False, as_built: bool = False) -> gtn.Record:
         """The record with canonical tags, seat names and action texts, turns merged per line

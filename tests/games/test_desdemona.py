@@ -754,3 +754,36 @@ def test_sample_records_validate_and_cover_sizes_7_and_8() -> None:
         assert session.game.outcome(session.state) is not None, f"{file} is not complete"
         sizes.add(session.game.size)
     assert {7, 8} <= sizes
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"size": "8", "captures_only_when_opponent_stuck": "off"},
+    {"size": "10", "first_move_stone": "off"}])
+def test_a_move_is_judged_legal_exactly_when_the_generator_lists_it(options: dict[str, str]
+                                                                    ) -> None:
+    """is_legal_move (the tables of one pawn and one target) against the whole list, for every
+    listed move and the same moves bent (another stone square, target or kind)."""
+    from gametool.games.desdemona import CAPTURE, QUIET, decode, encode
+
+    game = Desdemona(options)
+    rng = random.Random(11)
+    cells = game.size * game.size
+    checked = 0
+    for _game in range(3):
+        state = game.initial_state(2)
+        for _ply in range(40):
+            if game.to_move(state) is None:
+                break
+            legal = game.legal_actions(state)
+            listed = set(legal)
+            tried = {a for a in legal if isinstance(a, int) and a >= 0}
+            for action in list(tried)[:60]:
+                s, t, u, kind = decode(action)
+                tried |= {encode(s, t, (u + 1) % cells, kind), encode(s, (t + 1) % cells, u, kind),
+                          encode(s, t, u, CAPTURE if kind == QUIET else QUIET),
+                          encode((s + 1) % cells, t, u, kind)}
+            for action in tried:
+                assert game.is_legal_move(state, action) == (action in listed), decode(action)
+                checked += 1
+            state = game.apply(state, rng.choice(legal))
+    assert checked > 1000

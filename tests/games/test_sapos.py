@@ -574,3 +574,81 @@ def test_no_blanks_inside_an_action(text: str) -> None:
     with pytest.raises(MalformedAction):
         game.parse_action(state, text)
     assert game.format_action(state, game.parse_action(state, " d2-d4+c5  ")) == "d2-d4+c5"
+
+
+def test_a_path_is_legal_exactly_when_the_generator_yields_it() -> None:
+    """board.yields (the check along one path) against the generator: every sequence it
+    yields, and the same sequences bent (a spawn, a landing or the hop count changed)."""
+    from gametool.games.sapos.board import pieces_of, yields
+
+    game = Sapos()
+    import random
+
+    rng = random.Random(5)
+    checked = 0
+    for _game in range(6):
+        state = game.initial_state(2)
+        for _ply in range(60):
+            if game.to_move(state) is None:
+                break
+            me = state.seat + 1
+            reserve = state.reserves[state.seat]
+            for jumps in (True, False):
+                for reserve_here in (reserve, 0):
+                    made = set(sequences(state.cells, me, pieces_of(state.cells, me),
+                                         reserve_here, jumps))
+                    tried = set(made)
+                    for path, hops, spawn in list(made)[:30]:
+                        tried.add((path, hops, (spawn + 1) % 64 if spawn >= 0 else 0))
+                        tried.add((path, max(0, hops - 1), spawn))
+                        tried.add((path[:-1] + ((path[-1] + 2) % 64,), hops, spawn))
+                        tried.add((path[:1], 0, spawn))
+                    for action in tried:
+                        assert yields(state.cells, me, action, reserve_here, jumps) == (
+                            action in made), action
+                        checked += 1
+            actions = game.legal_actions(state)
+            state = game.apply(state, rng.choice(actions))
+    assert checked > 5000
+
+
+def test_a_sequence_written_by_the_tool_is_made_at_once_as_the_longer_way_makes_it() -> None:
+    """_fast_action (text to action in one step) against the tokens and Sapos._sequence, on
+    texts glued from pieces and on every sequence of random games."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from gametool.games import sapos
+
+    game = Sapos()
+
+    def longer(text: str) -> object:
+        tokens = sapos._fast_sequence(text)
+        if tokens is None:
+            return None
+        try:
+            return game._sequence(list(tokens), text)
+        except IllegalAction:
+            return "refused"
+
+    def same(text: str) -> None:
+        fast = sapos._fast_action(text)
+        if fast is not None:
+            assert fast == longer(text), text
+        else:
+            assert longer(text) in (None, "refused"), text
+
+    @settings(max_examples=400, deadline=None, database=None)
+    @given(st.lists(st.sampled_from(["a1", "d4", "h8", "e5", "D4", "i9", "-", "x", "+", " "]),
+                    max_size=9))
+    def check(parts: list[str]) -> None:
+        same("".join(parts))
+
+    check()
+    for text in ("d3-d5-f5+e6", "e5xe7xc7", "d3-d5xd7", "d3xd5-d7", "a1-a3", "h8xh6+h5"):
+        same(text)
+    written = [part for step in random_game("sapos", "5", max_plies=80).steps
+               if step.text != "resign" for part in step.text.split(",")]
+    assert written and all(sapos._fast_action(text) is not None for text in written)
+    for text in written:
+        same(text)

@@ -37,6 +37,7 @@ from gametool.games.assembly.lines import (
     sq_name,
 )
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.values import Square
 
 if TYPE_CHECKING:
@@ -63,8 +64,9 @@ def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
     return (tokens.keyword("pass") | move).set_name("move or pass")
 
 
-def _read(text: str) -> list:
-    """The tokens of an action: ``[pass]`` or ``[square, separator, square]``."""
+def _fast_read(text: str) -> list | None:
+    """The tokens of an action as the tool writes it, as the grammar reads them; None for any
+    other spelling."""
     word = text.strip()
     fast = _FAST_MOVE.fullmatch(word)
     if fast is not None:
@@ -73,9 +75,11 @@ def _read(text: str) -> list:
                 Square(ord(fast[4].lower()) - 97, int(fast[5]))]
     if word.lower() == "pass":
         return ["pass"]
-    from notation import tokens
+    return None
 
-    return tokens.parse_whole(_grammar(), text)
+
+_read = FastReader(_fast_read, _grammar)
+"""The tokens of an action: ``[pass]`` or ``[square, separator, square]``."""
 
 
 class Assembly(Game[AssemblyState, int]):
@@ -302,7 +306,14 @@ Examples: d1-d4 (a move), d1xa4 (a capture), pass (only without a legal move).""
             squares.append(sq(square.file, square.rank - 1))
         frm, to = squares
         action = frm * 81 + to
-        self._explain(state, frm, to, parsed[1].lower(), text.strip())
+        sep = parsed[1].lower()
+        cells = state.cells
+        # A move the figure has, spelt as D10 says (an 'x' exactly for a capture), is legal:
+        # the checks of _explain mirror the generator, and name the rule for any other move.
+        if (cells[frm] == state.seat + 1 and (cells[to] != EMPTY) == (sep == "x")
+                and action in self.figure_moves(state, frm)):
+            return action
+        self._explain(state, frm, to, sep, text.strip())
         # The checks above mirror the generator; this is a safeguard (the moves of the one
         # figure that moves, not of every figure).
         if action not in self.figure_moves(state, frm):

@@ -48,7 +48,7 @@ from gametool.games.chess.horses import (
     moves_after,
     shields,
 )
-from gametool.games.chess.position import Position, read_fen, write_fen
+from gametool.games.chess.position import _UNSET, Position, read_fen, write_fen
 from gametool.games.chess.san import check_suffix, resolve, san_body
 
 __all__ = ["HMOVE", "PLACE", "REMOVE", "SuperHorseChess"]
@@ -112,12 +112,16 @@ lower-case file (h4); a horse move with an upper-case H.
 
     # -- the rules ---------------------------------------------------------------------------
 
-    def _judge(self, pos: Position) -> Outcome | None:
+    def _judge(self, pos: Position, moving: bool | None = None) -> Outcome | None:
+        """The end of the game in ``pos``, or None; ``moving``: whether the side to move has a
+        legal chess move, when the caller knows it."""
         if pos.end is not None:
             termination, winner = pos.end
             return (Outcome.draw(2, termination) if winner is None
                     else Outcome.win(2, winner, termination))
-        if not pos.has_move():  # D10: judged on the chess moves alone
+        if moving is None:
+            moving = pos.has_move()
+        if not moving:  # D10: judged on the chess moves alone
             if pos.in_check():
                 return Outcome.win(2, 1 if pos.white else 0, CHECKMATE)
             return Outcome.draw(2, STALEMATE)
@@ -460,8 +464,30 @@ lower-case file (h4); a horse move with an upper-case H.
         return f"claim-draw {body}" if m & CLAIM else body
 
     def parse_action(self, state: Position, text: str) -> Any:
-        if self.outcome(state) is not None:
+        if state._status is not _UNSET or state.end is not None:
+            if self.outcome(state) is not None:
+                raise GameOver("the game is over: no more turns")
+            return self._read_turn(state, text)
+        # The end is judged after the reading, when it is not known yet: a chess move read
+        # is a legal one, so the side to move has one (D10) and no search need say so. What is
+        # refused or read is then the same as with the end judged first.
+        try:
+            action = self._read_turn(state, text)
+        except Exception:
+            if self.outcome(state) is not None:
+                raise GameOver("the game is over: no more turns") from None
+            raise
+        moving = True if action != RESIGN and action[0] != CLAIM else None
+        if self.outcome(state) if moving is None else self._judged(state, moving):
             raise GameOver("the game is over: no more turns")
+        return action
+
+    def _judged(self, pos: Position, moving: bool) -> Outcome | None:
+        status = pos._status = self._judge(pos, moving)
+        return status
+
+    def _read_turn(self, state: Position, text: str) -> Any:
+        """The action ``text`` names in ``state``, whose game is not over."""
         if text.strip().lower() == RESIGN:
             return RESIGN
         claim, movetext, h = read_turn(text.strip())
@@ -474,7 +500,7 @@ lower-case file (h4); a horse move with an upper-case H.
         m = memo.get(movetext)
         if m is None:
             m = memo[movetext] = resolve(state, movetext, body.split()[0])
-        if not self.is_turn(state, m, h):
+        if not self.is_turn(state, m, h, True):  # resolve gives only a legal chess move
             self._refuse_horse(state, m, h, body)
         if not claim:
             return (m, h)
@@ -483,14 +509,14 @@ lower-case file (h4); a horse move with an upper-case H.
             raise IllegalAction(self._no_claim(after, text.strip()))
         return (CLAIM | m, h)
 
-    def is_turn(self, pos: Position, m: int, h: Any) -> bool:
+    def is_turn(self, pos: Position, m: int, h: Any, legal: bool = False) -> bool:
         """Whether (chess move, horse action) is a legal turn: the whole list of turns when it
         is known already, else the horse actions after this one move (what ``turns`` lists for
-        it, worked out on its own)."""
+        it, worked out on its own); ``legal``: the chess move is known to be legal."""
         memo = pos._turns
         if memo is not None and memo[0] == (self.owned, self.required):
             return (m, h) in self._turn_set(pos)
-        if m not in pos.moves_to((m >> 6) & 63):
+        if not legal and m not in pos.moves_to((m >> 6) & 63):
             return False
         after = make_move(pos.board, m, pos.white, pos.castling, pos.ep)[0]
         if h is None:
@@ -508,15 +534,24 @@ lower-case file (h4); a horse move with an upper-case H.
         if board[s] != mine:
             return False
         ksq = board.index("K" if white else "k")
-        single, double, _watched = shields(board, ksq, white, mine)
+        # Only a horse on a line from the king can shield it (removing one elsewhere, or
+        # moving it, exposes nothing): the shields are worked out for those alone.
+        line = LINES[ksq]
         if kind == REMOVE:
-            if s in single:
-                return False
             b = h[2]
             if board.count(mine) <= 3:
-                return b == -1
-            return (b >= 0 and board[b] == mine and NAME_ORDER[s] < NAME_ORDER[b]
-                    and b not in single and (s, b) not in double and (b, s) not in double)
+                if b != -1:
+                    return False
+            elif not (b >= 0 and board[b] == mine and NAME_ORDER[s] < NAME_ORDER[b]):
+                return False
+            if s not in line and (b < 0 or b not in line):
+                return True
+            single, double, _watched = shields(board, ksq, white, mine)
+            return (s not in single and b not in single and (s, b) not in double
+                    and (b, s) not in double)
+        if s not in line:
+            return h in horse_moves(board, s, white, ksq, mine, set(), set())
+        single, double, _watched = shields(board, ksq, white, mine)
         return h in horse_moves(board, s, white, ksq, mine, single, double)
 
     def _turn_set(self, pos: Position) -> set[Any]:

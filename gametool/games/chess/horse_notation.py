@@ -15,6 +15,7 @@ from gametool.games.chess.horses import HMOVE, NAME_ORDER, PLACES, REMOVE
 from gametool.games.chess.san import MoveText, parse_move_text
 from notation import values as tokens
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 
 @cache
@@ -91,14 +92,13 @@ def fast_horse(text: str) -> Any:
     return ("move", square(6), square(8), g[10] or "")
 
 
+_HORSES = FastReader(fast_horse, lambda: grammars()["horse"], lambda tokens, _text: tokens[0])
+"""A horse action as written (its kind and squares)."""
+
+
 @lru_cache(maxsize=1 << 15)
 def horse_part(text: str) -> Any:
-    written = fast_horse(text)
-    if written is None:
-        from notation.tokens import parse_whole
-
-        written = parse_whole(grammars()["horse"], text)[0]
-    return horse_value(written)
+    return horse_value(_HORSES(text))
 
 
 @lru_cache(maxsize=1 << 16)

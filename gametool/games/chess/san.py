@@ -10,6 +10,7 @@ does).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from gametool.core.errors import AmbiguousAction, IllegalAction, MalformedAction
 from gametool.games.chess.board import (
@@ -23,6 +24,7 @@ from gametool.games.chess.board import (
 )
 from gametool.games.chess.movetext import COMMON, MoveText, from_match
 from gametool.games.chess.position import Position
+from notation.fast import FastReader
 
 PIECE_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
 
@@ -190,19 +192,29 @@ def _pseudo_reaches(pos: Position, mt: MoveText) -> bool:
     return False
 
 
+def _fast_move(text: str) -> MoveText | None:
+    """The common spellings, read by one regular expression; None for any other."""
+    match = COMMON.fullmatch(text.strip())
+    return None if match is None else from_match(match)
+
+
+def _move_grammar() -> Any:
+    from gametool.games.chess.san_grammar import MOVE
+
+    return MOVE
+
+
+_MOVES = FastReader(_fast_move, _move_grammar, lambda tokens, _text: tokens[0])
+"""One chess move: the fast way, else the full grammar (pyparsing, loaded on first need)."""
+
+
 @lru_cache(maxsize=1 << 14)
 def parse_move_text(text: str) -> MoveText:
     """Read one chess move (memoised); MalformedAction with the column when it is not one.
 
     The common spellings are read by one regular expression; anything else goes to the full
     grammar (pyparsing), which is loaded on first need and names the error."""
-    match = COMMON.fullmatch(text.strip())
-    if match is not None:
-        return from_match(match)
-    from gametool.games.chess.san_grammar import MOVE
-    from notation import tokens
-
     try:
-        return tokens.parse_whole(MOVE, text)[0]
+        return _MOVES(text)
     except Exception as exc:  # NotationError, or an off-board square
         raise MalformedAction(f"malformed move {text.strip()!r}: {exc}") from None

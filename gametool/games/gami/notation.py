@@ -20,6 +20,7 @@ from gametool.games.gami.cards import Cards
 from gametool.games.gami.state import NONE, Action, GamiState, mask_of
 from notation import values as tokens
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 if TYPE_CHECKING:
     from gametool.core.diagram import Diagram
@@ -70,14 +71,8 @@ class GamiText:
         seat = self.to_move(state)
         if seat is None:
             raise GameOver(f"{text.strip()!r}: the game is over")
-        try:
-            parsed = (_fast_words(text, any(self.deals), self.total_picks > 0,
-                                  self.pick_gami == "return", self.swap_gami == "claim")
-                      or _parse(self.grammar(), text))
-        except NotationError as exc:
-            raise MalformedAction(
-                f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})"
-            ) from None
+        parsed = _reader(bool(any(self.deals)), self.total_picks > 0,
+                         self.pick_gami == "return", self.swap_gami == "claim")(text)
         words = [self._card(text, item) if isinstance(item, tokens.Card) else item
                  for item in parsed]
         kind = words[0]
@@ -383,10 +378,16 @@ def _fast_deal(text: str) -> list[Any] | None:
     return words
 
 
-def _parse(grammar: Any, text: str) -> Any:
-    from notation.tokens import parse_whole
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(
+        f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})")
 
-    return parse_whole(grammar, text)
+
+@cache
+def _reader(deal: bool, pick: bool, returns: bool, claims: bool) -> FastReader[list[Any]]:
+    """The reader of the actions of one shape of Gami game."""
+    return FastReader(lambda text: _fast_words(text, deal, pick, returns, claims),
+                      lambda: _grammar(deal, pick, returns, claims), refuse=_refused)
 
 
 @cache

@@ -31,6 +31,7 @@ from gametool.games.johari_bones.state import (
     sees,
 )
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.values import Domino
 
 if TYPE_CHECKING:
@@ -67,14 +68,12 @@ _FAST = re.compile(
     rf"|(score) ({'|'.join(BOXES)})|(draw|{RESIGN})", re.IGNORECASE)
 
 
-def _read(text: str) -> list[Any]:
-    """The tokens of an action; the common spellings are read without the grammar, exactly as
-    the grammar reads them."""
+def _fast_read(text: str) -> list[Any] | None:
+    """The tokens of an action in the common spellings, read without the grammar, exactly as
+    the grammar reads them; None for any other."""
     match = _FAST.fullmatch(text.strip())
     if match is None:
-        from notation.tokens import parse_whole
-
-        return list(parse_whole(_grammar(), text))
+        return None
     g = [None if x is None else x.lower() for x in match.groups()]
     if g[0]:
         return ["deal", g[1], *(Domino(int(g[i]), int(g[i + 1])) for i in range(2, 10, 2))]
@@ -87,6 +86,10 @@ def _read(text: str) -> list[Any]:
     if g[19]:
         return ["score", g[20]]
     return [g[21]]
+
+
+_read = FastReader(_fast_read, _grammar, lambda tokens, _text: list(tokens))
+"""The tokens of an action."""
 
 
 class JohariBones(Game[JohariState, Any]):

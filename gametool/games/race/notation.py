@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from gametool.core.errors import MalformedAction
 from gametool.games.race.geometry import BAR, HAND, Geometry
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 OFF = -3
 
@@ -115,19 +116,35 @@ def read_action(text: str, spaces: int, word: str = "space") -> Parsed:
     Remembered by text: syntax alone decides it (a typed turn's legality is checked by the
     game every time). Sub-moves written the usual way are read by a regular expression; the
     grammar reads the rest and names any error."""
+    return _reader(spaces, word)(text)
+
+
+def _fast_read(text: str, spaces: int) -> Parsed | None:
+    """Sub-moves the usual way, or a word (pass, resign), read without the grammar; None for
+    anything else."""
     fast = _fast_action(text, spaces)
     if fast is not None:
         return fast
     plain = _FAST_WORD.fullmatch(text)
     if plain is not None:
         return Parsed(plain[1].upper() if plain[1] else None, plain[2].lower(), ())
-    from notation.tokens import parse_whole
+    return None
 
-    try:
-        result = parse_whole(action_grammar(spaces, word), text)
-    except NotationError as exc:
-        raise MalformedAction(
-            f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(
+        f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})")
+
+
+@cache
+def _reader(spaces: int, word: str) -> FastReader[Parsed]:
+    """The reader of the actions on a board of ``spaces``."""
+    return FastReader(lambda text: _fast_read(text, spaces),
+                      lambda: action_grammar(spaces, word), _from_tokens, _refused)
+
+
+def _from_tokens(result: Any, _text: str) -> Parsed:
+    """An action read by the grammar, as the fast way gives it."""
     player = result.get("player")
     player = player.upper() if player else None
     if "word" in result:
@@ -148,18 +165,25 @@ def read_action(text: str, spaces: int, word: str = "space") -> Parsed:
 @lru_cache(maxsize=1 << 10)
 def read_roll(text: str) -> tuple[int, int] | None:
     """The two dice of ``roll A-B`` in the order typed, or None if the text is no roll."""
-    fast = _FAST_ROLL.fullmatch(text)
-    if fast is not None:
-        return int(fast[1]), int(fast[2])
     if not text.strip().lower().startswith("roll"):
-        return None  # the grammar's first word is roll
-    from notation.tokens import parse_whole
-
+        return None  # the grammar's first word is roll, and the fast way's
     try:
-        values = parse_whole(_roll_grammar(), text)[0].values
+        return _ROLLS(text)
     except NotationError:
         return None
+
+
+def _fast_roll(text: str) -> tuple[int, int] | None:
+    fast = _FAST_ROLL.fullmatch(text)
+    return None if fast is None else (int(fast[1]), int(fast[2]))
+
+
+def _roll_values(parsed: Any, _text: str) -> tuple[int, int]:
+    values = parsed[0].values
     return values[0], values[1]
+
+
+_ROLLS = FastReader(_fast_roll, lambda: _roll_grammar(), _roll_values)
 
 
 def format_turn(geo: Geometry, seat: int, turn: Any) -> str:

@@ -78,86 +78,69 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
 
     get = results.get
 
-    def last(d: int, hand: int, bar: int, off: int, outside: int, hits: int, path: Turn,
-             hi: bool) -> bool:
-        """The last die of the turn, leaves recorded inline (the hot spot); False if none."""
-        moved = False
+    def moves(d: int, hand: int, bar: int, off: int, outside: int, hits: int) -> Any:
+        """The sub-moves of the die ``d`` from here, one at a time: while one is yielded (as
+        the sub-move and the hand, bar, off, outside and hits after it), ``mine`` holds the
+        position after it; it is taken back when the next is asked for."""
         if bar:
-            t = d - 1
+            t = d - 1  # re-entry: the start point counts as 1
             if land[t] != 2 and mine[t] < cap[t]:
-                moved = True
                 hit = land[t] == 1 and not hits >> t & 1
                 mine[t] += 1
-                key = (tuple(mine), hand, bar - 1, off, hits | (hit << t))
+                yield (BAR, t, hit), hand, bar - 1, off, outside - (t >= home), hits | (hit << t)
                 mine[t] -= 1
-                entry = get(key)
-                if entry is None or entry[1] < total:
-                    results[key] = [(*path, (BAR, t, hit)), total, hi]
-                elif hi:
-                    entry[2] = True
-            if bar_all:
-                return moved
+            if bar_all:  # D6: every sub-move re-enters while the bar is not empty
+                return
         if hand:
             t = d
             if land[t] != 2 and mine[t] < cap[t]:
-                moved = True
                 hit = land[t] == 1 and not hits >> t & 1
                 mine[t] += 1
-                key = (tuple(mine), hand - 1, bar, off, hits | (hit << t))
+                yield (HAND, t, hit), hand - 1, bar, off, outside - (t >= home), hits | (hit << t)
                 mine[t] -= 1
-                entry = get(key)
-                if entry is None or entry[1] < total:
-                    results[key] = [(*path, (HAND, t, hit)), total, hi]
-                elif hi:
-                    entry[2] = True
         if bar:
-            return moved
+            return  # D6 with bar_priority=board: board figures still wait
         if outside:
-            first = 1 if hand else 0
+            first = 1 if hand else 0  # D4: the start point is frozen while figures are in hand
             for r in range(first, length - d):
                 if not mine[r]:
                     continue
                 t = r + d
                 if land[t] == 2 or mine[t] >= cap[t]:
                     continue
-                moved = True
                 hit = land[t] == 1 and not hits >> t & 1
                 mine[r] -= 1
                 mine[t] += 1
-                key = (tuple(mine), hand, bar, off, hits | (hit << t))
+                yield (r, t, hit), hand, bar, off, outside - (r < home <= t), hits | (hit << t)
                 mine[t] -= 1
                 mine[r] += 1
-                entry = get(key)
-                if entry is None or entry[1] < total:
-                    results[key] = [(*path, (r, t, hit)), total, hi]
-                elif hi:
-                    entry[2] = True
-            return moved
-        back = True
+            return
+        back = True  # no own figure farther back yet (D7: a larger die)
         for r in range(home, length):
             if not mine[r]:
                 continue
             t = r + d
             if t < length:
-                if land[t] == 2 or mine[t] >= cap[t]:
-                    back = False
-                    continue
-                hit = land[t] == 1 and not hits >> t & 1
-                mine[r] -= 1
-                mine[t] += 1
-                key = (tuple(mine), hand, bar, off, hits | (hit << t))
-                mine[t] -= 1
-                mine[r] += 1
-                sub = (r, t, hit)
+                if land[t] != 2 and mine[t] < cap[t]:
+                    hit = land[t] == 1 and not hits >> t & 1
+                    mine[r] -= 1
+                    mine[t] += 1
+                    yield (r, t, hit), hand, bar, off, outside, hits | (hit << t)
+                    mine[t] -= 1
+                    mine[r] += 1
             elif t == length or back:
                 mine[r] -= 1
-                key = (tuple(mine), hand, bar, off + 1, hits)
+                yield (r, length, False), hand, bar, off + 1, outside, hits
                 mine[r] += 1
-                sub = (r, length, False)
-            else:
-                continue
             back = False
+
+    def last(d: int, hand: int, bar: int, off: int, outside: int, hits: int, path: Turn,
+             hi: bool) -> bool:
+        """The last die of the turn, leaves recorded inline (the hot spot); False if none."""
+        moved = False
+        for sub, hand_, bar_, off_, _outside, hits_ in moves(d, hand, bar, off, outside, hits):
             moved = True
+            key = (tuple(mine), hand_, bar_, off_, hits_)
             entry = get(key)
             if entry is None or entry[1] < total:
                 results[key] = [(*path, sub), total, hi]
@@ -189,67 +172,10 @@ def generate(geo: Geometry, state: RaceState, seat: int, dice: tuple[int, int],
             previous = d
             nrem = rem[:i] + rem[i + 1:]
             hi = used_high or d == high
-            if bar:
-                t = d - 1  # re-entry: the start point counts as 1
-                if land[t] != 2 and mine[t] < cap[t]:
-                    moved = True
-                    hit = land[t] == 1 and not hits >> t & 1
-                    mine[t] += 1
-                    dfs(nrem, hand, bar - 1, off, outside - (t >= home), hits | (hit << t),
-                        (*path, (BAR, t, hit)), hi)
-                    mine[t] -= 1
-                if bar_all:  # D6: every sub-move re-enters while the bar is not empty
-                    continue
-            if hand:
-                t = d
-                if land[t] != 2 and mine[t] < cap[t]:
-                    moved = True
-                    hit = land[t] == 1 and not hits >> t & 1
-                    mine[t] += 1
-                    dfs(nrem, hand - 1, bar, off, outside - (t >= home), hits | (hit << t),
-                        (*path, (HAND, t, hit)), hi)
-                    mine[t] -= 1
-            if bar:
-                continue  # D6 with bar_priority=board: board figures still wait
-            if outside:
-                first = 1 if hand else 0  # D4: the start point is frozen while figures are in hand
-                for r in range(first, length - d):
-                    if not mine[r]:
-                        continue
-                    t = r + d
-                    if land[t] == 2 or mine[t] >= cap[t]:
-                        continue
-                    moved = True
-                    hit = land[t] == 1 and not hits >> t & 1
-                    mine[r] -= 1
-                    mine[t] += 1
-                    dfs(nrem, hand, bar, off, outside - (r < home <= t), hits | (hit << t),
-                        (*path, (r, t, hit)), hi)
-                    mine[t] -= 1
-                    mine[r] += 1
-            else:
-                back = True  # no own figure farther back yet (D7: a larger die)
-                for r in range(home, length):
-                    if not mine[r]:
-                        continue
-                    t = r + d
-                    if t < length:
-                        if land[t] != 2 and mine[t] < cap[t]:
-                            moved = True
-                            hit = land[t] == 1 and not hits >> t & 1
-                            mine[r] -= 1
-                            mine[t] += 1
-                            dfs(nrem, hand, bar, off, outside, hits | (hit << t),
-                                (*path, (r, t, hit)), hi)
-                            mine[t] -= 1
-                            mine[r] += 1
-                    elif t == length or back:
-                        moved = True
-                        mine[r] -= 1
-                        dfs(nrem, hand, bar, off + 1, outside, hits,
-                            (*path, (r, length, False)), hi)
-                        mine[r] += 1
-                    back = False
+            for sub, hand_, bar_, off_, outside_, hits_ in moves(d, hand, bar, off, outside,
+                                                                   hits):
+                moved = True
+                dfs(nrem, hand_, bar_, off_, outside_, hits_, (*path, sub), hi)
         if not moved and not courtesy:
             record(rem, hand, bar, off, hits, path, used_high)
 

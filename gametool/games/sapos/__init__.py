@@ -33,8 +33,10 @@ from gametool.games.sapos.board import (
     pieces_of,
     sequences,
     sq_name,
+    yields,
 )
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.values import Square
 
 if TYPE_CHECKING:
@@ -62,11 +64,6 @@ def _grammar():  # noqa: ANN202 (a pyparsing element, loaded on first need)
         "sequence")
 
 
-def _parse(text: str) -> list[Any]:
-    from notation import tokens
-
-    return tokens.parse_whole(_grammar(), text)
-
 _FAST_SEQUENCE = re.compile(r"[a-h][1-8](?:[-x][a-h][1-8])+(?:\+[a-h][1-8])?")
 _FAST_PART = re.compile(r"([-x+]?)([a-h])([1-8])")
 _PARSED: dict[str, Action] = {}
@@ -88,10 +85,36 @@ def _fast_sequence(text: str) -> list[Any] | None:
     return out
 
 
+def _fast_action(text: str) -> Action | None:
+    """The sequence action of a text written as the tool writes it, as ``_fast_sequence`` and
+    ``Sapos._sequence`` make it; None for any other text (or a hop after a jump, which the
+    longer way refuses)."""
+    if _FAST_SEQUENCE.fullmatch(text) is None:
+        return None
+    body, plus, spawn = text.partition("+")
+    jump = body.find("x")
+    if jump >= 0 and "-" in body[jump:]:
+        return None
+    path = tuple((ord(name[1]) - 49) * N + ord(name[0]) - 97
+                 for name in body.replace("x", "-").split("-"))
+    hops = len(path) - 1 if jump < 0 else body.count("-")
+    return (path, hops, (ord(spawn[1]) - 49) * N + ord(spawn[0]) - 97 if plus else -1)
+
+
+def _fast_group(text: str) -> list[Any] | None:
+    """The grammar's group of one sequence as the tool writes it, or None."""
+    fast = _fast_sequence(text)
+    return None if fast is None else [fast]
+
+
+_read = FastReader(_fast_group, _grammar)
+"""One sequence as the grammar's group of tokens."""
+
+
 def _is_sequence(text: str) -> bool:
     """Whether ``text`` reads as one sequence (to explain a turn split by a blank)."""
     try:
-        _parse(text)
+        _read.grammar_reads(text)
     except NotationError:
         return False
     return True
@@ -215,24 +238,26 @@ starts a comment in a record."""
         return next(self._generate(state), None) is not None
 
     def _is_legal(self, state: SaposState, turn: Turn) -> bool:
-        """Whether ``turn`` is one of the legal turns, generating only the sequences of the
-        pieces it moves (the same generator as ``legal_actions``, from one start)."""
+        """Whether ``turn`` is one of the legal turns: what the generator of ``legal_actions``
+        would yield from the pieces it moves, worked out along its path alone."""
         me = state.seat + 1
         cells = state.cells
         reserve = state.reserves[state.seat]
         first = turn[0]
         start = first[0][0]
-        if start not in self._starts(cells, me):
+        if cells[start] != me:
+            return False
+        knot = knot_pieces(cells, me)  # D3: the active piece is one of a knot's
+        if knot is not None and start not in knot:
             return False
         if not state.light_first_turn:
-            return len(turn) == 1 and first in sequences(cells, me, (start,), reserve, True)
-        if len(turn) != 2 or first not in sequences(cells, me, (start,), reserve, False):
+            return len(turn) == 1 and yields(cells, me, first, reserve, True)
+        if len(turn) != 2 or not yields(cells, me, first, reserve, False):
             return False
         board, _ = after_sequence(cells, me, first)
         second = turn[1]
-        begin = second[0][0]
-        return begin in self._starts(board, me, False) and second in sequences(
-            board, me, (begin,), reserve - 1, False, first[0])
+        return (board[second[0][0]] == me
+                and yields(board, me, second, reserve - 1, False, first[0]))
 
     def _legal_set(self, state: SaposState) -> frozenset[Turn]:
         found = self._cache.get(state)
@@ -335,9 +360,10 @@ starts a comment in a record."""
         alone fixes the squares, legality is checked every time)."""
         action = _PARSED.get(text)
         if action is None:
-            fast = _fast_sequence(text)
+            action = _fast_action(text)
+        if action is None:
             try:
-                parsed = [fast] if fast is not None else _parse(text)
+                parsed = _read(text)
             except NotationError as exc:
                 words = text.split()
                 if first_turn and len(words) == 2 and all(_is_sequence(w) for w in words):

@@ -126,6 +126,39 @@ def sequences(cells: bytes, me: int, starts: Sequence[int], reserve: int, jumps:
                     stack.append((*path, land))
 
 
+def yields(cells: bytes, me: int, action: Action, reserve: int, jumps: bool,
+           history: tuple[int, ...] = ()) -> bool:
+    """Whether :func:`sequences` from the action's first square yields ``action``, worked out
+    along its path alone with the generator's own tables and tests (no other sequence made)."""
+    path, hops, spawn = action
+    start = path[0]
+    last = len(path) - 1
+    if not last:
+        return False
+    seen = set(history) if history and start == history[-1] else set()
+    seen.add(start)
+    for i in range(hops):
+        here, land = path[i], path[i + 1]
+        mid = next((m for m, to in HOPS[here] if to == land), -1)
+        if (mid < 0 or cells[mid] != me or cells[land] or land in seen
+                or land in path[:i + 1]):
+            return False
+    if hops == last:  # D1: one or more hops, then exactly one spawn
+        return bool(reserve) and spawn in NEIGHBOURS[path[hops]] and not cells[spawn]
+    if spawn >= 0 or not jumps:
+        return False
+    enemy = 3 - me
+    taken = set()
+    for i in range(hops, last):  # D8: the jumps of _jumps, one after another
+        here, land = path[i], path[i + 1]
+        mid = next((m for m, to in JUMPS[here] if to == land), -1)
+        if (mid < 0 or cells[mid] != enemy or mid in taken
+                or (cells[land] and land != start)):
+            return False
+        taken.add(mid)
+    return True
+
+
 def _jumps(cells: bytes, enemy: int, path: tuple[int, ...], hops: int,
            taken: frozenset[int]) -> Iterator[Action]:
     """Jump chains (D8: stop after any jump) from the end of ``path``; ``taken`` are the enemy

@@ -151,8 +151,25 @@ def check_fleet(placements: Sequence[Placement], classic: bool) -> None:
                             "placed")
 
 
+_MASKS: dict[tuple[Placement, ...], tuple[int, ...]] = {}
+"""The masks of the fleets worked out lately (a fleet is reported on for a whole game)."""
+
+
 def fleet_masks(placements: Sequence[Placement]) -> tuple[int, ...]:
     """The square mask of each ship, by ship index (0 for a ship not placed)."""
+    key = tuple(placements)
+    try:
+        masks = _MASKS.get(key)
+    except TypeError:  # a placement not a tuple: worked out each time
+        return _fleet_masks(key)
+    if masks is None:
+        if len(_MASKS) >= 64:
+            _MASKS.clear()
+        masks = _MASKS[key] = _fleet_masks(key)
+    return masks
+
+
+def _fleet_masks(placements: Sequence[Placement]) -> tuple[int, ...]:
     masks = [0] * len(SHIPS)
     for ship, start, direction in placements:
         squares = ship_squares(ship, start, direction)

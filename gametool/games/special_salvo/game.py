@@ -11,7 +11,6 @@ commitment, the placement rules and every report that seat made.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gametool.core.chance import SeedRng
@@ -30,6 +29,7 @@ from gametool.games.special_salvo.state import (
     REVEAL,
     SalvoState,
     pair_with,
+    replace,
 )
 from gametool.games.special_salvo.texts import NOTATION, SUMMARY
 from gametool.games.special_salvo.views import diagram_state, render_state, view_state

@@ -22,6 +22,7 @@ from gametool.games.special_salvo.fleet import (
 )
 from notation import values as tokens
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 MISS, HIT, HIT_SHIP, SUNK = 0, 1, 2, 2 + len(SHIPS)
 
@@ -146,17 +147,19 @@ def _read(text: str) -> tuple[str, Any]:
     parsed = _fast_tokens(text)
     if parsed is not None:
         return _pieces(parsed, text)
-    text = text.lower()
+    text = text.lower()  # the grammar reads lower case
     if "?" in text:
         raise MalformedAction(f"hidden value '?' in {text.strip()!r}: this record was exported "
                               "for one seat and cannot be replayed; use the master record")
-    from notation.tokens import parse_whole
+    return _pieces(_TOKENS(text), text)
 
-    try:
-        parsed = parse_whole(grammar(), text)
-    except NotationError as exc:
-        raise MalformedAction(f"malformed action {text.strip()!r}: {exc.message}") from None
-    return _pieces(parsed, text)
+
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: {exc.message}")
+
+
+_TOKENS = FastReader(_fast_tokens, lambda: grammar(), refuse=_refused)
+"""The tokens of an action in lower case."""
 
 
 def _pieces(parsed: Any, text: str) -> tuple[str, Any]:

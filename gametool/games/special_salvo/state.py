@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Protocol
 
 from gametool.games.special_salvo import fleet as fl
@@ -60,3 +61,18 @@ class Sight(Protocol):
     referee: bool
 
     def visible_fleet(self, state: SalvoState, owner: int, seat: int | None) -> bool: ...
+
+
+_NAMES = tuple(f.name for f in fields(SalvoState))
+_VALUES = attrgetter(*_NAMES)
+_INDEX = {name: index for index, name in enumerate(_NAMES)}
+
+
+def replace(state: SalvoState, **changes: Any) -> SalvoState:
+    """``state`` with the fields named changed, as :func:`dataclasses.replace` makes it (every
+    field of a SalvoState is set by its constructor), without looking its fields up again."""
+    values = list(_VALUES(state))
+    index = _INDEX
+    for name, value in changes.items():
+        values[index[name]] = value
+    return SalvoState(*values)

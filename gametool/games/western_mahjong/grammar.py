@@ -9,6 +9,7 @@ from typing import Any
 from gametool.core.errors import MalformedAction
 from gametool.games.western_mahjong.tiles import INDEX
 from notation.errors import NotationError
+from notation.fast import FastReader
 
 
 @cache
@@ -86,18 +87,13 @@ def _fast(text: str) -> tuple[str, Any] | None:
     return None
 
 
-def read(text: str) -> tuple[str, Any]:
-    """The action's keyword and its parsed parts; MalformedAction quoting the input."""
-    fast = _fast(text)
-    if fast is not None:
-        return fast
-    from notation.tokens import parse_whole
+def _refused(text: str, exc: NotationError) -> MalformedAction:
+    return MalformedAction(
+        f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})")
 
-    try:
-        parsed = parse_whole(_action(), text)
-    except NotationError as exc:
-        raise MalformedAction(
-            f"malformed action {text.strip()!r}: {exc.message} (column {exc.column})") from None
+
+def _from_tokens(parsed: Any, _text: str) -> tuple[str, Any]:
+    """An action read by the grammar, as ``_fast`` gives it."""
     word = parsed[0].lower()
     if word == "draw":
         return word, parsed["source"].lower()
@@ -110,3 +106,7 @@ def read(text: str) -> tuple[str, Any]:
     if word == "deal":
         return word, (parsed["seat"], tuple(parsed["tiles"]))
     return word, None
+
+
+read = FastReader(_fast, _action, _from_tokens, _refused)
+"""The action's keyword and its parsed parts; MalformedAction quoting the input."""
