@@ -2,8 +2,9 @@
 
 It is the example of ``docs/adding-a-game.md``: metadata declared on the class, the rules in
 seven methods, the notation in two, and the position shown as a view and a diagram. A state is
-the board, a tuple of nine marks (0 empty, 1 X, 2 O) in square order ``a1, b1, c1, a2, ...``; an
-action is a square's index.
+the board, a tuple of nine marks (0 empty, 1 X, 2 O) in square order ``a1, b1, c1, a2, ...``, and
+the seat that resigned, if one did; an action is a square's index, or ``resign``, which every
+game accepts from the seat to move.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from gametool.core.engine import Game, Outcome
+from gametool.core.engine import RESIGN, Game, Outcome, expect_word
 from gametool.core.errors import GameOver, IllegalAction, MalformedAction
 from notation.errors import NotationError
+from notation.fast import FastReader
 from notation.patterns import lazy
 
 if TYPE_CHECKING:
@@ -38,9 +40,30 @@ def _square():  # noqa: ANN202 (a pyparsing element, loaded on first need)
     return square()
 
 
+def _fast_square(text: str) -> str | None:
+    """The square's name (lower case) of a text the fast pattern reads."""
+    found = _FAST_SQUARE.fullmatch(text)
+    return None if found is None else f"{found[1].lower()}{found[2]}"
+
+
+def _not_a_square(tokens: Any, text: str) -> str:
+    """A text the grammar reads and the pattern does not (no square of a board) is refused."""
+    raise MalformedAction(f"malformed action {text.strip()!r}: expected a square such as b2")
+
+
+def _refused(text: str, error: NotationError) -> MalformedAction:
+    return MalformedAction(f"malformed action {text.strip()!r}: expected a square such as b2 "
+                           f"({error.message})")
+
+
+_read_square = FastReader(_fast_square, _square, _not_a_square, _refused)
+"""The square named by an action's text: the pattern first, the grammar for the error."""
+
+
 @dataclass(frozen=True)
 class TicTacToeState:
     board: tuple[int, ...] = (0,) * 9
+    resigned: int | None = None
 
     @property
     def placed(self) -> int:
@@ -62,7 +85,7 @@ turns putting their mark on an empty square of a 3x3 board (files a-c, ranks 1-3
 first has three marks in a line (a rank, a file or a diagonal) wins; a full board with no
 line of three is a draw."""
     notation = """\
-action = square ;                 e.g. b2, a1, c3
+action = square | "resign" ;      e.g. b2, a1, c3, resign
 square = file rank ;              files a-c, ranks 1-3
 Read in any case with blanks around; written in lower case."""
 
@@ -72,18 +95,24 @@ Read in any case with blanks around; written in lower case."""
         return TicTacToeState()
 
     def to_move(self, state: TicTacToeState) -> int | None:
-        return None if self._winner(state) is not None or state.placed == 9 else state.placed % 2
+        if state.resigned is not None or self._winner(state) is not None or state.placed == 9:
+            return None
+        return state.placed % 2
 
     def legal_actions(self, state: TicTacToeState) -> list[int]:
         if self.to_move(state) is None:
             return []
         return [square for square, mark in enumerate(state.board) if not mark]
 
-    def apply(self, state: TicTacToeState, action: int) -> TicTacToeState:
+    def apply(self, state: TicTacToeState, action: Any) -> TicTacToeState:
+        if action == RESIGN:
+            return TicTacToeState(state.board, state.placed % 2)
         mark = state.placed % 2 + 1
         return TicTacToeState(state.board[:action] + (mark,) + state.board[action + 1:])
 
     def outcome(self, state: TicTacToeState) -> Outcome | None:
+        if state.resigned is not None:
+            return Outcome.win(2, 1 - state.resigned, "resignation")
         winner = self._winner(state)
         if winner is not None:
             return Outcome.win(2, winner, "three in a row")
@@ -98,21 +127,12 @@ Read in any case with blanks around; written in lower case."""
 
     # -- the notation -------------------------------------------------------------------------
 
-    def parse_action(self, state: TicTacToeState, text: str) -> int:
+    def parse_action(self, state: TicTacToeState, text: str) -> Any:
         if self.to_move(state) is None:
             raise GameOver(f"{text.strip()!r}: the game is over")
-        fast = _FAST_SQUARE.fullmatch(text)
-        if fast is None:
-            from notation.tokens import parse_whole
-
-            try:
-                parse_whole(_square(), text)
-            except NotationError as exc:
-                raise MalformedAction(f"malformed action {text.strip()!r}: expected a square "
-                                      f"such as b2 ({exc.message})") from None
-            raise MalformedAction(f"malformed action {text.strip()!r}: expected a square "
-                                  "such as b2")
-        name = f"{fast[1].lower()}{fast[2]}"
+        if expect_word(text, (RESIGN,)):
+            return RESIGN
+        name = _read_square(text)
         if name not in SQUARES:
             raise IllegalAction(f"{text.strip()!r}: {name} is off the 3x3 board "
                                 "(files a-c, ranks 1-3)")
@@ -122,8 +142,8 @@ Read in any case with blanks around; written in lower case."""
                                 "square)")
         return square
 
-    def format_action(self, state: TicTacToeState, action: int) -> str:
-        return SQUARES[action]
+    def format_action(self, state: TicTacToeState, action: Any) -> str:
+        return RESIGN if action == RESIGN else SQUARES[action]
 
     # -- what is shown ------------------------------------------------------------------------
 
