@@ -431,6 +431,10 @@ class Game(Generic[S, A]):
         """The running score of every seat, for games that keep one."""
         return None
 
+    def race(self, state: S) -> list[int] | None:
+        """For a race game, how far every seat still has to go (pips left), else None."""
+        return None
+
     def score_table(self, state: S, seat: int | None) -> tuple[list[str], list[list[Any]]] | None:
         """An optional detailed score table (headers, rows) for ``show``."""
         return None

@@ -227,6 +227,21 @@ class RaceGame(Game[RaceState, Any]):
         n = self.geo.seats
         return [q for q in ((seat + k) % n for k in range(n)) if state.in_game(q)]
 
+    def race(self, state: RaceState) -> list[int]:
+        """The pip count of every seat: the points each of its figures still has to travel to
+        bear off, one point past the last track position (r = spaces - 1). A figure at track
+        position r has ``spaces - r`` to go; one in hand enters as at r = 0 and one on the bar
+        as at r = -1 (D: entry goes to r = d, re-entry to r = d - 1)."""
+        geo = self.geo
+        n = geo.spaces
+        pips = []
+        for seat in range(geo.nseats):
+            rel = geo.rel[seat]
+            on_board = sum(count * (n - rel[space])
+                           for space, count in enumerate(state.counts[seat]) if count)
+            pips.append(on_board + state.hand[seat] * n + state.bar[seat] * (n + 1))
+        return pips
+
     def encode_position(self, state: RaceState) -> str:
         return encoding.encode(self, state)
 

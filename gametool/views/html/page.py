@@ -237,6 +237,12 @@ def _graphs(tree: html_page.Tree, session: Session) -> list[str]:
             [None if s is None or seat >= len(s) else float(s[seat]) for s in scored]
             for seat in range(seats)]
         out.append(graphs.lines("scores", "scores", series, names, plies))
+    raced = [game.race(state) for state in session.states[:plies + 1]] if plies else []
+    if any(r is not None for r in raced):
+        pips: list[list[float | None]] = [
+            [None if r is None or seat >= len(r) else float(r[seat]) for r in raced]
+            for seat in range(seats)]
+        out.append(graphs.lines("pip count", "pip count", pips, names, plies))
     return [graph for graph in out if graph is not None]
 
 
